@@ -1,0 +1,204 @@
+//! `read`: print a part of a file, the way an agent tool would get it.
+//!
+//! ```text
+//! cargo run --release --example read -- [SELECTION] [OPTIONS] PATH
+//!   selection: --lines SPEC | --bytes A:B | --offset N [--limit M] | --head N | --tail N
+//!              | --around LINE [--context N] | --block LINE
+//!   options:   --format plain|colon|cat-n|codex|markdown|frontmatter|json
+//!              --max-lines N --max-bytes N --max-line-chars N (0 = no limit)
+//!              --snap char|line --strict-utf8 --root DIR --protect GLOB --mmap
+//! ```
+//!
+//! Exit status 0 on success; on error 1, `error: MESSAGE` on stderr, and with
+//! `--format json` also `{"error": MESSAGE, "kind": KIND}` on stdout.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use rangeread::{
+    notes, render_to, ByteSelection, Error, Format, LineSelection, Reader, Selection, Snap,
+    Source, Totals, Utf8Policy,
+};
+
+struct Args {
+    selection: Option<Selection>,
+    offset: Option<u64>,
+    limit: Option<u64>,
+    snap: Option<Snap>,
+    format: Format,
+    reader: Reader,
+    mmap: bool,
+    path: Option<String>,
+}
+
+fn usage() -> &'static str {
+    "usage: read [--lines SPEC | --bytes A:B | --offset N [--limit M] | --head N | --tail N] \
+     [--format plain|colon|cat-n|codex|markdown|frontmatter|json] [--max-lines N] \
+     [--max-bytes N] [--max-line-chars N] [--snap char|line] [--strict-utf8] [--mmap] PATH"
+}
+
+/// The CLI's own usage errors travel as selection errors: same exit code and JSON shape.
+fn fail(message: impl Into<String>) -> Error {
+    Error::InvalidSelection {
+        message: message.into(),
+    }
+}
+
+fn number(flag: &str, v: &str) -> Result<u64, Error> {
+    v.parse()
+        .map_err(|_| fail(format!("{flag} expects a non-negative integer, got {v:?}")))
+}
+
+fn parse_args(argv: Vec<String>) -> Result<Args, Error> {
+    let mut a = Args {
+        selection: None,
+        offset: None,
+        limit: None,
+        snap: None,
+        format: Format::Plain,
+        reader: Reader::new(),
+        mmap: false,
+        path: None,
+    };
+    let mut it = argv.into_iter();
+    let set = |a: &mut Args, s: Selection, flag: &str| -> Result<(), Error> {
+        if a.selection.is_some() || a.offset.is_some() {
+            return Err(fail(format!("{flag}: only one selection can be given")));
+        }
+        a.selection = Some(s);
+        Ok(())
+    };
+    while let Some(arg) = it.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
+            _ => (arg.clone(), None),
+        };
+        let mut value = || -> Result<String, Error> {
+            match inline.clone() {
+                Some(v) => Ok(v),
+                None => it
+                    .next()
+                    .ok_or_else(|| fail(format!("{flag} needs a value"))),
+            }
+        };
+        match flag.as_str() {
+            "--lines" => {
+                let v = value()?;
+                set(&mut a, LineSelection::parse(&v)?.into(), "--lines")?
+            }
+            "--bytes" => {
+                let v = value()?;
+                set(&mut a, ByteSelection::parse(&v)?.into(), "--bytes")?
+            }
+            "--head" => {
+                let n = number("--head", &value()?)?;
+                set(&mut a, LineSelection::Head(n).into(), "--head")?
+            }
+            "--tail" => {
+                let n = number("--tail", &value()?)?;
+                set(&mut a, LineSelection::Tail(n).into(), "--tail")?
+            }
+            "--offset" => {
+                if a.selection.is_some() {
+                    return Err(fail("--offset: only one selection can be given"));
+                }
+                a.offset = Some(number("--offset", &value()?)?)
+            }
+            "--limit" => a.limit = Some(number("--limit", &value()?)?),
+            "--format" => a.format = value()?.parse()?,
+            "--max-lines" => a.reader = a.reader.clone().max_lines(number(&flag, &value()?)?),
+            "--max-bytes" => a.reader = a.reader.clone().max_bytes(number(&flag, &value()?)?),
+            "--max-line-chars" => {
+                a.reader = a.reader.clone().max_line_chars(number(&flag, &value()?)?)
+            }
+            "--snap" => a.snap = Some(value()?.parse()?),
+            "--strict-utf8" => a.reader = a.reader.clone().utf8_policy(Utf8Policy::Strict),
+            "--mmap" => a.mmap = true,
+            "--around" | "--context" | "--block" => {
+                return Err(fail(format!(
+                    "{flag} is not implemented yet (planned in issue [summaries])"
+                )))
+            }
+            "--root" | "--protect" => {
+                return Err(fail(format!(
+                    "{flag} is not implemented yet (planned in issue [workspace])"
+                )))
+            }
+            "-h" | "--help" => return Err(fail(usage())),
+            f if f.starts_with("--") => return Err(fail(format!("unknown flag {f}\n{}", usage()))),
+            _ => {
+                if a.path.is_some() {
+                    return Err(fail(format!("only one PATH can be given\n{}", usage())));
+                }
+                a.path = Some(arg);
+            }
+        }
+    }
+    if let Some(offset) = a.offset {
+        a.selection = Some(LineSelection::offset_limit(offset, a.limit).into());
+    } else if a.limit.is_some() {
+        a.selection = Some(LineSelection::offset_limit(1, a.limit).into());
+    }
+    if let Some(snap) = a.snap {
+        match a.selection {
+            Some(Selection::Bytes(b)) => a.selection = Some(b.snap(snap).into()),
+            _ => return Err(fail("--snap applies to --bytes only")),
+        }
+    }
+    Ok(a)
+}
+
+fn run(args: &Args) -> Result<rangeread::ReadResult, Error> {
+    let path = args
+        .path
+        .as_deref()
+        .ok_or_else(|| fail(format!("missing PATH\n{}", usage())))?;
+    let selection = args.selection.unwrap_or_default();
+    let totals = match args.format {
+        Format::Plain => Totals::IfKnown,
+        Format::Colon | Format::CatN | Format::Codex => Totals::Always,
+        _ => Totals::Auto,
+    };
+    let reader = args.reader.clone().totals(totals);
+    if args.mmap {
+        // SAFETY: a command-line read of a file the user named; the documented hazard
+        // (another process truncating the file during the read) is accepted by `--mmap`.
+        let src = unsafe { Source::open_mmap(path)? };
+        reader.document(src).read(selection)
+    } else {
+        reader.read(path, selection)
+    }
+}
+
+fn main() -> ExitCode {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let json = argv.iter().any(|a| a == "--format=json")
+        || argv.windows(2).any(|w| w[0] == "--format" && w[1] == "json");
+    let result = parse_args(argv).and_then(|a| run(&a).map(|r| (a.format, r)));
+    match result {
+        Ok((format, result)) => {
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            let written = render_to(&mut out, &result, format).and_then(|_| out.flush());
+            if let Err(e) = written {
+                if e.kind() != std::io::ErrorKind::BrokenPipe {
+                    eprintln!("error: {e}");
+                    return ExitCode::FAILURE;
+                }
+            }
+            if format == Format::Plain {
+                for note in notes(&result) {
+                    eprintln!("{note}");
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            if json {
+                println!("{}", serde_json::json!({"error": e.to_string(), "kind": e.kind()}));
+            }
+            ExitCode::FAILURE
+        }
+    }
+}

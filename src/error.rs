@@ -1,0 +1,216 @@
+//! The one error type of the crate.
+//!
+//! Every variant is something a caller can act on, and its `Display` text is the message
+//! of the behaviour contract (SPEC.md), so a tool wrapper can hand it to a model as is.
+
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// A `Result` whose error is [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Everything that can go wrong while reading a part of a file.
+///
+/// The `Display` text of each variant is stable and part of the crate's contract.
+/// [`Error::kind`] gives a short machine-readable name for each variant.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The path does not exist.
+    #[error("File not found: {:?}", DisplayPath(.path))]
+    NotFound {
+        /// The path as the caller gave it.
+        path: PathBuf,
+    },
+    /// The path names a directory.
+    #[error("Path is a directory: {:?}", DisplayPath(.path))]
+    IsDirectory {
+        /// The path as the caller gave it.
+        path: PathBuf,
+    },
+    /// The operating system refused to open the file.
+    #[error("Permission denied: {:?}", DisplayPath(.path))]
+    PermissionDenied {
+        /// The path as the caller gave it.
+        path: PathBuf,
+    },
+    /// A FIFO, socket or device: reading it could block or never end.
+    #[error("Not a regular file ({kind}): {:?}", DisplayPath(.path))]
+    NotRegularFile {
+        /// The path as the caller gave it.
+        path: PathBuf,
+        /// What the file is instead.
+        kind: FileKind,
+    },
+    /// Another process truncated, rewrote or grew the file while it was being read,
+    /// and no consistent result could be produced.
+    #[error("File changed while reading: {:?}", DisplayPath(.path))]
+    Changed {
+        /// The path as the caller gave it.
+        path: PathBuf,
+    },
+    /// A line number of 0 was given; lines are 1-indexed.
+    #[error("{field} (0) is invalid: lines are 1-indexed")]
+    ZeroLine {
+        /// The parameter that was 0 (`start_line` or `end_line`).
+        field: &'static str,
+    },
+    /// A line range whose start lies after its end.
+    #[error("Invalid range specified: start_line ({start}) is greater than end_line ({end}).")]
+    LineStartAfterEnd {
+        /// The first line asked for.
+        start: i64,
+        /// The last line asked for.
+        end: i64,
+    },
+    /// A line range that starts after the last line of the file.
+    #[error(
+        "Invalid range specified: start_line ({start}) is beyond the end of the file ({total_lines} lines)."
+    )]
+    LineBeyondEnd {
+        /// The first line asked for.
+        start: u64,
+        /// The number of lines in the file.
+        total_lines: u64,
+    },
+    /// A byte range whose start lies after its end.
+    #[error("Invalid range specified: start_byte ({start}) is greater than end_byte ({end}).")]
+    ByteStartAfterEnd {
+        /// The first byte asked for.
+        start: u64,
+        /// The end (exclusive) asked for.
+        end: u64,
+    },
+    /// A byte range that starts after the end of the file.
+    #[error(
+        "Invalid range specified: start_byte ({start}) is beyond the end of the file ({file_size} bytes)."
+    )]
+    ByteBeyondEnd {
+        /// The first byte asked for.
+        start: u64,
+        /// The size of the file in bytes.
+        file_size: u64,
+    },
+    /// A selection that could not be parsed (CLI text or tool parameters).
+    #[error("{message}")]
+    InvalidSelection {
+        /// What is wrong, naming the offending parameter or text.
+        message: String,
+    },
+    /// The strict UTF-8 policy met an invalid sequence.
+    #[error("Invalid UTF-8 at byte {offset}")]
+    InvalidUtf8 {
+        /// Offset of the first invalid byte, counted from the start of the file.
+        offset: u64,
+    },
+    /// The file's content was classified as binary.
+    #[error(
+        "Binary files are not supported. File detected as {mime}. Please use another tool or method to process this file."
+    )]
+    Binary {
+        /// The detected MIME type (`application/octet-stream` when unknown).
+        mime: String,
+    },
+    /// The path leaves the workspace root.
+    #[error("Path {:?} is outside the workspace", DisplayPath(.path))]
+    OutsideWorkspace {
+        /// The path as the caller gave it.
+        path: PathBuf,
+    },
+    /// The path matches a protected pattern of the workspace.
+    #[error("Access denied: {:?} is a protected path", DisplayPath(.path))]
+    Protected {
+        /// The path as the caller gave it.
+        path: PathBuf,
+    },
+    /// Any other I/O error, with the path it happened on.
+    #[error("I/O error on {:?}: {source}", DisplayPath(.path))]
+    Io {
+        /// The path as the caller gave it.
+        path: PathBuf,
+        /// The underlying error.
+        source: io::Error,
+    },
+}
+
+impl Error {
+    /// A short, stable, machine-readable name of the variant, such as `not_found` or
+    /// `binary`; the CLI prints it as `kind` in its JSON error object.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Error::NotFound { .. } => "not_found",
+            Error::IsDirectory { .. } => "is_directory",
+            Error::PermissionDenied { .. } => "permission_denied",
+            Error::NotRegularFile { .. } => "not_regular_file",
+            Error::Changed { .. } => "changed",
+            Error::ZeroLine { .. }
+            | Error::LineStartAfterEnd { .. }
+            | Error::LineBeyondEnd { .. }
+            | Error::ByteStartAfterEnd { .. }
+            | Error::ByteBeyondEnd { .. }
+            | Error::InvalidSelection { .. } => "invalid_range",
+            Error::InvalidUtf8 { .. } => "invalid_utf8",
+            Error::Binary { .. } => "binary",
+            Error::OutsideWorkspace { .. } => "outside_workspace",
+            Error::Protected { .. } => "protected",
+            Error::Io { .. } => "io",
+        }
+    }
+
+    /// Wraps an `io::Error` with its path, turning the kinds the contract names into
+    /// their own variants.
+    pub(crate) fn io(path: &Path, err: io::Error) -> Error {
+        let path = path.to_path_buf();
+        match err.kind() {
+            io::ErrorKind::NotFound => Error::NotFound { path },
+            io::ErrorKind::PermissionDenied => Error::PermissionDenied { path },
+            io::ErrorKind::IsADirectory => Error::IsDirectory { path },
+            _ => Error::Io { path, source: err },
+        }
+    }
+
+    pub(crate) fn selection(message: impl Into<String>) -> Error {
+        Error::InvalidSelection {
+            message: message.into(),
+        }
+    }
+}
+
+/// What a path that is not a regular file is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum FileKind {
+    /// A named pipe.
+    Fifo,
+    /// A Unix domain socket.
+    Socket,
+    /// A character device such as `/dev/zero`.
+    CharDevice,
+    /// A block device.
+    BlockDevice,
+    /// Anything else that is neither a file nor a directory.
+    Other,
+}
+
+impl fmt::Display for FileKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            FileKind::Fifo => "fifo",
+            FileKind::Socket => "socket",
+            FileKind::CharDevice => "character device",
+            FileKind::BlockDevice => "block device",
+            FileKind::Other => "special file",
+        })
+    }
+}
+
+/// Shows a path the way the messages quote it: `"PATH"`, lossy for non-UTF-8 names.
+struct DisplayPath<'a>(&'a Path);
+
+impl fmt::Debug for DisplayPath<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "\"{}\"", self.0.display())
+    }
+}

@@ -1,0 +1,275 @@
+//! The sparse line index.
+//!
+//! A [`LineIndex`] stores, for every block of the file (64 KiB by default), how many LF
+//! bytes come before the block's first byte. That is 8 bytes per 64 KiB (0.012% of the
+//! file) and enough to find any line: a binary search picks the block, one SIMD count
+//! inside it picks the byte. The index is built lazily, only as far as a question needs,
+//! and can be extended when the file grows by appending.
+
+use memchr::{memchr_iter, memrchr};
+
+use crate::error::Result;
+use crate::source::Source;
+
+/// Default block size of the index (64 KiB).
+pub const DEFAULT_BLOCK_SIZE: u64 = 64 * 1024;
+
+/// A sparse, lazily built index of line starts over one [`Source`].
+///
+/// Lines are 1-indexed. A line ends at LF; the LF (and a CR before it) belongs to the
+/// line. `total_lines` is the number of LF bytes, plus one when the file is non-empty and
+/// does not end with LF, which is what `sed -n '$='` prints.
+///
+/// Every method that may need to look further into the file takes the source and scans
+/// only as far as the question requires.
+///
+/// # Example
+///
+/// ```
+/// use rangeread::{LineIndex, Source};
+///
+/// let src = Source::from_bytes(b"one\ntwo\r\nthree".to_vec(), "mem");
+/// let mut index = LineIndex::new(src.len());
+/// assert_eq!(index.total_lines(&src)?, 3);
+/// assert_eq!(index.line_span(&src, 2)?, Some(4..9));
+/// assert_eq!(index.line_of_offset(&src, 10)?, 3);
+/// # Ok::<(), rangeread::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct LineIndex {
+    block: u64,
+    /// `checkpoints[i]` = LF bytes in `[0, i * block)`, for every block start scanned.
+    checkpoints: Vec<u64>,
+    /// Bytes scanned from the start of the file.
+    scanned: u64,
+    /// LF bytes in `[0, scanned)`.
+    newlines: u64,
+    /// Whether the byte at `scanned - 1` is LF.
+    last_is_lf: bool,
+    len: u64,
+}
+
+impl LineIndex {
+    /// An empty index for a source of `len` bytes, with 64 KiB blocks.
+    pub fn new(len: u64) -> LineIndex {
+        LineIndex::with_block_size(len, DEFAULT_BLOCK_SIZE)
+    }
+
+    /// An empty index with another block size (at least 1 byte). Smaller blocks make
+    /// lookups cheaper and the index larger.
+    pub fn with_block_size(len: u64, block: u64) -> LineIndex {
+        LineIndex {
+            block: block.max(1),
+            checkpoints: vec![0],
+            scanned: 0,
+            newlines: 0,
+            last_is_lf: false,
+            len,
+        }
+    }
+
+    /// The length of the source this index describes.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the indexed source is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// How many bytes from the start have been scanned so far.
+    pub fn scanned(&self) -> u64 {
+        self.scanned
+    }
+
+    /// Whether the whole source has been scanned, so that totals are known.
+    pub fn is_complete(&self) -> bool {
+        self.scanned == self.len
+    }
+
+    /// Total lines, if the index is complete; never scans.
+    pub fn known_total_lines(&self) -> Option<u64> {
+        self.is_complete().then(|| self.total_from_scan())
+    }
+
+    /// Heap memory used by the index, in bytes.
+    pub fn memory_bytes(&self) -> usize {
+        self.checkpoints.capacity() * std::mem::size_of::<u64>()
+    }
+
+    /// Accepts that the source grew by appending to `new_len` bytes: what was indexed
+    /// stays, and later questions scan from the old end. A smaller `new_len` means the
+    /// file was truncated or rewritten, and the index starts over.
+    ///
+    /// The caller is responsible for knowing that the old bytes are unchanged (the cache
+    /// checks a sample of the indexed prefix before extending).
+    pub fn extend(&mut self, new_len: u64) {
+        if new_len < self.scanned {
+            *self = LineIndex::with_block_size(new_len, self.block);
+        } else {
+            self.len = new_len;
+        }
+    }
+
+    /// The number of lines in the source; scans the rest of the source once if needed.
+    ///
+    /// # Errors
+    ///
+    /// [`crate::Error::Changed`] if the source shrank, or an I/O error.
+    pub fn total_lines(&mut self, src: &Source) -> Result<u64> {
+        self.scan_to(src, self.len)?;
+        Ok(self.total_from_scan())
+    }
+
+    fn total_from_scan(&self) -> u64 {
+        self.newlines + u64::from(self.len > 0 && !self.last_is_lf)
+    }
+
+    /// The bytes of line `line` (1-indexed), terminator included, or `None` if the
+    /// source has fewer lines. Scans only as far as the end of that line.
+    ///
+    /// # Errors
+    ///
+    /// As [`LineIndex::total_lines`].
+    pub fn line_span(&mut self, src: &Source, line: u64) -> Result<Option<std::ops::Range<u64>>> {
+        let Some(start) = self.line_start(src, line)? else {
+            return Ok(None);
+        };
+        let end = self.line_start(src, line + 1)?.unwrap_or(self.len);
+        Ok(Some(start..end))
+    }
+
+    /// The byte offset at which line `line` (1-indexed) starts, or `None` if the source
+    /// has fewer lines. Scans up to the LF that ends the line before it.
+    ///
+    /// # Errors
+    ///
+    /// As [`LineIndex::total_lines`].
+    pub fn line_start(&mut self, src: &Source, line: u64) -> Result<Option<u64>> {
+        if line == 0 || self.len == 0 {
+            return Ok(None);
+        }
+        if line == 1 {
+            return Ok(Some(0));
+        }
+        let nth = line - 1; // the start follows the nth LF (1-based)
+        self.scan_until_newlines(src, nth)?;
+        if self.newlines < nth {
+            return Ok(None);
+        }
+        // The block holding the nth LF: the last checkpoint with fewer than nth before it.
+        let b = self.checkpoints.partition_point(|&c| c < nth) - 1;
+        let block_start = b as u64 * self.block;
+        let block_end = (block_start + self.block).min(self.scanned);
+        let skip = (nth - self.checkpoints[b] - 1) as usize;
+        let mut scratch = Vec::new();
+        let pos = src.with_range(block_start, block_end, &mut scratch, |bytes| {
+            memchr_iter(b'\n', bytes).nth(skip)
+        })?;
+        let Some(pos) = pos else {
+            return Err(src.changed());
+        };
+        let start = block_start + pos as u64 + 1;
+        Ok((start < self.len).then_some(start))
+    }
+
+    /// The line (1-indexed) that holds the byte at `offset`; an offset at or past the end
+    /// gives the line after the last LF. Scans up to `offset`.
+    ///
+    /// # Errors
+    ///
+    /// As [`LineIndex::total_lines`].
+    pub fn line_of_offset(&mut self, src: &Source, offset: u64) -> Result<u64> {
+        let offset = offset.min(self.len);
+        self.scan_to(src, offset)?;
+        let b = (offset / self.block) as usize;
+        let block_start = b as u64 * self.block;
+        let mut scratch = Vec::new();
+        let inside = src.with_range(block_start, offset, &mut scratch, |bytes| {
+            memchr_iter(b'\n', bytes).count() as u64
+        })?;
+        Ok(self.checkpoints[b] + inside + 1)
+    }
+
+    /// Scans forward until at least `target` bytes are indexed (or the end).
+    pub(crate) fn scan_to(&mut self, src: &Source, target: u64) -> Result<()> {
+        self.scan(src, |ix| ix.scanned >= target)
+    }
+
+    fn scan_until_newlines(&mut self, src: &Source, n: u64) -> Result<()> {
+        self.scan(src, |ix| ix.newlines >= n)
+    }
+
+    /// Scans chunk by chunk, block by block, until `done` holds or the source ends.
+    fn scan(&mut self, src: &Source, done: impl Fn(&LineIndex) -> bool) -> Result<()> {
+        if self.len > src.len() {
+            return Err(src.changed());
+        }
+        let chunk = src.chunk_size() as u64;
+        let mut scratch = Vec::new();
+        while !done(self) && self.scanned < self.len {
+            let start = self.scanned;
+            let end = (start + chunk.max(1)).min(self.len);
+            let mut stop = false;
+            src.with_range(start, end, &mut scratch, |bytes| {
+                let mut at = 0usize;
+                while at < bytes.len() && !stop {
+                    let pos = start + at as u64;
+                    let block_end = (pos / self.block + 1) * self.block;
+                    let piece_end = (block_end.min(end) - start) as usize;
+                    let piece = &bytes[at..piece_end];
+                    self.newlines += memchr_iter(b'\n', piece).count() as u64;
+                    self.last_is_lf = piece.last() == Some(&b'\n');
+                    self.scanned = start + piece_end as u64;
+                    if self.scanned == block_end {
+                        self.checkpoints.push(self.newlines);
+                    }
+                    at = piece_end;
+                    stop = done(self);
+                }
+            })?;
+        }
+        Ok(())
+    }
+}
+
+/// Finds where the last `n` lines of `[0, end)` start, scanning backwards from `end`
+/// with `memrchr` instead of indexing: the cost is the size of those lines.
+///
+/// Returns 0 when the range holds `n` lines or fewer.
+pub(crate) fn tail_start(src: &Source, end: u64, n: u64) -> Result<u64> {
+    if n == 0 {
+        return Ok(end);
+    }
+    let chunk = src.chunk_size() as u64;
+    let mut scratch = Vec::new();
+    // The final LF terminates the last line rather than starting a new one.
+    let mut hi = end;
+    if hi > 0 {
+        let last = src.with_range(hi - 1, hi, &mut scratch, |b| b[0])?;
+        if last == b'\n' {
+            hi -= 1;
+        }
+    }
+    let mut found = 0u64;
+    while hi > 0 {
+        let lo = hi.saturating_sub(chunk.max(1));
+        let hit = src.with_range(lo, hi, &mut scratch, |bytes| {
+            let mut upto = bytes.len();
+            while let Some(i) = memrchr(b'\n', &bytes[..upto]) {
+                found += 1;
+                if found == n {
+                    return Some(i);
+                }
+                upto = i;
+            }
+            None
+        })?;
+        if let Some(i) = hit {
+            return Ok(lo + i as u64 + 1);
+        }
+        hi = lo;
+    }
+    Ok(0)
+}

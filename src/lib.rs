@@ -1,0 +1,91 @@
+//! Read exactly the part of a file an agent tool needs.
+//!
+//! `rangeread` reads line ranges and byte ranges of files of any size without loading
+//! them, keeps characters whole, pages instead of failing when a budget is reached, and
+//! says what it left out. It is meant to sit under the `read_file` tool of an agent or an
+//! MCP server: you embed it and put your own tool wrapper on top.
+//!
+//! ```
+//! use rangeread::{render, Format, LineSelection, Reader};
+//!
+//! // Lines 2-3 of a file, numbered as `cat -n` numbers them.
+//! let result = Reader::new().read("tests/data/sample.txt", LineSelection::from(2..=3))?;
+//! assert_eq!(result.lines.map(|l| (l.start, l.end)), Some((2, 3)));
+//! assert!(result.is_partial);
+//! print!("{}", render(&result, Format::CatN));
+//!
+//! // The last 5 lines, the way the MCP filesystem server's `tail` asks for them.
+//! let tail = Reader::new().read("tests/data/sample.txt", LineSelection::Tail(5))?;
+//! assert_eq!(tail.content.lines().count(), 5);
+//!
+//! // "40:+10" is bat's notation for lines 40 to 50; "-20:" the last 20 lines.
+//! let sel: LineSelection = "-20:".parse()?;
+//! # let _ = sel;
+//! # Ok::<(), rangeread::Error>(())
+//! ```
+//!
+//! # Why use this crate?
+//!
+//! - **Huge files are cheap.** A sparse [`LineIndex`] (8 bytes per 64 KiB) is built with
+//!   SIMD newline counting, only as far as a read needs: the head never scans the file, the
+//!   tail is found backwards from the end, and a deep range costs one counting pass up to
+//!   it, kept for later reads of the same [`Document`].
+//! - **Exact answers.** Lines are 1-indexed and inclusive, bytes 0-indexed and half-open;
+//!   every offset is a `u64`. The result says what was asked, what was returned, what was
+//!   clamped, and what was left out.
+//! - **Budgets page, they never fail.** At most 2000 lines and 100 KiB per read by default,
+//!   lines cut at 2000 characters; a read over budget returns the first part and where to
+//!   continue (`truncated.next_start_line` / `next_start_byte`).
+//! - **Robust opening.** FIFOs and devices are refused without blocking; files that report
+//!   size 0 (`/proc`) are streamed with a bound; a file changed during a read gives a
+//!   consistent result or [`Error::Changed`], never a crash.
+//!
+//! # The steps of a read
+//!
+//! A read flows one way, one module a step: the [`Source`] (positional reads by default,
+//! bytes in memory, or an opt-in memory map) → the selection ([`Selection`], through the
+//! [`LineIndex`]) → the budget → the summary of what was omitted → a plain-data
+//! [`ReadResult`] → a renderer ([`render`], [`Format`]).
+//!
+//! # Line counting and cost
+//!
+//! Counting is lazy. Output that shows totals or absolute line numbers pays for them with
+//! at most one SIMD counting pass per [`Document`]; with [`Totals::IfKnown`], head, tail and
+//! byte reads touch only the bytes they return. See [`Totals`].
+//!
+//! # Handling of invalid UTF-8
+//!
+//! Content is UTF-8. Under the default [`Utf8Policy::Lossy`] each invalid sequence becomes
+//! one U+FFFD and the result reports `invalid_utf8: {count, first_offset}` (file offsets);
+//! [`ReadResult::raw_bytes`] still gives the exact bytes. [`Utf8Policy::Strict`] fails with
+//! `Invalid UTF-8 at byte X`.
+//!
+//! # Crate features
+//!
+//! None yet; the library is pure-sync and depends only on small, well-kept crates.
+
+#![deny(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
+
+mod budget;
+mod decode;
+mod error;
+mod index;
+mod read;
+mod render;
+mod result;
+mod select;
+mod source;
+mod summarize;
+
+pub use decode::Utf8Policy;
+pub use error::{Error, FileKind, Result};
+pub use index::{LineIndex, DEFAULT_BLOCK_SIZE};
+pub use read::{Document, Reader, Totals};
+pub use render::{language_for, notes, render, render_to, Format};
+pub use result::{
+    Adjustments, ByteSpan, CutLine, InvalidUtf8, Landmark, LineEnding, LineSpan, Omitted,
+    ReadResult, Requested, RequestedLines, Truncation, TruncationReason,
+};
+pub use select::{ByteSelection, LineSelection, Selection, Snap};
+pub use source::Source;

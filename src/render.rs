@@ -1,0 +1,342 @@
+//! Renderers: turning a [`ReadResult`] into what a model or a terminal sees.
+//!
+//! `plain` writes the exact bytes; the numbered styles, `markdown` and `frontmatter` add
+//! line numbers, markers for cut lines and the notes (omitted summary, continuation);
+//! `json` serializes the result.
+
+use std::collections::HashMap;
+use std::io::{self, Write};
+use std::path::Path;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::result::ReadResult;
+
+/// An output format.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// The exact bytes of the selection, nothing else.
+    #[default]
+    Plain,
+    /// `12: text` per line.
+    Colon,
+    /// `cat -n` style: the number right-aligned in 6 columns, a tab, the text.
+    CatN,
+    /// Codex style: `L12: text`.
+    Codex,
+    /// `# File: PATH (Lines 10-20)`, a fenced block tagged with the language, notes.
+    Markdown,
+    /// A `---` header with `path`, `range`, `total`, `unit`, then the content.
+    Frontmatter,
+    /// The whole result as one JSON object.
+    Json,
+}
+
+impl Format {
+    /// Whether the format shows line numbers or totals (and so pays for counting).
+    pub fn needs_line_numbers(self) -> bool {
+        !matches!(self, Format::Plain)
+    }
+}
+
+impl FromStr for Format {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        Ok(match s {
+            "plain" => Format::Plain,
+            "colon" => Format::Colon,
+            "cat-n" => Format::CatN,
+            "codex" => Format::Codex,
+            "markdown" => Format::Markdown,
+            "frontmatter" => Format::Frontmatter,
+            "json" => Format::Json,
+            _ => {
+                return Err(Error::selection(format!(
+                    "Invalid format {s:?}: expected plain, colon, cat-n, codex, markdown, frontmatter or json"
+                )))
+            }
+        })
+    }
+}
+
+/// Renders a result into a string (the `plain` format gives `content`, which holds U+FFFD
+/// where the file had invalid UTF-8; [`render_to`] writes the exact bytes instead).
+///
+/// # Example
+///
+/// ```
+/// use rangeread::{render, Format, LineSelection, Reader, Source};
+///
+/// let doc_src = Source::from_bytes(b"fn main() {\n    run();\n}\n".to_vec(), "main.rs");
+/// let result = Reader::new().document(doc_src).read(LineSelection::from(2..=3))?;
+/// assert_eq!(render(&result, Format::Colon), "2:     run();\n3: }\n");
+/// assert_eq!(render(&result, Format::Codex), "L2:     run();\nL3: }\n");
+/// # Ok::<(), rangeread::Error>(())
+/// ```
+pub fn render(result: &ReadResult, format: Format) -> String {
+    if format == Format::Plain {
+        return result.content.clone();
+    }
+    let mut out = Vec::new();
+    // Writing into a Vec cannot fail.
+    let _ = render_to(&mut out, result, format);
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Writes a rendering of `result` to `w`; `plain` writes the exact bytes of the file.
+///
+/// # Errors
+///
+/// Whatever writing to `w` returns.
+pub fn render_to(w: &mut impl Write, result: &ReadResult, format: Format) -> io::Result<()> {
+    match format {
+        Format::Plain => w.write_all(result.raw_bytes()),
+        Format::Json => {
+            serde_json::to_writer(&mut *w, result).map_err(io::Error::other)?;
+            w.write_all(b"\n")
+        }
+        Format::Colon | Format::CatN | Format::Codex => {
+            write_numbered(w, result, format)?;
+            write_notes(w, result)
+        }
+        Format::Markdown => {
+            let range = match (result.requested.bytes, result.lines) {
+                (Some(_), _) => format!(" (Bytes {}-{})", result.bytes.start, result.bytes.end),
+                (None, Some(l)) if result.is_partial => format!(" (Lines {}-{})", l.start, l.end),
+                _ => String::new(),
+            };
+            writeln!(w, "# File: {}{}", result.path, range)?;
+            let fence = fence_for(&result.content);
+            writeln!(w, "{fence}{}", language_for(Path::new(&result.path)).unwrap_or(""))?;
+            write_lines(w, result, |_, _| Ok(()))?;
+            writeln!(w, "{fence}")?;
+            write_notes(w, result)
+        }
+        Format::Frontmatter => {
+            writeln!(w, "---")?;
+            writeln!(w, "path: {}", result.path)?;
+            match (result.requested.bytes, result.lines) {
+                (None, Some(l)) => {
+                    writeln!(w, "range: {}-{}", l.start, l.end)?;
+                    match result.total_lines {
+                        Some(t) => writeln!(w, "total: {t}")?,
+                        None => writeln!(w, "total: unknown")?,
+                    }
+                    writeln!(w, "unit: lines")?;
+                }
+                _ => {
+                    writeln!(w, "range: {}-{}", result.bytes.start, result.bytes.end)?;
+                    writeln!(w, "total: {}", result.file_size)?;
+                    writeln!(w, "unit: bytes")?;
+                }
+            }
+            writeln!(w, "---")?;
+            write_lines(w, result, |_, _| Ok(()))?;
+            write_notes(w, result)
+        }
+    }
+}
+
+/// Writes each line of `content` (without its terminator), with `prefix` before it, the
+/// cut marker after it where the line was cut, and a newline.
+fn write_lines<W: Write>(
+    w: &mut W,
+    result: &ReadResult,
+    mut prefix: impl FnMut(&mut W, Option<u64>) -> io::Result<()>,
+) -> io::Result<()> {
+    let cuts: HashMap<u64, u64> = result
+        .cut_lines
+        .iter()
+        .map(|c| (c.line, c.total_bytes - c.shown_bytes))
+        .collect();
+    let first = result.lines.map(|l| l.start);
+    let mut rest = result.content.as_str();
+    let mut i = 0u64;
+    while !rest.is_empty() {
+        let (line, next) = match rest.find('\n') {
+            Some(p) => (&rest[..p], &rest[p + 1..]),
+            None => (rest, ""),
+        };
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let number = first.map(|f| f + i);
+        prefix(w, number)?;
+        w.write_all(line.as_bytes())?;
+        if let Some(more) = number.and_then(|n| cuts.get(&n)) {
+            write!(w, "… [line truncated: {more} more bytes]")?;
+        }
+        w.write_all(b"\n")?;
+        rest = next;
+        i += 1;
+    }
+    Ok(())
+}
+
+fn write_numbered<W: Write>(w: &mut W, result: &ReadResult, format: Format) -> io::Result<()> {
+    write_lines(w, result, |w, n| match (format, n) {
+        (Format::CatN, Some(n)) => write!(w, "{n:>6}\t"),
+        (Format::CatN, None) => write!(w, "{:>6}\t", ""),
+        (Format::Codex, Some(n)) => write!(w, "L{n}: "),
+        (Format::Codex, None) => write!(w, "L?: "),
+        (_, Some(n)) => write!(w, "{n}: "),
+        (_, None) => write!(w, "?: "),
+    })
+}
+
+/// The note lines under a rendering: what was omitted and where to continue.
+pub fn notes(result: &ReadResult) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(o) = &result.omitted {
+        if !o.summary.is_empty() {
+            out.push(format!("[{}]", o.summary));
+        }
+    }
+    if let Some(t) = &result.truncated {
+        let of = |unit: &str| match (unit, result.total_lines) {
+            ("lines", Some(n)) => format!(" of {n}"),
+            ("lines", None) => String::new(),
+            _ => format!(" of {}", result.file_size),
+        };
+        out.push(match (t.next_start_line, result.lines) {
+            (Some(next), Some(l)) if result.requested.bytes.is_none() => format!(
+                "[... truncated, showing lines {}-{}{}; continue with start_line={next}]",
+                l.start,
+                l.end,
+                of("lines")
+            ),
+            _ => format!(
+                "[... truncated, showing bytes {}-{}{}; continue with start_byte={}]",
+                result.bytes.start,
+                result.bytes.end,
+                of("bytes"),
+                t.next_start_byte
+            ),
+        });
+    }
+    out
+}
+
+fn write_notes(w: &mut impl Write, result: &ReadResult) -> io::Result<()> {
+    for n in notes(result) {
+        writeln!(w, "{n}")?;
+    }
+    Ok(())
+}
+
+fn fence_for(content: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in content.chars() {
+        if c == '`' {
+            run += 1;
+            longest = longest.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    "`".repeat((longest + 1).max(3))
+}
+
+/// The Markdown fence language for a path, from well-known file names and extensions.
+///
+/// # Example
+///
+/// ```
+/// use std::path::Path;
+/// assert_eq!(rangeread::language_for(Path::new("src/lib.rs")), Some("rust"));
+/// assert_eq!(rangeread::language_for(Path::new("Dockerfile")), Some("dockerfile"));
+/// assert_eq!(rangeread::language_for(Path::new("notes.unknown")), None);
+/// ```
+pub fn language_for(path: &Path) -> Option<&'static str> {
+    let name = path.file_name()?.to_str()?;
+    let by_name = match name {
+        "Makefile" | "makefile" | "GNUmakefile" => Some("makefile"),
+        "Dockerfile" | "Containerfile" => Some("dockerfile"),
+        "CMakeLists.txt" => Some("cmake"),
+        "Gemfile" | "Rakefile" | "Podfile" | "Vagrantfile" => Some("ruby"),
+        "Justfile" | "justfile" => Some("just"),
+        "BUILD" | "WORKSPACE" | "BUILD.bazel" => Some("starlark"),
+        ".bashrc" | ".bash_profile" | ".profile" | ".zshrc" => Some("bash"),
+        ".gitignore" | ".dockerignore" => Some("gitignore"),
+        "Cargo.lock" => Some("toml"),
+        _ if name.starts_with("Dockerfile.") => Some("dockerfile"),
+        _ => None,
+    };
+    if by_name.is_some() {
+        return by_name;
+    }
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    Some(match ext.as_str() {
+        "rs" => "rust",
+        "py" | "pyi" | "pyw" => "python",
+        "js" | "mjs" | "cjs" => "javascript",
+        "jsx" => "jsx",
+        "ts" | "mts" | "cts" => "typescript",
+        "tsx" => "tsx",
+        "go" => "go",
+        "java" => "java",
+        "kt" | "kts" => "kotlin",
+        "scala" | "sc" => "scala",
+        "cs" => "csharp",
+        "fs" | "fsx" => "fsharp",
+        "c" | "h" => "c",
+        "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" => "cpp",
+        "m" => "objectivec",
+        "mm" => "objectivec",
+        "swift" => "swift",
+        "rb" => "ruby",
+        "php" => "php",
+        "pl" | "pm" => "perl",
+        "lua" => "lua",
+        "r" => "r",
+        "jl" => "julia",
+        "dart" => "dart",
+        "ex" | "exs" => "elixir",
+        "erl" | "hrl" => "erlang",
+        "hs" => "haskell",
+        "ml" | "mli" => "ocaml",
+        "clj" | "cljs" | "edn" => "clojure",
+        "zig" => "zig",
+        "nim" => "nim",
+        "v" | "sv" => "verilog",
+        "vhd" | "vhdl" => "vhdl",
+        "sh" | "bash" => "bash",
+        "zsh" => "zsh",
+        "fish" => "fish",
+        "ps1" | "psm1" => "powershell",
+        "bat" | "cmd" => "batch",
+        "sql" => "sql",
+        "html" | "htm" => "html",
+        "css" => "css",
+        "scss" => "scss",
+        "sass" => "sass",
+        "less" => "less",
+        "vue" => "vue",
+        "svelte" => "svelte",
+        "xml" | "xsd" | "xsl" | "svg" | "plist" => "xml",
+        "json" | "jsonc" | "json5" => "json",
+        "jsonl" | "ndjson" => "jsonl",
+        "yaml" | "yml" => "yaml",
+        "toml" => "toml",
+        "ini" | "cfg" | "conf" => "ini",
+        "md" | "markdown" => "markdown",
+        "rst" => "rst",
+        "tex" => "latex",
+        "proto" => "protobuf",
+        "graphql" | "gql" => "graphql",
+        "tf" | "hcl" => "hcl",
+        "nix" => "nix",
+        "dockerfile" => "dockerfile",
+        "mk" => "makefile",
+        "cmake" => "cmake",
+        "gradle" => "groovy",
+        "groovy" => "groovy",
+        "diff" | "patch" => "diff",
+        "csv" => "csv",
+        "log" => "log",
+        "txt" => "text",
+        _ => return None,
+    })
+}

@@ -1,0 +1,235 @@
+//! The plain-data result of a read, serializable with serde (snake_case fields).
+
+use serde::{Deserialize, Serialize};
+
+/// An inclusive, 1-indexed range of lines: `start..=end`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LineSpan {
+    /// First line, 1-based.
+    pub start: u64,
+    /// Last line, inclusive.
+    pub end: u64,
+}
+
+impl LineSpan {
+    /// How many lines the span covers.
+    pub fn count(&self) -> u64 {
+        self.end + 1 - self.start
+    }
+}
+
+/// A half-open, 0-indexed range of bytes: `[start, end)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ByteSpan {
+    /// First byte, 0-based.
+    pub start: u64,
+    /// End, exclusive.
+    pub end: u64,
+}
+
+impl ByteSpan {
+    /// How many bytes the span covers.
+    pub fn len(&self) -> u64 {
+        self.end - self.start
+    }
+
+    /// Whether the span is empty.
+    pub fn is_empty(&self) -> bool {
+        self.end == self.start
+    }
+}
+
+/// A line range as the caller asked for it, before clamping: negative numbers count from
+/// the end, and `end: None` means "to the last line".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RequestedLines {
+    /// First line asked for (negative: from the end).
+    pub start: i64,
+    /// Last line asked for, inclusive; `None` for the end of the file.
+    pub end: Option<i64>,
+}
+
+/// The selection as asked, defaults filled in, before clamping and snapping.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Requested {
+    /// Set for line selections.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<RequestedLines>,
+    /// Set for byte selections.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<ByteSpan>,
+}
+
+/// How the returned range differs from the requested one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Adjustments {
+    /// The start moved (outward) to a character or line boundary.
+    pub start_adjusted: bool,
+    /// The end moved (outward) to a character or line boundary.
+    pub end_adjusted: bool,
+    /// The end asked for lay past the end of the file and was clamped.
+    pub end_clamped: bool,
+}
+
+/// Which budget stopped a read early.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TruncationReason {
+    /// The line budget ([`crate::Reader::max_lines`]).
+    MaxLines,
+    /// The byte budget ([`crate::Reader::max_bytes`]).
+    MaxBytes,
+}
+
+/// Where a read that hit a budget stopped, and where to continue.
+///
+/// Continuing from `next_start_line` (or, when that is `None`, with a byte selection from
+/// `next_start_byte`) until no page is truncated yields every byte of the file once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Truncation {
+    /// The budget that was reached.
+    pub reason: TruncationReason,
+    /// The first byte not returned.
+    pub next_start_byte: u64,
+    /// The first line not returned, when the page ended at a line boundary.
+    pub next_start_line: Option<u64>,
+}
+
+/// A line shown only in part because it was longer than the line-length budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CutLine {
+    /// The line number, 1-based.
+    pub line: u64,
+    /// Bytes of the line shown (terminator not counted).
+    pub shown_bytes: u64,
+    /// Bytes of the whole line (terminator not counted).
+    pub total_bytes: u64,
+    /// Where the rest of the line starts: a byte selection from here reads it.
+    pub next_start_byte: u64,
+}
+
+/// A line in an omitted region that looks like structure (a definition, a heading).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Landmark {
+    /// The line number, 1-based.
+    pub line: u64,
+    /// The line's text, trimmed.
+    pub text: String,
+}
+
+/// What a partial read left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Omitted {
+    /// Lines before the returned part (`None` when line numbers are unknown).
+    pub before_lines: Option<u64>,
+    /// Lines after the returned part (`None` when line numbers are unknown).
+    pub after_lines: Option<u64>,
+    /// Bytes before the returned part.
+    pub before_bytes: u64,
+    /// Bytes after the returned part.
+    pub after_bytes: u64,
+    /// One or two human lines describing the omitted regions.
+    pub summary: String,
+    /// Structure found in the omitted regions, nearest to the read first.
+    pub landmarks: Vec<Landmark>,
+}
+
+/// Invalid UTF-8 met under the lossy policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InvalidUtf8 {
+    /// Number of invalid sequences (each became one U+FFFD).
+    pub count: u64,
+    /// File offset of the first invalid byte.
+    pub first_offset: u64,
+}
+
+/// How the lines of the returned content end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LineEnding {
+    /// Every line ends with LF.
+    Lf,
+    /// Every line ends with CR LF.
+    Crlf,
+    /// Both occur.
+    Mixed,
+    /// No line terminator in the content.
+    None,
+}
+
+impl LineEnding {
+    /// Classifies the terminators in `bytes` (one SIMD pass over the LF bytes).
+    pub fn of(bytes: &[u8]) -> LineEnding {
+        let (mut lf, mut crlf) = (false, false);
+        for i in memchr::memchr_iter(b'\n', bytes) {
+            if i > 0 && bytes[i - 1] == b'\r' {
+                crlf = true;
+            } else {
+                lf = true;
+            }
+            if lf && crlf {
+                return LineEnding::Mixed;
+            }
+        }
+        match (lf, crlf) {
+            (true, false) => LineEnding::Lf,
+            (false, true) => LineEnding::Crlf,
+            _ => LineEnding::None,
+        }
+    }
+}
+
+/// The result of one read: the content and everything a caller needs to know about it.
+///
+/// Serializes to the JSON shape of the behaviour contract; render it for a model with
+/// [`crate::render`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReadResult {
+    /// The path as the caller gave it.
+    pub path: String,
+    /// The path that was opened (absolute inside a workspace; else as given).
+    pub resolved_path: String,
+    /// The selection's text, line terminators included, never with markers or notes.
+    /// Invalid UTF-8 is replaced by U+FFFD under the lossy policy; see
+    /// [`ReadResult::raw_bytes`] for the exact bytes.
+    pub content: String,
+    /// Size of the file in bytes.
+    pub file_size: u64,
+    /// Lines in the file, when known (see [`crate::Totals`]).
+    pub total_lines: Option<u64>,
+    /// The text encoding, `utf-8` unless classification found another.
+    pub encoding: String,
+    /// How the returned lines end.
+    pub line_ending: LineEnding,
+    /// The lines returned (`None` when no line was returned, or numbers are unknown).
+    pub lines: Option<LineSpan>,
+    /// The bytes returned, in file offsets.
+    pub bytes: ByteSpan,
+    /// The selection as asked.
+    pub requested: Requested,
+    /// How the returned range differs from the requested one.
+    pub adjustments: Adjustments,
+    /// Set when a budget stopped the read early.
+    pub truncated: Option<Truncation>,
+    /// Lines cut by the line-length budget.
+    pub cut_lines: Vec<CutLine>,
+    /// What was left out, for partial reads.
+    pub omitted: Option<Omitted>,
+    /// Whether anything of the file was left out.
+    pub is_partial: bool,
+    /// Share of the file's bytes returned, in percent (one decimal).
+    pub percent_of_file: f64,
+    /// Invalid UTF-8 replaced under the lossy policy.
+    pub invalid_utf8: Option<InvalidUtf8>,
+    /// The exact bytes when `content` is not them (lossy replacement happened).
+    #[serde(skip)]
+    pub(crate) raw: Option<Vec<u8>>,
+}
+
+impl ReadResult {
+    /// The exact bytes of the selection: `content`'s bytes, or the original bytes when
+    /// invalid UTF-8 was replaced.
+    pub fn raw_bytes(&self) -> &[u8] {
+        self.raw.as_deref().unwrap_or(self.content.as_bytes())
+    }
+}

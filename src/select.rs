@@ -1,0 +1,365 @@
+//! What to read: line selections in every form callers use, byte selections, and the one
+//! parser for the text forms.
+
+use std::ops::{RangeFrom, RangeFull, RangeInclusive, RangeToInclusive};
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// A selection of lines. Lines are 1-indexed and ranges inclusive; negative numbers count
+/// from the end (`-1` is the last line).
+///
+/// All the forms agent tools use normalize to this type:
+///
+/// | form | constructor |
+/// |---|---|
+/// | `start..=end`, `start..`, `..=end`, `..` | `From` the std range types, or [`LineSelection::range`] |
+/// | `offset` + `limit` (Claude Code, Codex) | [`LineSelection::offset_limit`] |
+/// | `head N`, `tail N` (MCP filesystem server) | [`LineSelection::Head`], [`LineSelection::Tail`] |
+/// | CLI text `A:B`, `A:`, `:B`, `A:+N`, `-N:` | [`LineSelection::parse`] / `str::parse` |
+///
+/// # Example
+///
+/// ```
+/// use rangeread::LineSelection;
+///
+/// assert_eq!("10:20".parse::<LineSelection>()?, LineSelection::from(10..=20));
+/// assert_eq!("-50:".parse::<LineSelection>()?, LineSelection::range(Some(-50), None));
+/// assert_eq!("40:+10".parse::<LineSelection>()?, LineSelection::from(40..=50));
+/// # Ok::<(), rangeread::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LineSelection {
+    /// `start..=end`; a missing start means line 1, a missing end the last line. Negative
+    /// values count from the end.
+    Range {
+        /// First line (1-based, or negative from the end).
+        start: Option<i64>,
+        /// Last line, inclusive (1-based, or negative from the end).
+        end: Option<i64>,
+    },
+    /// `limit` lines starting at line `offset` (1-based); no limit reads to the end.
+    OffsetLimit {
+        /// First line, 1-based.
+        offset: u64,
+        /// Number of lines.
+        limit: Option<u64>,
+    },
+    /// The first N lines.
+    Head(u64),
+    /// The last N lines.
+    Tail(u64),
+}
+
+impl Default for LineSelection {
+    /// The whole file (within the budgets).
+    fn default() -> Self {
+        LineSelection::Range {
+            start: None,
+            end: None,
+        }
+    }
+}
+
+impl LineSelection {
+    /// `start..=end` with optional, possibly negative, sides.
+    pub fn range(start: Option<i64>, end: Option<i64>) -> LineSelection {
+        LineSelection::Range { start, end }
+    }
+
+    /// `limit` lines from line `offset` (1-based), as Claude Code's and Codex's read
+    /// tools take them.
+    pub fn offset_limit(offset: u64, limit: Option<u64>) -> LineSelection {
+        LineSelection::OffsetLimit { offset, limit }
+    }
+
+    /// Parses the CLI text forms: `A:B`, `A:`, `:B`, `A:+N` (lines A through A+N, as bat
+    /// reads it), `-N:` (the last N lines), a single line `A`, and `:` for everything.
+    /// Either side may be negative.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidSelection`] naming the text for anything else, and
+    /// [`Error::ZeroLine`] for a 0 on either side.
+    pub fn parse(text: &str) -> Result<LineSelection> {
+        let t = text.trim();
+        let bad = || Error::selection(format!("Invalid line range {text:?}: expected A:B, A:, :B, A:+N or -N:"));
+        let num = |s: &str, field: &'static str| -> Result<Option<i64>> {
+            let s = s.trim();
+            if s.is_empty() {
+                return Ok(None);
+            }
+            let v: i64 = s.parse().map_err(|_| bad())?;
+            if v == 0 {
+                return Err(Error::ZeroLine { field });
+            }
+            Ok(Some(v))
+        };
+        let Some((a, b)) = t.split_once(':') else {
+            let line = num(t, "start_line")?.ok_or_else(bad)?;
+            return Ok(LineSelection::range(Some(line), Some(line)));
+        };
+        let start = num(a, "start_line")?;
+        if let Some(n) = b.trim().strip_prefix('+') {
+            let n: u64 = n.trim().parse().map_err(|_| bad())?;
+            let s = start.ok_or_else(bad)?;
+            if s < 0 {
+                return Err(bad());
+            }
+            let end = s.checked_add(i64::try_from(n).map_err(|_| bad())?).ok_or_else(bad)?;
+            return Ok(LineSelection::range(Some(s), Some(end)));
+        }
+        let end = num(b, "end_line")?;
+        Ok(LineSelection::range(start, end))
+    }
+
+    /// Checks what can be checked without the file: 0 lines, and a start after the end
+    /// when both sides count the same way.
+    pub(crate) fn validate(&self) -> Result<()> {
+        match *self {
+            LineSelection::Range { start, end } => {
+                if start == Some(0) {
+                    return Err(Error::ZeroLine { field: "start_line" });
+                }
+                if end == Some(0) {
+                    return Err(Error::ZeroLine { field: "end_line" });
+                }
+                if let (Some(s), Some(e)) = (start, end) {
+                    if (s > 0) == (e > 0) && s > e {
+                        return Err(Error::LineStartAfterEnd { start: s, end: e });
+                    }
+                }
+                Ok(())
+            }
+            LineSelection::OffsetLimit { offset: 0, .. } => {
+                Err(Error::ZeroLine { field: "start_line" })
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+impl FromStr for LineSelection {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        LineSelection::parse(s)
+    }
+}
+
+fn to_i64(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+impl From<RangeInclusive<u64>> for LineSelection {
+    fn from(r: RangeInclusive<u64>) -> Self {
+        LineSelection::range(Some(to_i64(*r.start())), Some(to_i64(*r.end())))
+    }
+}
+
+impl From<RangeFrom<u64>> for LineSelection {
+    fn from(r: RangeFrom<u64>) -> Self {
+        LineSelection::range(Some(to_i64(r.start)), None)
+    }
+}
+
+impl From<RangeToInclusive<u64>> for LineSelection {
+    fn from(r: RangeToInclusive<u64>) -> Self {
+        LineSelection::range(None, Some(to_i64(r.end)))
+    }
+}
+
+impl From<RangeFull> for LineSelection {
+    fn from(_: RangeFull) -> Self {
+        LineSelection::default()
+    }
+}
+
+/// How a byte selection's edges are widened.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Snap {
+    /// Outward to whole characters (at most 3 bytes per side). The default.
+    #[default]
+    Char,
+    /// Outward to whole lines, like grep's context.
+    Line,
+}
+
+impl FromStr for Snap {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "char" => Ok(Snap::Char),
+            "line" => Ok(Snap::Line),
+            _ => Err(Error::selection(format!(
+                "Invalid snap {s:?}: expected char or line"
+            ))),
+        }
+    }
+}
+
+/// A selection of bytes: 0-indexed, half-open `[start, end)`. A missing start means 0,
+/// a missing end the file size.
+///
+/// # Example
+///
+/// ```
+/// use rangeread::ByteSelection;
+///
+/// let sel: ByteSelection = "100:200".parse()?;
+/// assert_eq!((sel.start, sel.end), (Some(100), Some(200)));
+/// # Ok::<(), rangeread::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ByteSelection {
+    /// First byte, 0-based.
+    pub start: Option<u64>,
+    /// End, exclusive.
+    pub end: Option<u64>,
+    /// How the edges are widened.
+    #[serde(default)]
+    pub snap: Snap,
+}
+
+impl ByteSelection {
+    /// `[start, end)` with character snapping.
+    pub fn new(start: Option<u64>, end: Option<u64>) -> ByteSelection {
+        ByteSelection {
+            start,
+            end,
+            snap: Snap::Char,
+        }
+    }
+
+    /// The same selection with another snapping rule.
+    pub fn snap(self, snap: Snap) -> ByteSelection {
+        ByteSelection { snap, ..self }
+    }
+
+    /// Parses `A:B`, `A:` and `:B`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidSelection`] naming the text.
+    pub fn parse(text: &str) -> Result<ByteSelection> {
+        let bad = || Error::selection(format!("Invalid byte range {text:?}: expected A:B, A: or :B with non-negative integers"));
+        let (a, b) = text.trim().split_once(':').ok_or_else(bad)?;
+        let num = |s: &str| -> Result<Option<u64>> {
+            let s = s.trim();
+            if s.is_empty() {
+                Ok(None)
+            } else {
+                s.parse().map(Some).map_err(|_| bad())
+            }
+        };
+        Ok(ByteSelection::new(num(a)?, num(b)?))
+    }
+}
+
+impl FromStr for ByteSelection {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        ByteSelection::parse(s)
+    }
+}
+
+impl From<std::ops::Range<u64>> for ByteSelection {
+    fn from(r: std::ops::Range<u64>) -> Self {
+        ByteSelection::new(Some(r.start), Some(r.end))
+    }
+}
+
+/// What to read: lines or bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Selection {
+    /// A line selection.
+    Lines(LineSelection),
+    /// A byte selection.
+    Bytes(ByteSelection),
+}
+
+impl Default for Selection {
+    fn default() -> Self {
+        Selection::Lines(LineSelection::default())
+    }
+}
+
+impl From<LineSelection> for Selection {
+    fn from(s: LineSelection) -> Self {
+        Selection::Lines(s)
+    }
+}
+
+impl From<ByteSelection> for Selection {
+    fn from(s: ByteSelection) -> Self {
+        Selection::Bytes(s)
+    }
+}
+
+impl From<RangeInclusive<u64>> for Selection {
+    fn from(r: RangeInclusive<u64>) -> Self {
+        Selection::Lines(r.into())
+    }
+}
+
+impl From<RangeFrom<u64>> for Selection {
+    fn from(r: RangeFrom<u64>) -> Self {
+        Selection::Lines(r.into())
+    }
+}
+
+impl From<RangeToInclusive<u64>> for Selection {
+    fn from(r: RangeToInclusive<u64>) -> Self {
+        Selection::Lines(r.into())
+    }
+}
+
+impl From<RangeFull> for Selection {
+    fn from(r: RangeFull) -> Self {
+        Selection::Lines(r.into())
+    }
+}
+
+/// Outward snapping of a byte range to UTF-8 character boundaries.
+///
+/// A boundary is 0, `len`, or a position whose byte is not a continuation byte. Each side
+/// moves at most 3 bytes; when 3 bytes of movement do not reach a boundary the data is
+/// malformed and the side does not move at all. `byte_at(pos)` reads one byte.
+pub(crate) fn snap_start(start: u64, len: u64, byte_at: impl Fn(u64) -> Result<u8>) -> Result<u64> {
+    let mut s = start;
+    for _ in 0..3 {
+        if s == 0 || s >= len || !is_continuation(byte_at(s)?) {
+            return Ok(s);
+        }
+        s -= 1;
+    }
+    // Three continuation bytes in a row are followed (backwards) by a lead byte in valid
+    // UTF-8; if this one is a continuation too, the data is malformed: do not move.
+    if s > 0 && s < len && is_continuation(byte_at(s)?) {
+        return Ok(start);
+    }
+    Ok(s)
+}
+
+/// See [`snap_start`].
+pub(crate) fn snap_end(end: u64, len: u64, byte_at: impl Fn(u64) -> Result<u8>) -> Result<u64> {
+    let mut e = end;
+    for _ in 0..3 {
+        if e == 0 || e >= len || !is_continuation(byte_at(e)?) {
+            return Ok(e);
+        }
+        e += 1;
+    }
+    if e < len && is_continuation(byte_at(e)?) {
+        return Ok(end);
+    }
+    Ok(e)
+}
+
+fn is_continuation(b: u8) -> bool {
+    b & 0xC0 == 0x80
+}

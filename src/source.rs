@@ -1,0 +1,417 @@
+//! Byte sources: where the bytes of a file come from.
+//!
+//! Three backends answer the same positional questions: positional reads on an open file
+//! (the default; `pread` on Unix), bytes already in memory, and an opt-in memory map. The
+//! rest of the crate never knows which one it talks to.
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::error::{Error, FileKind, Result};
+
+/// Default size of one positional read while scanning (1 MiB).
+pub(crate) const DEFAULT_CHUNK: usize = 1 << 20;
+
+/// Upper bound for streaming a regular file that reports size 0 when no byte budget
+/// is set (64 MiB): such files (`/proc`, `/sys`) are small in practice, but the bound
+/// keeps a misbehaving one from exhausting memory.
+pub(crate) const STREAM_HARD_LIMIT: u64 = 64 << 20;
+
+/// What identifies one state of a file: if any of these change between two `fstat`
+/// calls on the same handle, the file was modified in between.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Stamp {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+    #[cfg(unix)]
+    ctime: (i64, i64),
+}
+
+impl Stamp {
+    fn of(meta: &std::fs::Metadata) -> Stamp {
+        #[cfg(unix)]
+        use std::os::unix::fs::MetadataExt;
+        Stamp {
+            len: meta.len(),
+            modified: meta.modified().ok(),
+            #[cfg(unix)]
+            ctime: (meta.ctime(), meta.ctime_nsec()),
+        }
+    }
+}
+
+enum Backend {
+    File { file: File, stamp: Stamp },
+    Memory(Arc<[u8]>),
+    Mmap { map: memmap2::Mmap, file: File, stamp: Stamp },
+}
+
+/// A file (or buffer) that can be read at any offset.
+///
+/// Create one with [`Source::open`] (positional reads), [`Source::from_bytes`] or the
+/// `unsafe` [`Source::open_mmap`]. The length is fixed when the source is created; a
+/// file that changes afterwards is detected by [`Source::check_unchanged`] and by short
+/// reads, which surface as [`Error::Changed`].
+pub struct Source {
+    backend: Backend,
+    path: PathBuf,
+    len: u64,
+    chunk: usize,
+}
+
+impl std::fmt::Debug for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Source")
+            .field("path", &self.path)
+            .field("len", &self.len)
+            .field("backend", &self.backend_name())
+            .finish()
+    }
+}
+
+impl Source {
+    /// Opens a file for positional reads.
+    ///
+    /// The file is opened non-blocking and its type is checked on the open handle, so a
+    /// FIFO, socket or device is refused without ever blocking or being read. A regular
+    /// file that reports size 0 but has content (`/proc/self/status`) is streamed into
+    /// memory, at most 64 MiB of it; use [`Source::open_streaming_limit`] to choose the
+    /// bound.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotFound`], [`Error::IsDirectory`], [`Error::PermissionDenied`],
+    /// [`Error::NotRegularFile`], or [`Error::Io`] for anything else.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let src = rangeread::Source::open("Cargo.toml")?;
+    /// assert!(src.len() > 0);
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn open(path: impl AsRef<Path>) -> Result<Source> {
+        Source::open_streaming_limit(path, STREAM_HARD_LIMIT)
+    }
+
+    /// Like [`Source::open`], streaming at most `limit` bytes (plus one, so that a reader
+    /// can tell there was more) of a regular file that reports size 0.
+    ///
+    /// # Errors
+    ///
+    /// As [`Source::open`].
+    pub fn open_streaming_limit(path: impl AsRef<Path>, limit: u64) -> Result<Source> {
+        let path = path.as_ref();
+        let file = open_nonblocking(path)?;
+        Source::from_file_streaming_limit(file, path, limit)
+    }
+
+    /// Wraps a file that is already open (for example by a [`crate::Workspace`]),
+    /// checking its type on the handle as [`Source::open`] does.
+    ///
+    /// # Errors
+    ///
+    /// As [`Source::open`].
+    pub fn from_file(file: File, path: impl AsRef<Path>) -> Result<Source> {
+        Source::from_file_streaming_limit(file, path.as_ref(), STREAM_HARD_LIMIT)
+    }
+
+    pub(crate) fn from_file_streaming_limit(
+        mut file: File,
+        path: &Path,
+        limit: u64,
+    ) -> Result<Source> {
+        let meta = file.metadata().map_err(|e| Error::io(path, e))?;
+        check_regular(&meta, path)?;
+        let stamp = Stamp::of(&meta);
+        if meta.len() == 0 {
+            // Pseudo-files report 0 and still have content: stream them, bounded.
+            let cap = limit.saturating_add(1);
+            let mut data = Vec::new();
+            (&mut file)
+                .take(cap)
+                .read_to_end(&mut data)
+                .map_err(|e| Error::io(path, e))?;
+            if !data.is_empty() {
+                return Ok(Source::memory(Arc::from(data), path.to_path_buf()));
+            }
+        }
+        Ok(Source {
+            len: meta.len(),
+            backend: Backend::File { file, stamp },
+            path: path.to_path_buf(),
+            chunk: DEFAULT_CHUNK,
+        })
+    }
+
+    /// Opens a file through a read-only memory map.
+    ///
+    /// Reads then copy nothing while scanning, which helps when the same large file is
+    /// read many times in one process. The default ([`Source::open`]) is usually as fast
+    /// for single reads and has no hazard.
+    ///
+    /// # Safety
+    ///
+    /// The caller must ensure that no process truncates or rewrites the file while the
+    /// map (this `Source`, and anything built from it) is alive. On Unix, touching a page
+    /// of a mapped file that was truncated under the map raises `SIGBUS` and kills the
+    /// process; memmap2's contract for `Mmap::map` cannot be upheld for a file that other
+    /// processes may change, which is why this constructor is `unsafe` and opt-in. Files
+    /// that change in place without shrinking make reads return a mix of old and new
+    /// bytes, which [`Source::check_unchanged`] reports afterwards.
+    ///
+    /// # Errors
+    ///
+    /// As [`Source::open`]; an empty file falls back to positional reads.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// // SAFETY: the file is part of this crate and nothing modifies it during the read.
+    /// let src = unsafe { rangeread::Source::open_mmap("Cargo.toml")? };
+    /// assert_eq!(src.backend_name(), "mmap");
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub unsafe fn open_mmap(path: impl AsRef<Path>) -> Result<Source> {
+        let path = path.as_ref();
+        let src = Source::open(path)?;
+        let Backend::File { file, stamp } = src.backend else {
+            return Ok(src);
+        };
+        if src.len == 0 {
+            return Ok(Source {
+                backend: Backend::File { file, stamp },
+                ..src
+            });
+        }
+        // SAFETY: the caller promised (per this function's contract) that the file is not
+        // truncated while the map lives; the map is read-only.
+        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| Error::io(path, e))?;
+        let len = map.len() as u64;
+        Ok(Source {
+            backend: Backend::Mmap { map, file, stamp },
+            path: src.path,
+            len,
+            chunk: src.chunk,
+        })
+    }
+
+    /// Reads from bytes already in memory; `path` is only used in messages and results.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let src = rangeread::Source::from_bytes(b"a\nb\n".to_vec(), "mem.txt");
+    /// assert_eq!(src.len(), 4);
+    /// ```
+    pub fn from_bytes(bytes: impl Into<Arc<[u8]>>, path: impl AsRef<Path>) -> Source {
+        Source::memory(bytes.into(), path.as_ref().to_path_buf())
+    }
+
+    fn memory(bytes: Arc<[u8]>, path: PathBuf) -> Source {
+        Source {
+            len: bytes.len() as u64,
+            backend: Backend::Memory(bytes),
+            path,
+            chunk: DEFAULT_CHUNK,
+        }
+    }
+
+    /// The length in bytes, fixed when the source was created.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the source has no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The path the source was opened with.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// `"pread"`, `"memory"` or `"mmap"`.
+    pub fn backend_name(&self) -> &'static str {
+        match self.backend {
+            Backend::File { .. } => "pread",
+            Backend::Memory(_) => "memory",
+            Backend::Mmap { .. } => "mmap",
+        }
+    }
+
+    /// Sets how many bytes one read or scan step covers. By default 1 MiB. Tiny values
+    /// exercise buffer edges in tests; values below 1 are raised to 1.
+    pub fn set_chunk_size(&mut self, bytes: usize) {
+        self.chunk = bytes.max(1);
+    }
+
+    pub(crate) fn chunk_size(&self) -> usize {
+        self.chunk
+    }
+
+    /// The whole content as a slice, for the in-memory and memory-mapped backends.
+    pub(crate) fn as_slice(&self) -> Option<&[u8]> {
+        match &self.backend {
+            Backend::File { .. } => None,
+            Backend::Memory(b) => Some(b),
+            Backend::Mmap { map, .. } => Some(map),
+        }
+    }
+
+    /// Fills `buf` with the bytes at `offset`. A read that ends early means the file
+    /// shrank since it was opened: [`Error::Changed`].
+    pub(crate) fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
+        let end = offset.checked_add(buf.len() as u64);
+        if end.is_none_or(|e| e > self.len) {
+            return Err(self.changed());
+        }
+        match &self.backend {
+            Backend::Memory(_) | Backend::Mmap { .. } => {
+                let s = self.as_slice().unwrap_or_default();
+                let start = offset as usize;
+                buf.copy_from_slice(&s[start..start + buf.len()]);
+                Ok(())
+            }
+            Backend::File { file, .. } => {
+                let mut done = 0;
+                while done < buf.len() {
+                    match read_at(file, &mut buf[done..], offset + done as u64) {
+                        Ok(0) => return Err(self.changed()),
+                        Ok(n) => done += n,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => return Err(Error::io(&self.path, e)),
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Calls `f` with the bytes `[start, end)`, without copying when the backend holds
+    /// them in memory; otherwise through `scratch`.
+    pub(crate) fn with_range<R>(
+        &self,
+        start: u64,
+        end: u64,
+        scratch: &mut Vec<u8>,
+        f: impl FnOnce(&[u8]) -> R,
+    ) -> Result<R> {
+        debug_assert!(start <= end);
+        if end > self.len {
+            return Err(self.changed());
+        }
+        if let Some(s) = self.as_slice() {
+            return Ok(f(&s[start as usize..end as usize]));
+        }
+        let n = usize::try_from(end - start).map_err(|_| self.changed())?;
+        scratch.clear();
+        scratch.resize(n, 0);
+        self.read_exact_at(start, scratch)?;
+        Ok(f(scratch))
+    }
+
+    /// Checks that the file still is in the state it was in when the source was created
+    /// (same size, modification and change times on the open handle).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Changed`] when it is not; in-memory sources never change.
+    pub fn check_unchanged(&self) -> Result<()> {
+        let (file, stamp) = match &self.backend {
+            Backend::Memory(_) => return Ok(()),
+            Backend::File { file, stamp } | Backend::Mmap { file, stamp, .. } => (file, stamp),
+        };
+        let meta = file.metadata().map_err(|e| Error::io(&self.path, e))?;
+        if Stamp::of(&meta) == *stamp {
+            Ok(())
+        } else {
+            Err(self.changed())
+        }
+    }
+
+    pub(crate) fn changed(&self) -> Error {
+        Error::Changed {
+            path: self.path.clone(),
+        }
+    }
+}
+
+fn check_regular(meta: &std::fs::Metadata, path: &Path) -> Result<()> {
+    let ft = meta.file_type();
+    if ft.is_file() {
+        return Ok(());
+    }
+    if ft.is_dir() {
+        return Err(Error::IsDirectory {
+            path: path.to_path_buf(),
+        });
+    }
+    #[cfg(unix)]
+    let kind = {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            FileKind::Fifo
+        } else if ft.is_socket() {
+            FileKind::Socket
+        } else if ft.is_char_device() {
+            FileKind::CharDevice
+        } else if ft.is_block_device() {
+            FileKind::BlockDevice
+        } else {
+            FileKind::Other
+        }
+    };
+    #[cfg(not(unix))]
+    let kind = FileKind::Other;
+    Err(Error::NotRegularFile {
+        path: path.to_path_buf(),
+        kind,
+    })
+}
+
+/// Opens read-only without blocking: `O_NONBLOCK` makes opening a FIFO return at once
+/// (the type check on the handle then refuses it) and `O_NOCTTY` keeps a terminal device
+/// from becoming the controlling terminal.
+pub(crate) fn open_nonblocking(path: &Path) -> Result<File> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let flags = rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOCTTY;
+        opts.custom_flags(flags.bits() as i32);
+    }
+    match opts.open(path) {
+        Ok(f) => Ok(f),
+        // A socket cannot be opened at all (ENXIO); name it as the contract does.
+        Err(e) if e.raw_os_error() == Some(6) => {
+            if let Ok(meta) = std::fs::metadata(path) {
+                check_regular(&meta, path)?;
+            }
+            Err(Error::io(path, e))
+        }
+        Err(e) => {
+            // Opening a directory read-only succeeds on Linux, but not everywhere.
+            if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+                return Err(Error::IsDirectory {
+                    path: path.to_path_buf(),
+                });
+            }
+            Err(Error::io(path, e))
+        }
+    }
+}
+
+#[cfg(unix)]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::unix::fs::FileExt::read_at(file, buf, offset)
+}
+
+#[cfg(windows)]
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    std::os::windows::fs::FileExt::seek_read(file, buf, offset)
+}

@@ -1,0 +1,151 @@
+//! What a partial read left out: counts on both sides and a human summary line.
+
+use crate::result::{Landmark, Omitted};
+
+/// The regions around a returned part, in lines (when known) and bytes.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Regions {
+    /// First and last line returned, when line numbers are known.
+    pub lines: Option<(u64, u64)>,
+    pub total_lines: Option<u64>,
+    pub start_byte: u64,
+    pub end_byte: u64,
+    pub file_size: u64,
+}
+
+/// Builds the `omitted` report; `landmarks` come from the omitted regions, nearest first.
+pub(crate) fn omitted(r: Regions, landmarks: Vec<Landmark>) -> Omitted {
+    let before_bytes = r.start_byte;
+    let after_bytes = r.file_size.saturating_sub(r.end_byte);
+    let before_lines = r.lines.map(|(first, _)| first.saturating_sub(1));
+    let after_lines = match (r.lines, r.total_lines) {
+        (Some((_, last)), Some(total)) => Some(total.saturating_sub(last)),
+        _ => None,
+    };
+    let mut parts = Vec::new();
+    if before_bytes > 0 {
+        parts.push(match (r.lines, before_lines) {
+            (Some((first, _)), Some(n)) if n > 0 => format!(
+                "Lines 1-{} omitted ({} {}, {})",
+                first - 1,
+                n,
+                plural(n, "line"),
+                human_bytes(before_bytes)
+            ),
+            _ => format!("Bytes 0-{before_bytes} omitted ({})", human_bytes(before_bytes)),
+        });
+    }
+    if after_bytes > 0 {
+        parts.push(match (r.lines, after_lines, r.total_lines) {
+            (Some((_, last)), Some(n), Some(total)) if n > 0 => format!(
+                "lines {}-{} omitted ({} {}, {})",
+                last + 1,
+                total,
+                n,
+                plural(n, "line"),
+                human_bytes(after_bytes)
+            ),
+            _ => format!(
+                "bytes {}-{} omitted ({})",
+                r.end_byte,
+                r.file_size,
+                human_bytes(after_bytes)
+            ),
+        });
+    }
+    let mut summary = capitalize(parts.join("; "));
+    if !summary.is_empty() {
+        summary.push('.');
+    }
+    if !landmarks.is_empty() {
+        let names: Vec<String> = landmarks
+            .iter()
+            .take(8)
+            .map(|l| format!("{} (l.{})", shorten(&l.text, 60), l.line))
+            .collect();
+        summary.push_str(" Structure there: ");
+        summary.push_str(&names.join(", "));
+        if landmarks.len() > 8 {
+            summary.push_str(&format!(" and {} more", landmarks.len() - 8));
+        }
+        summary.push('.');
+    }
+    Omitted {
+        before_lines,
+        after_lines,
+        before_bytes,
+        after_bytes,
+        summary,
+        landmarks,
+    }
+}
+
+fn plural(n: u64, word: &str) -> String {
+    if n == 1 {
+        word.to_string()
+    } else {
+        format!("{word}s")
+    }
+}
+
+fn capitalize(s: String) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => s,
+    }
+}
+
+fn shorten(s: &str, max_chars: usize) -> String {
+    match s.char_indices().nth(max_chars) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_string(),
+    }
+}
+
+/// `512 B`, `31.0 KiB`, `1.5 GiB`.
+pub(crate) fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if n < 1024 {
+        return format!("{n} B");
+    }
+    let mut v = n as f64 / 1024.0;
+    let mut u = 0;
+    while v >= 1024.0 && u < UNITS.len() - 1 {
+        v /= 1024.0;
+        u += 1;
+    }
+    format!("{v:.1} {}", UNITS[u])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_names_both_sides_in_lines_and_sizes() {
+        let o = omitted(
+            Regions {
+                lines: Some((10, 20)),
+                total_lines: Some(40),
+                start_byte: 210,
+                end_byte: 530,
+                file_size: 1024,
+            },
+            vec![],
+        );
+        assert_eq!(o.before_lines, Some(9));
+        assert_eq!(o.after_lines, Some(20));
+        assert_eq!(
+            o.summary,
+            "Lines 1-9 omitted (9 lines, 210 B); lines 21-40 omitted (20 lines, 494 B)."
+        );
+    }
+
+    #[test]
+    fn human_sizes() {
+        assert_eq!(human_bytes(1023), "1023 B");
+        assert_eq!(human_bytes(31 * 1024), "31.0 KiB");
+        assert_eq!(human_bytes(3 << 30), "3.0 GiB");
+    }
+}
