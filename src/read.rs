@@ -364,6 +364,15 @@ impl Document {
                         let total = i(self.index.total_lines(&self.src)?);
                         let abs = |v: i64| if v < 0 { total + 1 + v } else { v };
                         let (rs, re) = (abs(s).max(1), abs(e));
+                        if rs > total {
+                            if total == 0 && rs == 1 {
+                                return Ok((r, Plan::Empty));
+                            }
+                            return Err(Error::LineBeyondEnd {
+                                start: rs as u64,
+                                total_lines: total as u64,
+                            });
+                        }
                         if rs > re {
                             return Err(Error::LineStartAfterEnd { start: s, end: e });
                         }

@@ -213,11 +213,22 @@ impl FromStr for Snap {
 /// assert_eq!((sel.start, sel.end), (Some(100), Some(200)));
 /// # Ok::<(), rangeread::Error>(())
 /// ```
+///
+/// From JSON it accepts `start`/`start_byte` and `end`/`end_byte`; a negative,
+/// fractional or non-numeric value fails at parse time with a message naming the field:
+///
+/// ```
+/// let err = serde_json::from_str::<rangeread::ByteSelection>(r#"{"start_byte": -5}"#)
+///     .unwrap_err();
+/// assert!(err.to_string().starts_with("Invalid start_byte: expected a non-negative integer, got -5"));
+/// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ByteSelection {
     /// First byte, 0-based.
+    #[serde(default, alias = "start_byte", deserialize_with = "de_start_byte")]
     pub start: Option<u64>,
     /// End, exclusive.
+    #[serde(default, alias = "end_byte", deserialize_with = "de_end_byte")]
     pub end: Option<u64>,
     /// How the edges are widened.
     #[serde(default)]
@@ -300,6 +311,14 @@ impl From<ByteSelection> for Selection {
     }
 }
 
+/// A half-open range is a byte selection (`0..100` = bytes 0 to 99), matching the units:
+/// lines are inclusive (`1..=10`), bytes half-open.
+impl From<std::ops::Range<u64>> for Selection {
+    fn from(r: std::ops::Range<u64>) -> Self {
+        Selection::Bytes(r.into())
+    }
+}
+
 impl From<RangeInclusive<u64>> for Selection {
     fn from(r: RangeInclusive<u64>) -> Self {
         Selection::Lines(r.into())
@@ -362,4 +381,36 @@ pub(crate) fn snap_end(end: u64, len: u64, byte_at: impl Fn(u64) -> Result<u8>) 
 
 fn is_continuation(b: u8) -> bool {
     b & 0xC0 == 0x80
+}
+
+fn de_start_byte<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    de_offset(d, "start_byte")
+}
+
+fn de_end_byte<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+    de_offset(d, "end_byte")
+}
+
+/// Deserializes an optional non-negative integer (a number, or a string of digits),
+/// naming `field` in the error for anything else.
+pub(crate) fn de_offset<'de, D: serde::Deserializer<'de>>(
+    d: D,
+    field: &'static str,
+) -> Result<Option<u64>, D::Error> {
+    use serde::de::Error as _;
+    let v = Option::<serde_json::Value>::deserialize(d)?;
+    let bad = |got: &dyn std::fmt::Display| {
+        D::Error::custom(format!(
+            "Invalid {field}: expected a non-negative integer, got {got}"
+        ))
+    };
+    match v {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(serde_json::Value::Number(n)) => match n.as_u64() {
+            Some(u) => Ok(Some(u)),
+            None => Err(bad(&n)),
+        },
+        Some(serde_json::Value::String(s)) => s.trim().parse().map(Some).map_err(|_| bad(&format!("{s:?}"))),
+        Some(other) => Err(bad(&other)),
+    }
 }

@@ -45,6 +45,9 @@ impl Stamp {
 enum Backend {
     File { file: File, stamp: Stamp },
     Memory(Arc<[u8]>),
+    /// A file that reported size 0 and was streamed: the handle stays to notice a real
+    /// file that was empty at open and got content while being streamed.
+    Streamed { data: Arc<[u8]>, file: File, stamp: Stamp },
     Mmap { map: memmap2::Mmap, file: File, stamp: Stamp },
 }
 
@@ -135,7 +138,16 @@ impl Source {
                 .read_to_end(&mut data)
                 .map_err(|e| Error::io(path, e))?;
             if !data.is_empty() {
-                return Ok(Source::memory(Arc::from(data), path.to_path_buf()));
+                return Ok(Source {
+                    len: data.len() as u64,
+                    backend: Backend::Streamed {
+                        data: Arc::from(data),
+                        file,
+                        stamp,
+                    },
+                    path: path.to_path_buf(),
+                    chunk: DEFAULT_CHUNK,
+                });
             }
         }
         Ok(Source {
@@ -234,11 +246,12 @@ impl Source {
         &self.path
     }
 
-    /// `"pread"`, `"memory"` or `"mmap"`.
+    /// `"pread"`, `"memory"`, `"mmap"`, or `"streamed"` (a file that reports size 0).
     pub fn backend_name(&self) -> &'static str {
         match self.backend {
             Backend::File { .. } => "pread",
             Backend::Memory(_) => "memory",
+            Backend::Streamed { .. } => "streamed",
             Backend::Mmap { .. } => "mmap",
         }
     }
@@ -257,7 +270,7 @@ impl Source {
     pub(crate) fn as_slice(&self) -> Option<&[u8]> {
         match &self.backend {
             Backend::File { .. } => None,
-            Backend::Memory(b) => Some(b),
+            Backend::Memory(b) | Backend::Streamed { data: b, .. } => Some(b),
             Backend::Mmap { map, .. } => Some(map),
         }
     }
@@ -270,7 +283,7 @@ impl Source {
             return Err(self.changed());
         }
         match &self.backend {
-            Backend::Memory(_) | Backend::Mmap { .. } => {
+            Backend::Memory(_) | Backend::Streamed { .. } | Backend::Mmap { .. } => {
                 let s = self.as_slice().unwrap_or_default();
                 let start = offset as usize;
                 buf.copy_from_slice(&s[start..start + buf.len()]);
@@ -323,7 +336,9 @@ impl Source {
     pub fn check_unchanged(&self) -> Result<()> {
         let (file, stamp) = match &self.backend {
             Backend::Memory(_) => return Ok(()),
-            Backend::File { file, stamp } | Backend::Mmap { file, stamp, .. } => (file, stamp),
+            Backend::File { file, stamp }
+            | Backend::Mmap { file, stamp, .. }
+            | Backend::Streamed { file, stamp, .. } => (file, stamp),
         };
         let meta = file.metadata().map_err(|e| Error::io(&self.path, e))?;
         if Stamp::of(&meta) == *stamp {

@@ -1,0 +1,90 @@
+//! The shared test harness: every backend on the same input.
+//!
+//! Like grep-searcher's `SearcherTester`, each test builds its input once and runs it
+//! through positional reads, in-memory bytes and the memory map, each with the default
+//! buffers and with tiny ones, and with tiny index blocks, demanding the same answers.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use rangeread::{Reader, Source};
+
+/// One way of reading the input.
+pub struct Backend {
+    pub name: String,
+    pub source: Source,
+    pub block: u64,
+}
+
+/// A temp file holding `bytes`, kept alive as long as the value.
+pub struct Input {
+    pub dir: tempfile::TempDir,
+    pub path: PathBuf,
+    pub bytes: Vec<u8>,
+}
+
+impl Input {
+    pub fn new(bytes: &[u8]) -> Input {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("input.txt");
+        std::fs::File::create(&path)
+            .unwrap()
+            .write_all(bytes)
+            .unwrap();
+        Input {
+            dir,
+            path,
+            bytes: bytes.to_vec(),
+        }
+    }
+
+    /// Every backend, with default and tiny buffers (`chunk`) and index blocks (`block`).
+    pub fn backends(&self) -> Vec<Backend> {
+        let mut out = Vec::new();
+        for (chunk, block) in [(None, 64 * 1024), (Some(3), 2), (Some(1), 1), (Some(7), 5)] {
+            let mut sources = vec![
+                ("pread", Source::open(&self.path).unwrap()),
+                ("memory", Source::from_bytes(self.bytes.clone(), &self.path)),
+            ];
+            // SAFETY: the test owns this temp file and nothing modifies it while mapped.
+            sources.push(("mmap", unsafe { Source::open_mmap(&self.path).unwrap() }));
+            for (name, mut source) in sources {
+                if let Some(c) = chunk {
+                    source.set_chunk_size(c);
+                }
+                out.push(Backend {
+                    name: format!("{name}/chunk={chunk:?}/block={block}"),
+                    source,
+                    block,
+                });
+            }
+        }
+        out
+    }
+}
+
+/// A reader with every budget off, for exact comparisons.
+pub fn unlimited(block: u64) -> Reader {
+    Reader::new()
+        .max_lines(0)
+        .max_bytes(0)
+        .max_line_chars(0)
+        .index_block_size(block)
+}
+
+/// The lines of `bytes` as the contract defines them (terminators included).
+pub fn naive_lines(bytes: &[u8]) -> Vec<&[u8]> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'\n' {
+            out.push(&bytes[start..=i]);
+            start = i + 1;
+        }
+    }
+    if start < bytes.len() {
+        out.push(&bytes[start..]);
+    }
+    out
+}

@@ -1,0 +1,341 @@
+//! Line index and line selections against a naive split, on every backend.
+
+mod common;
+
+use common::{naive_lines, unlimited, Input};
+use proptest::prelude::*;
+use rangeread::{Error, LineIndex, LineSelection, Selection};
+
+/// What the contract says a line selection returns: `(first, last)` lines and the bytes,
+/// or the error's message.
+fn expected(bytes: &[u8], sel: LineSelection) -> Result<(Option<(u64, u64)>, Vec<u8>), String> {
+    let lines = naive_lines(bytes);
+    let n = lines.len() as i64;
+    let take = |first: i64, last: i64| {
+        if first > last {
+            return (None, Vec::new());
+        }
+        let content = lines[(first - 1) as usize..last as usize].concat();
+        (Some((first as u64, last as u64)), content)
+    };
+    let beyond = |s: i64| {
+        format!("Invalid range specified: start_line ({s}) is beyond the end of the file ({n} lines).")
+    };
+    let zero = |f: &str| format!("{f} (0) is invalid: lines are 1-indexed");
+    match sel {
+        LineSelection::Head(k) => Ok(take(1, n.min(k as i64))),
+        LineSelection::Tail(k) => Ok(take((n - k as i64 + 1).max(1), n)),
+        LineSelection::OffsetLimit { offset, limit } => {
+            let o = offset as i64;
+            if o == 0 {
+                return Err(zero("start_line"));
+            }
+            if limit == Some(0) {
+                return Ok((None, Vec::new()));
+            }
+            if o > n && !(n == 0 && o == 1) {
+                return Err(beyond(o));
+            }
+            let last = limit.map_or(n, |l| n.min(o + l as i64 - 1));
+            Ok(take(o, last))
+        }
+        LineSelection::Range { start, end } => {
+            if start == Some(0) {
+                return Err(zero("start_line"));
+            }
+            if end == Some(0) {
+                return Err(zero("end_line"));
+            }
+            let s = start.unwrap_or(1);
+            let after = |e: i64| {
+                format!("Invalid range specified: start_line ({s}) is greater than end_line ({e}).")
+            };
+            if let Some(e) = end {
+                if (s > 0) == (e > 0) && s > e {
+                    return Err(after(e));
+                }
+            }
+            let abs = |v: i64| if v < 0 { n + 1 + v } else { v };
+            let rs = abs(s).max(1);
+            let re = end.map_or(n, |e| abs(e).min(n));
+            if s > 0 && rs > n && !(n == 0 && rs == 1) {
+                return Err(beyond(rs));
+            }
+            if let Some(e) = end {
+                if (s > 0) != (e > 0) && rs > abs(e) {
+                    return Err(after(e));
+                }
+            }
+            Ok(take(rs, re))
+        }
+    }
+}
+
+fn check_all_backends(bytes: &[u8], sel: LineSelection) {
+    let input = Input::new(bytes);
+    let want = expected(bytes, sel);
+    for b in input.backends() {
+        let mut doc = unlimited(b.block).document(b.source);
+        let got = doc.read(Selection::Lines(sel));
+        match (&want, got) {
+            (Ok((lines, content)), Ok(r)) => {
+                assert_eq!(r.raw_bytes(), &content[..], "{} {sel:?} content", b.name);
+                assert_eq!(
+                    r.lines.map(|l| (l.start, l.end)),
+                    *lines,
+                    "{} {sel:?} lines",
+                    b.name
+                );
+                assert_eq!(
+                    r.total_lines,
+                    Some(naive_lines(bytes).len() as u64),
+                    "{} total",
+                    b.name
+                );
+                assert!(r.truncated.is_none());
+            }
+            (Err(msg), Err(e)) => assert_eq!(&e.to_string(), msg, "{} {sel:?}", b.name),
+            (w, g) => panic!("{} {sel:?}: wanted {w:?}, got {g:?}", b.name),
+        }
+    }
+}
+
+fn check_index(bytes: &[u8]) {
+    let input = Input::new(bytes);
+    let lines = naive_lines(bytes);
+    for b in input.backends() {
+        let mut ix = LineIndex::with_block_size(b.source.len(), b.block);
+        assert_eq!(ix.total_lines(&b.source).unwrap(), lines.len() as u64, "{}", b.name);
+        let mut at = 0u64;
+        for (i, l) in lines.iter().enumerate() {
+            let span = ix.line_span(&b.source, i as u64 + 1).unwrap();
+            assert_eq!(span, Some(at..at + l.len() as u64), "{} line {}", b.name, i + 1);
+            // Every offset of small inputs; a sample of large ones.
+            let step = if bytes.len() < 4096 { 1 } else { 4093 };
+            for off in (at..at + l.len() as u64).step_by(step) {
+                assert_eq!(ix.line_of_offset(&b.source, off).unwrap(), i as u64 + 1);
+            }
+            at += l.len() as u64;
+        }
+        assert_eq!(ix.line_span(&b.source, lines.len() as u64 + 1).unwrap(), None);
+        // A fresh index answers the same questions lazily, in any order.
+        let mut lazy = LineIndex::with_block_size(b.source.len(), b.block);
+        for k in (1..=lines.len() as u64).rev().step_by(3) {
+            assert_eq!(
+                lazy.line_start(&b.source, k).unwrap(),
+                ix.line_start(&b.source, k).unwrap()
+            );
+        }
+    }
+}
+
+fn byte_strategy() -> impl Strategy<Value = Vec<u8>> {
+    let atom = prop_oneof![
+        4 => Just(b"\n".to_vec()),
+        2 => Just(b"\r\n".to_vec()),
+        1 => Just(b"\r".to_vec()),
+        6 => "[a-z ]{1,6}".prop_map(|s| s.into_bytes()),
+        1 => Just("é日🎉".as_bytes().to_vec()),
+        1 => any::<u8>().prop_map(|b| vec![b]),
+        1 => Just(vec![b'x'; 40]),
+    ];
+    prop::collection::vec(atom, 0..40).prop_map(|v| v.concat())
+}
+
+fn selection_strategy() -> impl Strategy<Value = LineSelection> {
+    let pos = -12i64..14;
+    prop_oneof![
+        (prop::option::of(pos.clone()), prop::option::of(pos))
+            .prop_map(|(s, e)| LineSelection::range(s, e)),
+        (0u64..14, prop::option::of(0u64..8)).prop_map(|(o, l)| LineSelection::offset_limit(o, l)),
+        (0u64..14).prop_map(LineSelection::Head),
+        (0u64..14).prop_map(LineSelection::Tail),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn index_matches_naive(bytes in byte_strategy()) {
+        check_index(&bytes);
+    }
+
+    #[test]
+    fn selections_match_naive(bytes in byte_strategy(), sel in selection_strategy()) {
+        check_all_backends(&bytes, sel);
+    }
+
+    #[test]
+    fn parser_round_trips_ranges(s in 1i64..1000, len in 0i64..1000) {
+        let e = s + len;
+        prop_assert_eq!(format!("{s}:{e}").parse::<LineSelection>().unwrap(), LineSelection::range(Some(s), Some(e)));
+        prop_assert_eq!(format!("{s}:+{len}").parse::<LineSelection>().unwrap(), LineSelection::range(Some(s), Some(e)));
+        prop_assert_eq!(format!("-{s}:").parse::<LineSelection>().unwrap(), LineSelection::range(Some(-s), None));
+    }
+}
+
+#[test]
+fn index_edge_inputs() {
+    for bytes in [
+        &b""[..],
+        b"\n",
+        b"\n\n\n",
+        b"no newline",
+        b"a\r\nb\r\n",
+        b"lone\rcr\n",
+        b"x\n\ny",
+    ] {
+        check_index(bytes);
+    }
+    let long = [vec![b'a'; 300_000], b"\nshort\n".to_vec(), vec![b'b'; 70_000]].concat();
+    check_index(&long);
+}
+
+#[test]
+fn empty_file_start_1_is_empty_not_an_error() {
+    check_all_backends(b"", LineSelection::range(Some(1), None));
+    let input = Input::new(b"");
+    let r = unlimited(64).read(&input.path, 1..=1).unwrap();
+    assert_eq!(r.total_lines, Some(0));
+    assert_eq!(r.lines, None);
+    assert_eq!(r.content, "");
+    assert!(!r.is_partial);
+}
+
+#[test]
+fn start_beyond_the_end_is_an_error_with_the_line_count() {
+    let input = Input::new(b"a\nb\nc\n");
+    let err = unlimited(64).read(&input.path, 5..=9).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "Invalid range specified: start_line (5) is beyond the end of the file (3 lines)."
+    );
+    let err = unlimited(64).read(&Input::new(b"").path, 2..).unwrap_err();
+    assert!(matches!(err, Error::LineBeyondEnd { start: 2, total_lines: 0 }));
+}
+
+#[test]
+fn zero_and_reversed_ranges_have_the_contract_messages() {
+    let input = Input::new(b"a\nb\nc\n");
+    let r = unlimited(64);
+    assert_eq!(
+        r.read(&input.path, LineSelection::range(Some(0), Some(2))).unwrap_err().to_string(),
+        "start_line (0) is invalid: lines are 1-indexed"
+    );
+    assert_eq!(
+        r.read(&input.path, 3..=2).unwrap_err().to_string(),
+        "Invalid range specified: start_line (3) is greater than end_line (2)."
+    );
+    assert_eq!(
+        r.read(&input.path, LineSelection::offset_limit(0, Some(2))).unwrap_err().to_string(),
+        "start_line (0) is invalid: lines are 1-indexed"
+    );
+}
+
+#[test]
+fn end_past_the_last_line_is_clamped_and_reported() {
+    let input = Input::new(b"a\nb\nc\n");
+    let r = unlimited(64).read(&input.path, 2..=99).unwrap();
+    assert_eq!(r.content, "b\nc\n");
+    assert!(r.adjustments.end_clamped);
+    assert_eq!(r.lines.map(|l| (l.start, l.end)), Some((2, 3)));
+    let exact = unlimited(64).read(&input.path, 2..=3).unwrap();
+    assert!(!exact.adjustments.end_clamped);
+}
+
+#[test]
+fn tail_larger_than_the_file_selects_the_whole_file() {
+    let input = Input::new(b"a\nb\nc");
+    let r = unlimited(64).read(&input.path, LineSelection::parse("-50:").unwrap()).unwrap();
+    assert_eq!(r.content, "a\nb\nc");
+    assert!(!r.is_partial);
+    assert_eq!(r.lines.map(|l| (l.start, l.end)), Some((1, 3)));
+}
+
+#[test]
+fn head_tail_and_limit_zero_select_nothing() {
+    let input = Input::new(b"a\nb\n");
+    for sel in [
+        LineSelection::Head(0),
+        LineSelection::Tail(0),
+        LineSelection::offset_limit(1, Some(0)),
+    ] {
+        let r = unlimited(64).read(&input.path, sel).unwrap();
+        assert_eq!(r.content, "");
+        assert_eq!(r.lines, None, "{sel:?}");
+    }
+}
+
+#[test]
+fn offset_without_limit_reads_to_the_end_within_the_budget() {
+    let body: String = (1..=50).map(|i| format!("{i}\n")).collect();
+    let input = Input::new(body.as_bytes());
+    let r = rangeread::Reader::new()
+        .max_lines(10)
+        .read(&input.path, LineSelection::offset_limit(20, None))
+        .unwrap();
+    assert_eq!(r.lines.map(|l| (l.start, l.end)), Some((20, 29)));
+    let t = r.truncated.unwrap();
+    assert_eq!(t.next_start_line, Some(30));
+    assert_eq!(t.reason, rangeread::TruncationReason::MaxLines);
+}
+
+#[test]
+fn crlf_terminators_stay_in_content_and_numbered_output_drops_them() {
+    let input = Input::new(b"one\r\ntwo\r\nthree");
+    let r = unlimited(64).read(&input.path, 1..).unwrap();
+    assert_eq!(r.content, "one\r\ntwo\r\nthree");
+    assert_eq!(r.line_ending, rangeread::LineEnding::Crlf);
+    assert_eq!(
+        rangeread::render(&r, rangeread::Format::Colon),
+        "1: one\n2: two\n3: three\n"
+    );
+    assert_eq!(
+        rangeread::render(&r, rangeread::Format::CatN),
+        "     1\tone\n     2\ttwo\n     3\tthree\n"
+    );
+}
+
+#[test]
+fn lone_cr_is_content_not_a_terminator() {
+    let input = Input::new(b"a\rb\nc\n");
+    let r = unlimited(64).read(&input.path, 1..=1).unwrap();
+    assert_eq!(r.content, "a\rb\n");
+    assert_eq!(r.total_lines, Some(2));
+}
+
+#[test]
+fn head_of_a_large_file_does_not_scan_it_under_if_known_totals() {
+    let body: Vec<u8> = (0..200_000).flat_map(|i| format!("line {i}\n").into_bytes()).collect();
+    let input = Input::new(&body);
+    let mut doc = unlimited(64 * 1024)
+        .totals(rangeread::Totals::IfKnown)
+        .open(&input.path)
+        .unwrap();
+    let r = doc.read(LineSelection::Head(3)).unwrap();
+    assert_eq!(r.content, "line 0\nline 1\nline 2\n");
+    assert_eq!(r.total_lines, None);
+    assert!(doc.index().scanned() <= 1 << 20, "scanned {}", doc.index().scanned());
+    let t = doc.read(LineSelection::Tail(2)).unwrap();
+    assert_eq!(t.content, "line 199998\nline 199999\n");
+    assert!(doc.index().scanned() <= 1 << 20, "tail must not index forward");
+    // Asking for totals pays one counting pass, kept for later reads.
+    assert_eq!(doc.total_lines().unwrap(), 200_000);
+    assert!(doc.index().is_complete());
+}
+
+#[test]
+fn negative_end_and_mixed_signs() {
+    let input = Input::new(b"1\n2\n3\n4\n5\n");
+    let r = unlimited(64);
+    let read = |s: &str| r.read(&input.path, LineSelection::parse(s).unwrap());
+    assert_eq!(read("2:-2").unwrap().content, "2\n3\n4\n");
+    assert_eq!(read("-3:-2").unwrap().content, "3\n4\n");
+    assert_eq!(read("-2:5").unwrap().content, "4\n5\n");
+    assert_eq!(read(":2").unwrap().content, "1\n2\n");
+    assert_eq!(read("4").unwrap().content, "4\n");
+    assert_eq!(read("2:+2").unwrap().content, "2\n3\n4\n");
+    assert!(read("-2:-3").is_err());
+    assert!(LineSelection::parse("x:y").is_err());
+}

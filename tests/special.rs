@@ -1,0 +1,228 @@
+//! Paths that are not plain files (SPEC §5): never block, never read without bound,
+//! never die; and files changed by another process while being read.
+
+mod common;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use common::Input;
+use rangeread::{Error, FileKind, LineSelection, Reader};
+
+/// Runs `f` on another thread and fails the test if it does not return within 5 s.
+fn within_5s<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(Duration::from_secs(5))
+        .expect("the read blocked")
+}
+
+#[test]
+fn missing_file_is_not_found_with_the_path() {
+    let err = Reader::new().read("/no/such/file.txt", LineSelection::Head(1)).unwrap_err();
+    assert_eq!(err.to_string(), "File not found: \"/no/such/file.txt\"");
+    assert_eq!(err.kind(), "not_found");
+}
+
+#[test]
+fn directory_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = Reader::new().read(dir.path(), LineSelection::Head(1)).unwrap_err();
+    assert_eq!(err.to_string(), format!("Path is a directory: \"{}\"", dir.path().display()));
+}
+
+#[test]
+fn fifo_is_refused_without_blocking() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe");
+    let status = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(status.success());
+    let path = fifo.clone();
+    // Nobody writes to the pipe: a blocking open would hang forever.
+    let err = within_5s(move || Reader::new().read(&path, LineSelection::Head(1)).unwrap_err());
+    assert!(matches!(err, Error::NotRegularFile { kind: FileKind::Fifo, .. }));
+    assert_eq!(err.to_string(), format!("Not a regular file (fifo): \"{}\"", fifo.display()));
+}
+
+#[test]
+fn socket_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let sock = dir.path().join("sock");
+    let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+    let err = within_5s(move || Reader::new().read(&sock, LineSelection::Head(1)).unwrap_err());
+    assert!(matches!(err, Error::NotRegularFile { kind: FileKind::Socket, .. }), "{err}");
+}
+
+#[test]
+fn character_devices_are_refused_and_never_read() {
+    for dev in ["/dev/zero", "/dev/null", "/dev/urandom"] {
+        let err = within_5s(move || Reader::new().read(dev, LineSelection::Head(1)).unwrap_err());
+        assert_eq!(err.to_string(), format!("Not a regular file (character device): \"{dev}\""));
+    }
+}
+
+#[test]
+fn zero_size_proc_file_is_streamed_with_a_bound() {
+    let r = Reader::new().read("/proc/self/status", LineSelection::Head(3)).unwrap();
+    assert!(r.content.starts_with("Name:"), "{}", r.content);
+    assert_eq!(r.lines.map(|l| l.count()), Some(3));
+    // With a small byte budget, only that much (plus one byte) is ever streamed.
+    let r = Reader::new().max_bytes(16).read("/proc/self/status", LineSelection::default()).unwrap();
+    assert!(r.file_size <= 17, "streamed {} bytes", r.file_size);
+    assert!(r.truncated.is_some());
+}
+
+#[test]
+fn permission_denied_names_the_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = dir.path().join("secret.txt");
+    std::fs::write(&secret, "top secret\n").unwrap();
+    std::fs::set_permissions(&secret, std::os::unix::fs::PermissionsExt::from_mode(0o000)).unwrap();
+    if rustix_is_root() {
+        // Root reads anything; check the mapping through an unprivileged user instead,
+        // with the example binary (built by `cargo test`).
+        let exe = example_binary("read");
+        std::fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        let out = std::process::Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(&exe)
+            .args(["--format", "json"])
+            .arg(&secret)
+            .output()
+            .expect("setpriv (util-linux) is needed to test as root");
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            json["error"].as_str().unwrap(),
+            format!("Permission denied: \"{}\"", secret.display())
+        );
+        assert_eq!(json["kind"], "permission_denied");
+        assert_eq!(out.status.code(), Some(1));
+    } else {
+        let err = Reader::new().read(&secret, LineSelection::Head(1)).unwrap_err();
+        assert_eq!(err.to_string(), format!("Permission denied: \"{}\"", secret.display()));
+    }
+}
+
+/// The example binaries `cargo test` builds next to the test executables.
+fn example_binary(name: &str) -> std::path::PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.parent().unwrap().parent().unwrap().join("examples").join(name)
+}
+
+fn rustix_is_root() -> bool {
+    std::fs::read_to_string("/proc/self/status")
+        .map(|s| s.lines().any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(1) == Some("0")))
+        .unwrap_or(false)
+}
+
+/// Every line of version `v` is `v<v> line <n> <padding>`: a read is consistent when all
+/// its lines carry one version and their numbers match the reported line numbers.
+fn version_text(v: u64, lines: u64) -> String {
+    (1..=lines).map(|n| expected_line(&format!("v{v}"), n) + "\n").collect()
+}
+
+fn expected_line(v: &str, n: u64) -> String {
+    format!("{v} line {n} {}", "x".repeat((n * 7 % 23) as usize))
+}
+
+fn assert_consistent(r: &rangeread::ReadResult) {
+    let Some(span) = r.lines else { return };
+    let version = r.content.split(' ').next().unwrap_or("").to_string();
+    let terminated = r.content.ends_with('\n');
+    let count = r.content.lines().count();
+    for (i, line) in r.content.lines().enumerate() {
+        let want = expected_line(&version, span.start + i as u64);
+        if i + 1 == count && !terminated {
+            // A file truncated inside a line ends with part of that line.
+            assert!(want.starts_with(line) || count == 1, "{line:?} is not part of {want:?}");
+        } else {
+            assert_eq!(line, want, "inconsistent read at line {}", span.start + i as u64);
+        }
+    }
+}
+
+#[test]
+fn stress_truncate_rewrite_append_while_reading() {
+    let input = Input::new(version_text(0, 2000).as_bytes());
+    let path = input.path.clone();
+    let stop = Arc::new(AtomicBool::new(false));
+    let writer = {
+        let (path, stop) = (path.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let mut v = 1u64;
+            while !stop.load(Ordering::Relaxed) {
+                let lines = 500 + v * 37 % 3000;
+                match v % 3 {
+                    0 => std::fs::write(&path, version_text(v, lines)).unwrap(),
+                    1 => {
+                        let f = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+                        let len = f.metadata().unwrap().len();
+                        f.set_len(len / 2).unwrap();
+                    }
+                    _ => {
+                        let text = std::fs::read_to_string(&path).unwrap_or_default();
+                        let (last_v, last_n) = text
+                            .lines()
+                            .last()
+                            .and_then(|l| {
+                                let mut p = l.split(' ');
+                                Some((p.next()?.to_string(), p.nth(1)?.parse::<u64>().ok()?))
+                            })
+                            .unwrap_or(("v0".into(), 0));
+                        // Append only after a whole line, continuing its version.
+                        if text.ends_with('\n') {
+                            let more: String = (last_n + 1..last_n + 200)
+                                .map(|n| expected_line(&last_v, n) + "\n")
+                                .collect();
+                            let mut f = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+                            std::io::Write::write_all(&mut f, more.as_bytes()).unwrap();
+                        }
+                    }
+                }
+                v += 1;
+            }
+            v
+        })
+    };
+    let deadline = Instant::now() + Duration::from_secs(3);
+    let readers: Vec<_> = (0..3)
+        .map(|t| {
+            let path = path.clone();
+            std::thread::spawn(move || {
+                let (mut ok, mut changed) = (0, 0);
+                let mut k = t as u64;
+                while Instant::now() < deadline {
+                    k += 1;
+                    let sel = match k % 4 {
+                        0 => LineSelection::Head(50),
+                        1 => LineSelection::Tail(50),
+                        2 => LineSelection::from(100 + k % 700..=150 + k % 700),
+                        _ => LineSelection::offset_limit(1 + k % 900, Some(30)),
+                    };
+                    match Reader::new().retries(0).read(&path, sel) {
+                        Ok(r) => {
+                            assert_consistent(&r);
+                            ok += 1;
+                        }
+                        Err(Error::Changed { .. }) | Err(Error::LineBeyondEnd { .. }) => changed += 1,
+                        Err(e) => panic!("unexpected error: {e}"),
+                    }
+                }
+                (ok, changed)
+            })
+        })
+        .collect();
+    let mut totals = (0, 0);
+    for r in readers {
+        let (ok, changed) = r.join().expect("a reader panicked");
+        totals.0 += ok;
+        totals.1 += changed;
+    }
+    stop.store(true, Ordering::Relaxed);
+    let versions = writer.join().unwrap();
+    eprintln!("stress: {} consistent reads, {} changed, {versions} writes", totals.0, totals.1);
+    assert!(totals.0 > 0, "no read succeeded");
+}
