@@ -43,12 +43,23 @@ impl Stamp {
 }
 
 enum Backend {
-    File { file: File, stamp: Stamp },
+    File {
+        file: File,
+        stamp: Stamp,
+    },
     Memory(Arc<[u8]>),
     /// A file that reported size 0 and was streamed: the handle stays to notice a real
     /// file that was empty at open and got content while being streamed.
-    Streamed { data: Arc<[u8]>, file: File, stamp: Stamp },
-    Mmap { map: memmap2::Mmap, file: File, stamp: Stamp },
+    Streamed {
+        data: Arc<[u8]>,
+        file: File,
+        stamp: Stamp,
+    },
+    Mmap {
+        map: memmap2::Mmap,
+        file: File,
+        stamp: Stamp,
+    },
 }
 
 /// A file (or buffer) that can be read at any offset.
@@ -111,7 +122,7 @@ impl Source {
         Source::from_file_streaming_limit(file, path, limit)
     }
 
-    /// Wraps a file that is already open (for example by a [`crate::Workspace`]),
+    /// Wraps a file that is already open (for example by a workspace that confines paths),
     /// checking its type on the handle as [`Source::open`] does.
     ///
     /// # Errors

@@ -26,21 +26,23 @@ pub(crate) fn omitted(r: Regions, landmarks: Vec<Landmark>) -> Omitted {
     if before_bytes > 0 {
         parts.push(match (r.lines, before_lines) {
             (Some((first, _)), Some(n)) if n > 0 => format!(
-                "Lines 1-{} omitted ({} {}, {})",
-                first - 1,
+                "{} omitted ({} {}, {})",
+                line_range(1, first - 1),
                 n,
                 plural(n, "line"),
                 human_bytes(before_bytes)
             ),
-            _ => format!("Bytes 0-{before_bytes} omitted ({})", human_bytes(before_bytes)),
+            _ => format!(
+                "Bytes 0-{before_bytes} omitted ({})",
+                human_bytes(before_bytes)
+            ),
         });
     }
     if after_bytes > 0 {
         parts.push(match (r.lines, after_lines, r.total_lines) {
             (Some((_, last)), Some(n), Some(total)) if n > 0 => format!(
-                "lines {}-{} omitted ({} {}, {})",
-                last + 1,
-                total,
+                "{} omitted ({} {}, {})",
+                line_range(last + 1, total).to_lowercase(),
                 n,
                 plural(n, "line"),
                 human_bytes(after_bytes)
@@ -77,6 +79,14 @@ pub(crate) fn omitted(r: Regions, landmarks: Vec<Landmark>) -> Omitted {
         after_bytes,
         summary,
         landmarks,
+    }
+}
+
+fn line_range(a: u64, b: u64) -> String {
+    if a == b {
+        format!("Line {a}")
+    } else {
+        format!("Lines {a}-{b}")
     }
 }
 

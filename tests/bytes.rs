@@ -12,7 +12,9 @@ fn is_boundary(bytes: &[u8], i: usize) -> bool {
 
 fn read(bytes: &[u8], start: Option<u64>, end: Option<u64>) -> rangeread::ReadResult {
     let input = Input::new(bytes);
-    unlimited(64).read(&input.path, ByteSelection::new(start, end)).unwrap()
+    unlimited(64)
+        .read(&input.path, ByteSelection::new(start, end))
+        .unwrap()
 }
 
 fn text_strategy() -> impl Strategy<Value = Vec<u8>> {
@@ -102,7 +104,9 @@ fn end_beyond_the_size_is_clamped_and_reported() {
 #[test]
 fn start_greater_than_end_is_an_error() {
     let input = Input::new(&vec![b'a'; 6000]);
-    let err = unlimited(64).read(&input.path, 5000..4000).unwrap_err();
+    let err = unlimited(64)
+        .read(&input.path, ByteSelection::new(Some(5000), Some(4000)))
+        .unwrap_err();
     assert_eq!(
         err.to_string(),
         "Invalid range specified: start_byte (5000) is greater than end_byte (4000)."
@@ -190,7 +194,8 @@ fn negative_and_non_integer_json_values_fail_naming_the_field() {
     for (json, field) in cases {
         let err = serde_json::from_str::<ByteSelection>(json).unwrap_err();
         assert!(
-            err.to_string().starts_with(&format!("Invalid {field}: expected a non-negative integer")),
+            err.to_string()
+                .starts_with(&format!("Invalid {field}: expected a non-negative integer")),
             "{json}: {err}"
         );
     }
@@ -202,12 +207,18 @@ fn negative_and_non_integer_json_values_fail_naming_the_field() {
 fn snap_line_widens_to_whole_lines() {
     let input = Input::new(b"first\nsecond line\nthird\n");
     let r = unlimited(64)
-        .read(&input.path, ByteSelection::new(Some(8), Some(10)).snap(Snap::Line))
+        .read(
+            &input.path,
+            ByteSelection::new(Some(8), Some(10)).snap(Snap::Line),
+        )
         .unwrap();
     assert_eq!(r.content, "second line\n");
     assert!(r.adjustments.start_adjusted && r.adjustments.end_adjusted);
     let r = unlimited(64)
-        .read(&input.path, ByteSelection::new(Some(6), Some(18)).snap(Snap::Line))
+        .read(
+            &input.path,
+            ByteSelection::new(Some(6), Some(18)).snap(Snap::Line),
+        )
         .unwrap();
     assert_eq!(r.content, "second line\n");
     assert!(!r.adjustments.start_adjusted && !r.adjustments.end_adjusted);
@@ -222,7 +233,9 @@ fn byte_budget_pages_on_char_boundaries_and_covers_the_file() {
     let mut all = Vec::new();
     let mut pages = 0;
     while let Some(start) = next {
-        let r = reader.read(&input.path, ByteSelection::new(Some(start), None)).unwrap();
+        let r = reader
+            .read(&input.path, ByteSelection::new(Some(start), None))
+            .unwrap();
         assert!(r.invalid_utf8.is_none(), "a page split a character");
         assert!(r.raw_bytes().len() <= 97);
         all.extend_from_slice(r.raw_bytes());
@@ -263,7 +276,10 @@ fn file_that_grows_or_shrinks_during_reads_is_detected() {
     // A fresh one-shot read sees the new state.
     assert_eq!(unlimited(64).read(&input.path, 2..5).unwrap().content, "23");
     let mut doc = unlimited(64).open(&input.path).unwrap();
-    let mut f = std::fs::OpenOptions::new().append(true).open(&input.path).unwrap();
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&input.path)
+        .unwrap();
     std::io::Write::write_all(&mut f, b"4567").unwrap();
     assert!(matches!(doc.read(0..2), Err(Error::Changed { .. })));
 }

@@ -8,7 +8,10 @@ use rangeread::{Error, LineIndex, LineSelection, Selection};
 
 /// What the contract says a line selection returns: `(first, last)` lines and the bytes,
 /// or the error's message.
-fn expected(bytes: &[u8], sel: LineSelection) -> Result<(Option<(u64, u64)>, Vec<u8>), String> {
+/// `(first, last)` lines returned and their bytes.
+type Expected = (Option<(u64, u64)>, Vec<u8>);
+
+fn expected(bytes: &[u8], sel: LineSelection) -> Result<Expected, String> {
     let lines = naive_lines(bytes);
     let n = lines.len() as i64;
     let take = |first: i64, last: i64| {
@@ -19,7 +22,9 @@ fn expected(bytes: &[u8], sel: LineSelection) -> Result<(Option<(u64, u64)>, Vec
         (Some((first as u64, last as u64)), content)
     };
     let beyond = |s: i64| {
-        format!("Invalid range specified: start_line ({s}) is beyond the end of the file ({n} lines).")
+        format!(
+            "Invalid range specified: start_line ({s}) is beyond the end of the file ({n} lines)."
+        )
     };
     let zero = |f: &str| format!("{f} (0) is invalid: lines are 1-indexed");
     match sel {
@@ -105,11 +110,22 @@ fn check_index(bytes: &[u8]) {
     let lines = naive_lines(bytes);
     for b in input.backends() {
         let mut ix = LineIndex::with_block_size(b.source.len(), b.block);
-        assert_eq!(ix.total_lines(&b.source).unwrap(), lines.len() as u64, "{}", b.name);
+        assert_eq!(
+            ix.total_lines(&b.source).unwrap(),
+            lines.len() as u64,
+            "{}",
+            b.name
+        );
         let mut at = 0u64;
         for (i, l) in lines.iter().enumerate() {
             let span = ix.line_span(&b.source, i as u64 + 1).unwrap();
-            assert_eq!(span, Some(at..at + l.len() as u64), "{} line {}", b.name, i + 1);
+            assert_eq!(
+                span,
+                Some(at..at + l.len() as u64),
+                "{} line {}",
+                b.name,
+                i + 1
+            );
             // Every offset of small inputs; a sample of large ones.
             let step = if bytes.len() < 4096 { 1 } else { 4093 };
             for off in (at..at + l.len() as u64).step_by(step) {
@@ -117,7 +133,10 @@ fn check_index(bytes: &[u8]) {
             }
             at += l.len() as u64;
         }
-        assert_eq!(ix.line_span(&b.source, lines.len() as u64 + 1).unwrap(), None);
+        assert_eq!(
+            ix.line_span(&b.source, lines.len() as u64 + 1).unwrap(),
+            None
+        );
         // A fresh index answers the same questions lazily, in any order.
         let mut lazy = LineIndex::with_block_size(b.source.len(), b.block);
         for k in (1..=lines.len() as u64).rev().step_by(3) {
@@ -188,7 +207,12 @@ fn index_edge_inputs() {
     ] {
         check_index(bytes);
     }
-    let long = [vec![b'a'; 300_000], b"\nshort\n".to_vec(), vec![b'b'; 70_000]].concat();
+    let long = [
+        vec![b'a'; 300_000],
+        b"\nshort\n".to_vec(),
+        vec![b'b'; 70_000],
+    ]
+    .concat();
     check_index(&long);
 }
 
@@ -212,7 +236,13 @@ fn start_beyond_the_end_is_an_error_with_the_line_count() {
         "Invalid range specified: start_line (5) is beyond the end of the file (3 lines)."
     );
     let err = unlimited(64).read(&Input::new(b"").path, 2..).unwrap_err();
-    assert!(matches!(err, Error::LineBeyondEnd { start: 2, total_lines: 0 }));
+    assert!(matches!(
+        err,
+        Error::LineBeyondEnd {
+            start: 2,
+            total_lines: 0
+        }
+    ));
 }
 
 #[test]
@@ -220,15 +250,21 @@ fn zero_and_reversed_ranges_have_the_contract_messages() {
     let input = Input::new(b"a\nb\nc\n");
     let r = unlimited(64);
     assert_eq!(
-        r.read(&input.path, LineSelection::range(Some(0), Some(2))).unwrap_err().to_string(),
+        r.read(&input.path, LineSelection::range(Some(0), Some(2)))
+            .unwrap_err()
+            .to_string(),
         "start_line (0) is invalid: lines are 1-indexed"
     );
     assert_eq!(
-        r.read(&input.path, 3..=2).unwrap_err().to_string(),
+        r.read(&input.path, LineSelection::range(Some(3), Some(2)))
+            .unwrap_err()
+            .to_string(),
         "Invalid range specified: start_line (3) is greater than end_line (2)."
     );
     assert_eq!(
-        r.read(&input.path, LineSelection::offset_limit(0, Some(2))).unwrap_err().to_string(),
+        r.read(&input.path, LineSelection::offset_limit(0, Some(2)))
+            .unwrap_err()
+            .to_string(),
         "start_line (0) is invalid: lines are 1-indexed"
     );
 }
@@ -247,7 +283,9 @@ fn end_past_the_last_line_is_clamped_and_reported() {
 #[test]
 fn tail_larger_than_the_file_selects_the_whole_file() {
     let input = Input::new(b"a\nb\nc");
-    let r = unlimited(64).read(&input.path, LineSelection::parse("-50:").unwrap()).unwrap();
+    let r = unlimited(64)
+        .read(&input.path, LineSelection::parse("-50:").unwrap())
+        .unwrap();
     assert_eq!(r.content, "a\nb\nc");
     assert!(!r.is_partial);
     assert_eq!(r.lines.map(|l| (l.start, l.end)), Some((1, 3)));
@@ -307,7 +345,9 @@ fn lone_cr_is_content_not_a_terminator() {
 
 #[test]
 fn head_of_a_large_file_does_not_scan_it_under_if_known_totals() {
-    let body: Vec<u8> = (0..200_000).flat_map(|i| format!("line {i}\n").into_bytes()).collect();
+    let body: Vec<u8> = (0..200_000)
+        .flat_map(|i| format!("line {i}\n").into_bytes())
+        .collect();
     let input = Input::new(&body);
     let mut doc = unlimited(64 * 1024)
         .totals(rangeread::Totals::IfKnown)
@@ -316,10 +356,17 @@ fn head_of_a_large_file_does_not_scan_it_under_if_known_totals() {
     let r = doc.read(LineSelection::Head(3)).unwrap();
     assert_eq!(r.content, "line 0\nline 1\nline 2\n");
     assert_eq!(r.total_lines, None);
-    assert!(doc.index().scanned() <= 1 << 20, "scanned {}", doc.index().scanned());
+    assert!(
+        doc.index().scanned() <= 1 << 20,
+        "scanned {}",
+        doc.index().scanned()
+    );
     let t = doc.read(LineSelection::Tail(2)).unwrap();
     assert_eq!(t.content, "line 199998\nline 199999\n");
-    assert!(doc.index().scanned() <= 1 << 20, "tail must not index forward");
+    assert!(
+        doc.index().scanned() <= 1 << 20,
+        "tail must not index forward"
+    );
     // Asking for totals pays one counting pass, kept for later reads.
     assert_eq!(doc.total_lines().unwrap(), 200_000);
     assert!(doc.index().is_complete());

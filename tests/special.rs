@@ -22,7 +22,9 @@ fn within_5s<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
 
 #[test]
 fn missing_file_is_not_found_with_the_path() {
-    let err = Reader::new().read("/no/such/file.txt", LineSelection::Head(1)).unwrap_err();
+    let err = Reader::new()
+        .read("/no/such/file.txt", LineSelection::Head(1))
+        .unwrap_err();
     assert_eq!(err.to_string(), "File not found: \"/no/such/file.txt\"");
     assert_eq!(err.kind(), "not_found");
 }
@@ -30,21 +32,42 @@ fn missing_file_is_not_found_with_the_path() {
 #[test]
 fn directory_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let err = Reader::new().read(dir.path(), LineSelection::Head(1)).unwrap_err();
-    assert_eq!(err.to_string(), format!("Path is a directory: \"{}\"", dir.path().display()));
+    let err = Reader::new()
+        .read(dir.path(), LineSelection::Head(1))
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!("Path is a directory: \"{}\"", dir.path().display())
+    );
 }
 
 #[test]
 fn fifo_is_refused_without_blocking() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("pipe");
-    let status = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    let status = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
     assert!(status.success());
     let path = fifo.clone();
     // Nobody writes to the pipe: a blocking open would hang forever.
-    let err = within_5s(move || Reader::new().read(&path, LineSelection::Head(1)).unwrap_err());
-    assert!(matches!(err, Error::NotRegularFile { kind: FileKind::Fifo, .. }));
-    assert_eq!(err.to_string(), format!("Not a regular file (fifo): \"{}\"", fifo.display()));
+    let err = within_5s(move || {
+        Reader::new()
+            .read(&path, LineSelection::Head(1))
+            .unwrap_err()
+    });
+    assert!(matches!(
+        err,
+        Error::NotRegularFile {
+            kind: FileKind::Fifo,
+            ..
+        }
+    ));
+    assert_eq!(
+        err.to_string(),
+        format!("Not a regular file (fifo): \"{}\"", fifo.display())
+    );
 }
 
 #[test]
@@ -52,25 +75,46 @@ fn socket_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let sock = dir.path().join("sock");
     let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
-    let err = within_5s(move || Reader::new().read(&sock, LineSelection::Head(1)).unwrap_err());
-    assert!(matches!(err, Error::NotRegularFile { kind: FileKind::Socket, .. }), "{err}");
+    let err = within_5s(move || {
+        Reader::new()
+            .read(&sock, LineSelection::Head(1))
+            .unwrap_err()
+    });
+    assert!(
+        matches!(
+            err,
+            Error::NotRegularFile {
+                kind: FileKind::Socket,
+                ..
+            }
+        ),
+        "{err}"
+    );
 }
 
 #[test]
 fn character_devices_are_refused_and_never_read() {
     for dev in ["/dev/zero", "/dev/null", "/dev/urandom"] {
         let err = within_5s(move || Reader::new().read(dev, LineSelection::Head(1)).unwrap_err());
-        assert_eq!(err.to_string(), format!("Not a regular file (character device): \"{dev}\""));
+        assert_eq!(
+            err.to_string(),
+            format!("Not a regular file (character device): \"{dev}\"")
+        );
     }
 }
 
 #[test]
 fn zero_size_proc_file_is_streamed_with_a_bound() {
-    let r = Reader::new().read("/proc/self/status", LineSelection::Head(3)).unwrap();
+    let r = Reader::new()
+        .read("/proc/self/status", LineSelection::Head(3))
+        .unwrap();
     assert!(r.content.starts_with("Name:"), "{}", r.content);
     assert_eq!(r.lines.map(|l| l.count()), Some(3));
     // With a small byte budget, only that much (plus one byte) is ever streamed.
-    let r = Reader::new().max_bytes(16).read("/proc/self/status", LineSelection::default()).unwrap();
+    let r = Reader::new()
+        .max_bytes(16)
+        .read("/proc/self/status", LineSelection::default())
+        .unwrap();
     assert!(r.file_size <= 17, "streamed {} bytes", r.file_size);
     assert!(r.truncated.is_some());
 }
@@ -85,7 +129,11 @@ fn permission_denied_names_the_path() {
         // Root reads anything; check the mapping through an unprivileged user instead,
         // with the example binary (built by `cargo test`).
         let exe = example_binary("read");
-        std::fs::set_permissions(dir.path(), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        std::fs::set_permissions(
+            dir.path(),
+            std::os::unix::fs::PermissionsExt::from_mode(0o755),
+        )
+        .unwrap();
         let out = std::process::Command::new("setpriv")
             .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
             .arg(&exe)
@@ -101,27 +149,42 @@ fn permission_denied_names_the_path() {
         assert_eq!(json["kind"], "permission_denied");
         assert_eq!(out.status.code(), Some(1));
     } else {
-        let err = Reader::new().read(&secret, LineSelection::Head(1)).unwrap_err();
-        assert_eq!(err.to_string(), format!("Permission denied: \"{}\"", secret.display()));
+        let err = Reader::new()
+            .read(&secret, LineSelection::Head(1))
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("Permission denied: \"{}\"", secret.display())
+        );
     }
 }
 
 /// The example binaries `cargo test` builds next to the test executables.
 fn example_binary(name: &str) -> std::path::PathBuf {
     let exe = std::env::current_exe().unwrap();
-    exe.parent().unwrap().parent().unwrap().join("examples").join(name)
+    exe.parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .join("examples")
+        .join(name)
 }
 
 fn rustix_is_root() -> bool {
     std::fs::read_to_string("/proc/self/status")
-        .map(|s| s.lines().any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(1) == Some("0")))
+        .map(|s| {
+            s.lines()
+                .any(|l| l.starts_with("Uid:") && l.split_whitespace().nth(1) == Some("0"))
+        })
         .unwrap_or(false)
 }
 
 /// Every line of version `v` is `v<v> line <n> <padding>`: a read is consistent when all
 /// its lines carry one version and their numbers match the reported line numbers.
 fn version_text(v: u64, lines: u64) -> String {
-    (1..=lines).map(|n| expected_line(&format!("v{v}"), n) + "\n").collect()
+    (1..=lines)
+        .map(|n| expected_line(&format!("v{v}"), n) + "\n")
+        .collect()
 }
 
 fn expected_line(v: &str, n: u64) -> String {
@@ -137,9 +200,17 @@ fn assert_consistent(r: &rangeread::ReadResult) {
         let want = expected_line(&version, span.start + i as u64);
         if i + 1 == count && !terminated {
             // A file truncated inside a line ends with part of that line.
-            assert!(want.starts_with(line) || count == 1, "{line:?} is not part of {want:?}");
+            assert!(
+                want.starts_with(line) || count == 1,
+                "{line:?} is not part of {want:?}"
+            );
         } else {
-            assert_eq!(line, want, "inconsistent read at line {}", span.start + i as u64);
+            assert_eq!(
+                line,
+                want,
+                "inconsistent read at line {}",
+                span.start + i as u64
+            );
         }
     }
 }
@@ -177,7 +248,10 @@ fn stress_truncate_rewrite_append_while_reading() {
                             let more: String = (last_n + 1..last_n + 200)
                                 .map(|n| expected_line(&last_v, n) + "\n")
                                 .collect();
-                            let mut f = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+                            let mut f = std::fs::OpenOptions::new()
+                                .append(true)
+                                .open(&path)
+                                .unwrap();
                             std::io::Write::write_all(&mut f, more.as_bytes()).unwrap();
                         }
                     }
@@ -207,7 +281,9 @@ fn stress_truncate_rewrite_append_while_reading() {
                             assert_consistent(&r);
                             ok += 1;
                         }
-                        Err(Error::Changed { .. }) | Err(Error::LineBeyondEnd { .. }) => changed += 1,
+                        Err(Error::Changed { .. }) | Err(Error::LineBeyondEnd { .. }) => {
+                            changed += 1
+                        }
                         Err(e) => panic!("unexpected error: {e}"),
                     }
                 }
@@ -223,6 +299,9 @@ fn stress_truncate_rewrite_append_while_reading() {
     }
     stop.store(true, Ordering::Relaxed);
     let versions = writer.join().unwrap();
-    eprintln!("stress: {} consistent reads, {} changed, {versions} writes", totals.0, totals.1);
+    eprintln!(
+        "stress: {} consistent reads, {} changed, {versions} writes",
+        totals.0, totals.1
+    );
     assert!(totals.0 > 0, "no read succeeded");
 }
