@@ -89,3 +89,8 @@ pub use result::{
 };
 pub use select::{ByteSelection, LineSelection, Selection, Snap};
 pub use source::Source;
+
+/// The README's examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
