@@ -15,12 +15,21 @@ import time
 
 def run(cmd):
     t0 = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, ru = os.wait4(p.pid, 0)
+    p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     dt = time.perf_counter() - t0
-    if os.waitstatus_to_exitcode(status) != 0:
+    if p.returncode != 0:
         sys.exit(f"command failed: {' '.join(cmd)}")
-    return dt, ru.ru_maxrss  # KiB on Linux
+    return dt
+
+
+def peak_rss_kib(cmd):
+    """Peak RSS of `cmd` alone, by GNU time (a child's rusage from Python would include
+    the parent's memory shared before exec)."""
+    if not os.path.exists("/usr/bin/time"):
+        return -1  # GNU time (Debian package `time`) is not installed
+    p = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True)
+    return int(p.stderr.strip().splitlines()[-1])
 
 
 def count_lines(path):
@@ -55,13 +64,14 @@ def main():
     print(f"file: {path}, {size / 2**30:.2f} GiB, {total} lines; {runs} alternating runs each")
     print(f"{'case':58} {'ours ms':>9} {'theirs ms':>10} {'ratio':>6} {'target':>7} {'RSS KiB':>8} {'their RSS':>9}")
     for label, ours, theirs, target in cases:
-        a, b, ra, rb = [], [], [], []
+        a, b = [], []
         for _ in range(runs):
-            t, r = run(ours); a.append(t); ra.append(r)
-            t, r = run(theirs); b.append(t); rb.append(r)
+            a.append(run(ours))
+            b.append(run(theirs))
         ma, mb = statistics.median(a), statistics.median(b)
         tgt = f"<={target}x" if target else "-"
-        print(f"{label:58} {ma * 1e3:9.2f} {mb * 1e3:10.2f} {ma / mb:6.2f} {tgt:>7} {max(ra):8d} {max(rb):9d}")
+        ra, rb = peak_rss_kib(ours), peak_rss_kib(theirs)
+        print(f"{label:58} {ma * 1e3:9.2f} {mb * 1e3:10.2f} {ma / mb:6.2f} {tgt:>7} {ra:8d} {rb:9d}", flush=True)
 
 
 if __name__ == "__main__":

@@ -243,6 +243,8 @@ pub(crate) fn tail_start(src: &Source, end: u64, n: u64) -> Result<u64> {
         return Ok(end);
     }
     let chunk = src.chunk_size() as u64;
+    // Small reads first: the last lines of a file are usually a few KiB.
+    let mut step = chunk.min(16 * 1024);
     let mut scratch = Vec::new();
     // The final LF terminates the last line rather than starting a new one.
     let mut hi = end;
@@ -254,7 +256,8 @@ pub(crate) fn tail_start(src: &Source, end: u64, n: u64) -> Result<u64> {
     }
     let mut found = 0u64;
     while hi > 0 {
-        let lo = hi.saturating_sub(chunk.max(1));
+        let lo = hi.saturating_sub(step.max(1));
+        step = (step * 2).min(chunk);
         let hit = src.with_range(lo, hi, &mut scratch, |bytes| {
             let mut upto = bytes.len();
             while let Some(i) = memrchr(b'\n', &bytes[..upto]) {

@@ -603,10 +603,12 @@ enum Plan {
 /// backwards, costing the length of that line, not of the file).
 fn line_floor(src: &Source, pos: u64) -> Result<u64> {
     let chunk = src.chunk_size() as u64;
+    let mut step = chunk.min(4096);
     let mut scratch = Vec::new();
     let mut hi = pos;
     while hi > 0 {
-        let lo = hi.saturating_sub(chunk);
+        let lo = hi.saturating_sub(step);
+        step = (step * 2).min(chunk);
         if let Some(i) = src.with_range(lo, hi, &mut scratch, |b| memchr::memrchr(b'\n', b))? {
             return Ok(lo + i as u64 + 1);
         }
@@ -619,10 +621,12 @@ fn line_floor(src: &Source, pos: u64) -> Result<u64> {
 fn line_ceil(src: &Source, pos: u64) -> Result<u64> {
     let chunk = src.chunk_size() as u64;
     let len = src.len();
+    let mut step = chunk.min(4096);
     let mut scratch = Vec::new();
     let mut lo = pos;
     while lo < len {
-        let hi = (lo + chunk).min(len);
+        let hi = (lo + step).min(len);
+        step = (step * 2).min(chunk);
         if let Some(i) = src.with_range(lo, hi, &mut scratch, |b| memchr::memchr(b'\n', b))? {
             return Ok(lo + i as u64 + 1);
         }
