@@ -282,7 +282,7 @@ impl Checkpoints {
     fn partition_point(&self, pred: impl Fn(&u64) -> bool) -> usize {
         let seg = self
             .segments
-            .partition_point(|s| s.last().is_some_and(|v| pred(v)));
+            .partition_point(|s| s.last().is_some_and(&pred));
         match self.segments.get(seg) {
             Some(s) => seg * SEGMENT + s.partition_point(&pred),
             None => self.len,
