@@ -62,7 +62,12 @@
 //!
 //! # Crate features
 //!
-//! None yet; the library is pure-sync and depends only on small, well-kept crates.
+//! The library is pure-sync and depends only on small, well-kept crates.
+//!
+//! - `sessions` (default): the [`sessions`] module, `read_session_messages` over agent
+//!   transcripts (Claude Code, Codex CLI, OpenCode's legacy JSON files, generic JSONL).
+//! - `opencode`: OpenCode's SQLite database (`opencode.db`) in [`sessions`], through
+//!   rusqlite with a bundled SQLite (a C build; off by default to keep builds light).
 
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -77,6 +82,9 @@ mod result;
 mod select;
 mod source;
 mod summarize;
+
+#[cfg(feature = "sessions")]
+pub mod sessions;
 
 pub use decode::Utf8Policy;
 pub use error::{Error, FileKind, Result};
