@@ -153,7 +153,7 @@ pub enum Error {
     },
     /// The home directory of a session store does not exist (or is not a directory).
     /// (Feature `sessions`.)
-    #[error("Session store not found: {:?} is not a {store} session directory", DisplayPath(.path))]
+    #[error("Session store not found: {:?} (expected the {store} session directory)", DisplayPath(.path))]
     StoreNotFound {
         /// The directory that was looked for.
         path: PathBuf,

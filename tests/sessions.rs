@@ -389,8 +389,9 @@ fn error_for_missing_store_directory() {
     ] {
         assert_eq!(err.kind(), "store_not_found");
         assert!(
-            err.to_string()
-                .starts_with("Session store not found: \"tests/data/sessions/nope\""),
+            err.to_string().starts_with(
+                "Session store not found: \"tests/data/sessions/nope\" (expected the "
+            ),
             "{err}"
         );
     }

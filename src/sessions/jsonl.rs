@@ -22,6 +22,8 @@ const SAMPLE: u64 = 64;
 /// [`MAX_BATCH`].
 const FIRST_BATCH: u64 = 16;
 const MAX_BATCH: u64 = 512;
+/// Chunk of the backward line scan (64 KiB).
+const WALK_CHUNK: usize = 64 << 10;
 
 /// How much of a transcript is searched for its title records.
 ///
@@ -564,7 +566,10 @@ impl<F: LineFormat> Engine<F> {
         req: &MessageRequest,
         title_scan: TitleScan,
     ) -> Result<MessagePage> {
-        let (src, stamp) = self.open(path)?;
+        let (mut src, stamp) = self.open(path)?;
+        // The backward walk steps through the file a chunk at a time (`tail_start`):
+        // small chunks keep a read of the last few messages small.
+        src.set_chunk_size(WALK_CHUNK);
         let (messages, mut malformed) = read_window(&src, &self.fmt, req)?;
         let mut message_count = None;
         if req.count {
@@ -641,8 +646,7 @@ impl<F: LineFormat> Engine<F> {
             _ => Pass::default(),
         };
         let markers = self.fmt.title_markers();
-        let finders: Vec<memmem::Finder<'_>> =
-            markers.iter().map(|m| memmem::Finder::new(m)).collect();
+        let finders: Vec<memmem::Finder<'_>> = markers.iter().map(memmem::Finder::new).collect();
         let fmt = &self.fmt;
         let mut titles = pass.state.clone();
         let need_prompt = pass.state.prompt.is_none();
@@ -653,7 +657,7 @@ impl<F: LineFormat> Engine<F> {
                 return false;
             }
             let is_meta = finders.iter().any(|f| f.find(line).is_some());
-            if !is_meta && !(need_prompt && titles.prompt.is_none()) {
+            if !(is_meta || need_prompt && titles.prompt.is_none()) {
                 return true;
             }
             let target = if terminated {
@@ -682,8 +686,7 @@ impl<F: LineFormat> Engine<F> {
         let mut titles = Titles::default();
         let fmt = &self.fmt;
         let markers = fmt.title_markers();
-        let finders: Vec<memmem::Finder<'_>> =
-            markers.iter().map(|m| memmem::Finder::new(m)).collect();
+        let finders: Vec<memmem::Finder<'_>> = markers.iter().map(memmem::Finder::new).collect();
         let visit = |line: &[u8], titles: &mut Titles| {
             let is_meta = finders.iter().any(|f| f.find(line).is_some());
             if !is_meta && titles.prompt.is_some() {

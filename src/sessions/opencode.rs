@@ -114,6 +114,16 @@ impl OpenCodeStore {
         &self.dir
     }
 
+    /// The SQLite database, when the directory has one.
+    pub fn database(&self) -> Option<&Path> {
+        self.db.as_deref()
+    }
+
+    /// The legacy JSON tree, when the directory has one.
+    pub fn storage(&self) -> Option<&Path> {
+        self.storage.as_deref()
+    }
+
     fn load(&self, session: &SessionInfo) -> Result<Vec<Message>> {
         #[cfg(feature = "opencode")]
         if self.db.as_deref() == Some(session.path.as_path()) {
