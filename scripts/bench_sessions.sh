@@ -46,7 +46,7 @@ echo "file: $FILE ($(stat -c %s "$FILE") bytes, $(wc -l < "$FILE") lines)"
 echo "sessions --order newest --limit 20 --no-count: median ${s_med} ms  (runs: ${s_times[*]})"
 echo "wc -l:                                         median ${w_med} ms  (runs: ${w_times[*]})"
 awk -v s="$s_med" -v w="$w_med" 'BEGIN { printf "ratio sessions / wc -l: %.4f\n", s / w }'
-"${SESS[@]}" | head -c 300; echo
+"${SESS[@]}" 2>/dev/null | head -c 300 || true; echo
 
 echo "with counting (full pass in a fresh process): $(ms "$BIN" --store claude --dir "$DIR" --id "$ID" --order newest --limit 20) ms"
 echo "title search (full title scan + count):       $(ms "$BIN" --store claude --dir "$DIR" --title "huge benchmark" --order newest --limit 20) ms"

@@ -883,6 +883,61 @@ mod tests {
         }
     }
 
+    /// The naive reading: every line decoded, merged oldest first, then windowed.
+    fn naive(text: &str, req: &MessageRequest) -> Vec<Message> {
+        let mut asm = Forward::default();
+        let mut all = Vec::new();
+        for line in text.split('\n').filter(|l| !l.is_empty()) {
+            match Toy.decode(line.as_bytes()) {
+                Decoded::Boundary => asm.boundary = true,
+                Decoded::Piece(p) => all.extend(asm.push(p)),
+                _ => {}
+            }
+        }
+        all.extend(asm.finish());
+        super::super::MessagePage::from_messages(all, req).messages
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn windows_agree_with_the_naive_reading(
+            lines in proptest::collection::vec(0u8..7, 0..40),
+            chunk in 1usize..40,
+            offset in 0usize..6,
+            limit in 0usize..6,
+            newest in proptest::bool::ANY,
+            trailing_lf in proptest::bool::ANY,
+        ) {
+            let mut text: String = lines
+                .iter()
+                .enumerate()
+                .map(|(i, k)| match k {
+                    0 => format!("u:q{i}\n"),
+                    1 | 2 => format!("a:x:r{i}\n"),
+                    3 => format!("a:y:r{i}\n"),
+                    4 => "b\n".to_string(),
+                    5 => "s\n".to_string(),
+                    _ => "??\n".to_string(),
+                })
+                .collect();
+            if !trailing_lf {
+                text.pop();
+            }
+            let mut src = Source::from_bytes(text.as_bytes().to_vec(), "toy");
+            src.set_chunk_size(chunk);
+            let order = if newest { Order::Newest } else { Order::Oldest };
+            let r = req(order, offset, limit);
+            let (got, _) = read_window(&src, &Toy, &r).unwrap();
+            proptest::prop_assert_eq!(got, naive(&text, &r));
+            let mut count = Count::default();
+            for line in text.split('\n').filter(|l| !l.is_empty()) {
+                count.take(Toy.decode(line.as_bytes()));
+            }
+            let all = naive(&text, &req(Order::Oldest, 0, usize::MAX));
+            proptest::prop_assert_eq!(count.messages, all.len() as u64);
+        }
+    }
+
     #[test]
     fn counts_continue_after_append() {
         let dir = tempfile::tempdir().unwrap();
