@@ -275,9 +275,7 @@ pub(crate) fn collect_lines(
                 let mut take = floor_char_boundary(kept_body, remaining as usize) as u64;
                 if take == 0 {
                     // Always make progress: one whole character, even over budget.
-                    take = char_cut(kept_body, 1)
-                        .map_or(raw.body.min(4), |c| c as u64)
-                        .max(1);
+                    take = char_cut(kept_body, 1).map_or(raw.body.min(4), |c| c as u64).max(1);
                 }
                 let take = take.min(raw.body);
                 page.push(pos, &kept_body[..take as usize]);

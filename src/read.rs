@@ -158,11 +158,7 @@ impl Reader {
     /// # Errors
     ///
     /// Anything [`Reader::open`] and [`Document::read`] return.
-    pub fn read(
-        &self,
-        path: impl AsRef<Path>,
-        selection: impl Into<Selection>,
-    ) -> Result<ReadResult> {
+    pub fn read(&self, path: impl AsRef<Path>, selection: impl Into<Selection>) -> Result<ReadResult> {
         let selection = selection.into();
         let mut attempt = 0;
         loop {
@@ -238,24 +234,26 @@ impl Document {
         let budget = self.config.budget;
         let (page, first_line, end_clamped) = match plan {
             Plan::Empty => (Page::default(), None, false),
-            Plan::Forward { start, count } => match self.index.line_start(&self.src, start)? {
-                Some(start_off) => {
-                    let page = collect_lines(&self.src, start_off, count, len, &budget)?;
-                    let clamped = count.is_some_and(|c| page.lines < c && page.stop.is_none());
-                    (page, Some(start), clamped)
-                }
-                None => {
-                    let total = self.index.total_lines(&self.src)?;
-                    if total == 0 && start == 1 {
-                        (Page::default(), None, count.is_some_and(|c| c > 0))
-                    } else {
-                        return Err(Error::LineBeyondEnd {
-                            start,
-                            total_lines: total,
-                        });
+            Plan::Forward { start, count } => {
+                match self.index.line_start(&self.src, start)? {
+                    Some(start_off) => {
+                        let page = collect_lines(&self.src, start_off, count, len, &budget)?;
+                        let clamped = count.is_some_and(|c| page.lines < c && page.stop.is_none());
+                        (page, Some(start), clamped)
+                    }
+                    None => {
+                        let total = self.index.total_lines(&self.src)?;
+                        if total == 0 && start == 1 {
+                            (Page::default(), None, count.is_some_and(|c| c > 0))
+                        } else {
+                            return Err(Error::LineBeyondEnd {
+                                start,
+                                total_lines: total,
+                            });
+                        }
                     }
                 }
-            },
+            }
             Plan::Tail { n, skip } => {
                 let start_off = tail_start(&self.src, len, n)?;
                 let end_off = tail_start(&self.src, len, skip)?;
@@ -486,9 +484,7 @@ impl Document {
         };
         if let Some(t) = result.truncated.as_mut() {
             t.next_start_line = match (at_line_start, first_line) {
-                (Some(true), Some(_)) => {
-                    Some(self.index.line_of_offset(&self.src, t.next_start_byte)?)
-                }
+                (Some(true), Some(_)) => Some(self.index.line_of_offset(&self.src, t.next_start_byte)?),
                 _ => None,
             };
         }

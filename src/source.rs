@@ -43,16 +43,9 @@ impl Stamp {
 }
 
 enum Backend {
-    File {
-        file: File,
-        stamp: Stamp,
-    },
+    File { file: File, stamp: Stamp },
     Memory(Arc<[u8]>),
-    Mmap {
-        map: memmap2::Mmap,
-        file: File,
-        stamp: Stamp,
-    },
+    Mmap { map: memmap2::Mmap, file: File, stamp: Stamp },
 }
 
 /// A file (or buffer) that can be read at any offset.
