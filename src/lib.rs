@@ -85,7 +85,12 @@
 //!
 //! # Crate features
 //!
-//! None yet; the library is pure-sync and depends only on small, well-kept crates.
+//! The library is pure-sync and depends only on small, well-kept crates.
+//!
+//! - `sessions` (default): the [`sessions`] module, `read_session_messages` over agent
+//!   transcripts (Claude Code, Codex CLI, OpenCode's legacy JSON files, generic JSONL).
+//! - `opencode`: OpenCode's SQLite database (`opencode.db`) in [`sessions`], through
+//!   rusqlite with a bundled SQLite (a C build; off by default to keep builds light).
 
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -106,6 +111,9 @@ mod walk;
 mod workspace;
 
 pub use cache::{CacheStats, IndexCache};
+#[cfg(feature = "sessions")]
+pub mod sessions;
+
 pub use decode::Utf8Policy;
 pub use error::{Error, FileKind, Result};
 pub use index::{LineIndex, DEFAULT_BLOCK_SIZE};
