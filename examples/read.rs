@@ -16,8 +16,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use rangeread::{
-    notes, render_to, ByteSelection, Error, Format, LineSelection, Reader, Selection, Snap,
-    Source, Totals, Utf8Policy,
+    notes, render_to, ByteSelection, Error, Format, LineSelection, Reader, Selection, Snap, Source,
+    Totals, Utf8Policy,
 };
 
 struct Args {
@@ -173,7 +173,9 @@ fn run(args: &Args) -> Result<rangeread::ReadResult, Error> {
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let json = argv.iter().any(|a| a == "--format=json")
-        || argv.windows(2).any(|w| w[0] == "--format" && w[1] == "json");
+        || argv
+            .windows(2)
+            .any(|w| w[0] == "--format" && w[1] == "json");
     let result = parse_args(argv).and_then(|a| run(&a).map(|r| (a.format, r)));
     match result {
         Ok((format, result)) => {
@@ -196,7 +198,10 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("error: {e}");
             if json {
-                println!("{}", serde_json::json!({"error": e.to_string(), "kind": e.kind()}));
+                println!(
+                    "{}",
+                    serde_json::json!({"error": e.to_string(), "kind": e.kind()})
+                );
             }
             ExitCode::FAILURE
         }

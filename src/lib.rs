@@ -68,6 +68,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 mod budget;
+mod classify;
 mod decode;
 mod error;
 mod index;
@@ -77,7 +78,12 @@ mod result;
 mod select;
 mod source;
 mod summarize;
+mod units;
 
+pub use classify::{
+    classify, classify_file, is_text, BinaryInfo, BinaryReason, Classification, Encoding,
+    LegacyEncoding, TextInfo, MAX_CONTROL_SHARE, SAMPLE_SIZE,
+};
 pub use decode::Utf8Policy;
 pub use error::{Error, FileKind, Result};
 pub use index::{LineIndex, DEFAULT_BLOCK_SIZE};

@@ -110,7 +110,11 @@ pub fn render_to(w: &mut impl Write, result: &ReadResult, format: Format) -> io:
             };
             writeln!(w, "# File: {}{}", result.path, range)?;
             let fence = fence_for(&result.content);
-            writeln!(w, "{fence}{}", language_for(Path::new(&result.path)).unwrap_or(""))?;
+            writeln!(
+                w,
+                "{fence}{}",
+                language_for(Path::new(&result.path)).unwrap_or("")
+            )?;
             write_lines(w, result, |_, _| Ok(()))?;
             writeln!(w, "{fence}")?;
             write_notes(w, result)

@@ -86,7 +86,11 @@ impl LineSelection {
     /// [`Error::ZeroLine`] for a 0 on either side.
     pub fn parse(text: &str) -> Result<LineSelection> {
         let t = text.trim();
-        let bad = || Error::selection(format!("Invalid line range {text:?}: expected A:B, A:, :B, A:+N or -N:"));
+        let bad = || {
+            Error::selection(format!(
+                "Invalid line range {text:?}: expected A:B, A:, :B, A:+N or -N:"
+            ))
+        };
         let num = |s: &str, field: &'static str| -> Result<Option<i64>> {
             let s = s.trim();
             if s.is_empty() {
@@ -109,7 +113,9 @@ impl LineSelection {
             if s < 0 {
                 return Err(bad());
             }
-            let end = s.checked_add(i64::try_from(n).map_err(|_| bad())?).ok_or_else(bad)?;
+            let end = s
+                .checked_add(i64::try_from(n).map_err(|_| bad())?)
+                .ok_or_else(bad)?;
             return Ok(LineSelection::range(Some(s), Some(end)));
         }
         let end = num(b, "end_line")?;
@@ -122,7 +128,9 @@ impl LineSelection {
         match *self {
             LineSelection::Range { start, end } => {
                 if start == Some(0) {
-                    return Err(Error::ZeroLine { field: "start_line" });
+                    return Err(Error::ZeroLine {
+                        field: "start_line",
+                    });
                 }
                 if end == Some(0) {
                     return Err(Error::ZeroLine { field: "end_line" });
@@ -134,9 +142,9 @@ impl LineSelection {
                 }
                 Ok(())
             }
-            LineSelection::OffsetLimit { offset: 0, .. } => {
-                Err(Error::ZeroLine { field: "start_line" })
-            }
+            LineSelection::OffsetLimit { offset: 0, .. } => Err(Error::ZeroLine {
+                field: "start_line",
+            }),
             _ => Ok(()),
         }
     }
@@ -245,7 +253,11 @@ impl ByteSelection {
     ///
     /// [`Error::InvalidSelection`] naming the text.
     pub fn parse(text: &str) -> Result<ByteSelection> {
-        let bad = || Error::selection(format!("Invalid byte range {text:?}: expected A:B, A: or :B with non-negative integers"));
+        let bad = || {
+            Error::selection(format!(
+                "Invalid byte range {text:?}: expected A:B, A: or :B with non-negative integers"
+            ))
+        };
         let (a, b) = text.trim().split_once(':').ok_or_else(bad)?;
         let num = |s: &str| -> Result<Option<u64>> {
             let s = s.trim();

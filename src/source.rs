@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::error::{Error, FileKind, Result};
+use crate::units::Units;
 
 /// Default size of one positional read while scanning (1 MiB).
 pub(crate) const DEFAULT_CHUNK: usize = 1 << 20;
@@ -43,9 +44,16 @@ impl Stamp {
 }
 
 enum Backend {
-    File { file: File, stamp: Stamp },
+    File {
+        file: File,
+        stamp: Stamp,
+    },
     Memory(Arc<[u8]>),
-    Mmap { map: memmap2::Mmap, file: File, stamp: Stamp },
+    Mmap {
+        map: memmap2::Mmap,
+        file: File,
+        stamp: Stamp,
+    },
 }
 
 /// A file (or buffer) that can be read at any offset.
@@ -59,6 +67,10 @@ pub struct Source {
     path: PathBuf,
     len: u64,
     chunk: usize,
+    /// How the text is laid out in code units; set once the content is classified.
+    units: Units,
+    /// Where the text starts: the end of a byte order mark, else 0.
+    text_start: u64,
 }
 
 impl std::fmt::Debug for Source {
@@ -143,6 +155,8 @@ impl Source {
             backend: Backend::File { file, stamp },
             path: path.to_path_buf(),
             chunk: DEFAULT_CHUNK,
+            units: Units::Utf8,
+            text_start: 0,
         })
     }
 
@@ -195,6 +209,8 @@ impl Source {
             path: src.path,
             len,
             chunk: src.chunk,
+            units: src.units,
+            text_start: src.text_start,
         })
     }
 
@@ -216,6 +232,8 @@ impl Source {
             backend: Backend::Memory(bytes),
             path,
             chunk: DEFAULT_CHUNK,
+            units: Units::Utf8,
+            text_start: 0,
         }
     }
 
@@ -246,11 +264,29 @@ impl Source {
     /// Sets how many bytes one read or scan step covers. By default 1 MiB. Tiny values
     /// exercise buffer edges in tests; values below 1 are raised to 1.
     pub fn set_chunk_size(&mut self, bytes: usize) {
-        self.chunk = bytes.max(1);
+        self.chunk = self.units.round_up(bytes.max(1) as u64) as usize;
     }
 
     pub(crate) fn chunk_size(&self) -> usize {
         self.chunk
+    }
+
+    /// The code-unit layout of the text (UTF-8 until the content is classified).
+    pub(crate) fn units(&self) -> Units {
+        self.units
+    }
+
+    /// The offset where the text starts (past a byte order mark).
+    pub(crate) fn text_start(&self) -> u64 {
+        self.text_start
+    }
+
+    /// Sets the text layout found by classification. Wide code units need scan steps
+    /// that keep them whole, so the chunk size is rounded up to the unit width.
+    pub(crate) fn set_layout(&mut self, units: Units, text_start: u64) {
+        self.units = units;
+        self.text_start = text_start.min(self.len);
+        self.chunk = units.round_up(self.chunk as u64) as usize;
     }
 
     /// The whole content as a slice, for the in-memory and memory-mapped backends.
@@ -266,7 +302,7 @@ impl Source {
     /// shrank since it was opened: [`Error::Changed`].
     pub(crate) fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
         let end = offset.checked_add(buf.len() as u64);
-        if end.is_none_or(|e| e > self.len) {
+        if end.map_or(true, |e| e > self.len) {
             return Err(self.changed());
         }
         match &self.backend {

@@ -32,7 +32,10 @@ pub(crate) fn omitted(r: Regions, landmarks: Vec<Landmark>) -> Omitted {
                 plural(n, "line"),
                 human_bytes(before_bytes)
             ),
-            _ => format!("Bytes 0-{before_bytes} omitted ({})", human_bytes(before_bytes)),
+            _ => format!(
+                "Bytes 0-{before_bytes} omitted ({})",
+                human_bytes(before_bytes)
+            ),
         });
     }
     if after_bytes > 0 {
