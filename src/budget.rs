@@ -258,9 +258,11 @@ pub(crate) fn collect_lines(
             u64::MAX
         };
         // Keep enough of the line to decide both cuts; the rest is only scanned.
-        let mut keep = remaining.saturating_add(4);
+        // (8 past the budget: one whole character of up to 4 bytes and the next one's
+        // first code unit, so that a character cut can always be found.)
+        let mut keep = remaining.saturating_add(8);
         if budget.max_line_chars > 0 {
-            keep = keep.min(budget.max_line_chars.saturating_mul(4).saturating_add(4));
+            keep = keep.min(budget.max_line_chars.saturating_mul(4).saturating_add(8));
         }
         let raw = read_line(&mut win, pos, keep, &mut line)?;
         let kept_body = &line[..(raw.body.min(line.len() as u64)) as usize];

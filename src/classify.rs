@@ -260,8 +260,9 @@ impl Classification {
 /// 1. **Byte order mark.** UTF-8 (`EF BB BF`), UTF-32 LE/BE (`FF FE 00 00`,
 ///    `00 00 FE FF`; tested before UTF-16 because the LE mark starts the same way) and
 ///    UTF-16 LE/BE (`FF FE`, `FE FF`). After a UTF-16/32 mark the sample must decode to
-///    text (no U+0000, no unpaired surrogate, few control characters), else the mark is
-///    taken for a coincidence and the steps below decide. After a UTF-8 mark the steps
+///    text (no U+0000; at most 1%, or one, of its characters disallowed controls,
+///    unpaired surrogates or noncharacters), else the mark is taken for a coincidence
+///    and the steps below decide. After a UTF-8 mark the steps
 ///    below run on the rest, with the encoding fixed to UTF-8.
 /// 2. **Magic numbers** (the `infer` crate): images, archives, audio, video, fonts,
 ///    executables, PDF, databases ... are binary, with their MIME type. infer's text
@@ -309,15 +310,13 @@ pub fn classify(sample: &[u8]) -> Classification {
         Some(Encoding::Utf8) => return classify_body(&sample[3..], true),
         Some(enc) => {
             let n = enc.bom_len();
-            if let Some(share) = wide_text_share(enc, &sample[n..]) {
-                if share <= MAX_CONTROL_SHARE {
-                    return Classification::Text(TextInfo {
-                        encoding: enc,
-                        bom_len: n as u8,
-                        confidence: 1.0,
-                        mime: None,
-                    });
-                }
+            if wide_is_text(enc, &sample[n..]) {
+                return Classification::Text(TextInfo {
+                    encoding: enc,
+                    bom_len: n as u8,
+                    confidence: 1.0,
+                    mime: None,
+                });
             }
         }
         None => {}
@@ -485,23 +484,23 @@ fn is_disallowed_control(c: u32) -> bool {
     (c < 0x20 && !matches!(c, 0x09 | 0x0A | 0x0D | 0x0C | 0x1B | 0x08)) || c == 0x7F
 }
 
-/// Decodes a UTF-16/32 sample; `None` if it is not text (U+0000, a noncharacter
-/// U+FFFE/U+FFFF, an unpaired surrogate or an invalid scalar), else the share of
-/// disallowed control characters. A unit or surrogate half cut at the end is left out.
-fn wide_text_share(enc: Encoding, bytes: &[u8]) -> Option<f64> {
-    let units = enc.units();
-    let w = units.width();
+/// Whether a UTF-16/32 sample decodes to text: no U+0000, and at most 1% of its
+/// characters (at least one allowed) are bad: disallowed controls, unpaired surrogates,
+/// noncharacters (U+FFFE, U+FFFF) or values beyond U+10FFFF. A unit or surrogate half
+/// cut at the end of the sample is left out.
+fn wide_is_text(enc: Encoding, bytes: &[u8]) -> bool {
+    let w = enc.units().width();
     let bytes = &bytes[..bytes.len() - bytes.len() % w];
     let be = matches!(enc, Encoding::Utf16Be | Encoding::Utf32Be);
-    let mut chars = 0usize;
-    let mut controls = 0usize;
-    let mut check = |c: u32| -> Option<()> {
-        if c == 0 || c == 0xFFFE || c == 0xFFFF {
-            return None;
-        }
+    let (mut chars, mut bad) = (0usize, 0usize);
+    let mut nul = false;
+    let mut check = |c: Option<u32>| {
         chars += 1;
-        controls += usize::from(is_disallowed_control(c));
-        Some(())
+        match c {
+            Some(0) => nul = true,
+            Some(c) => bad += usize::from(is_disallowed_control(c) || c == 0xFFFE || c == 0xFFFF),
+            None => bad += 1,
+        }
     };
     if w == 4 {
         for u in bytes.chunks_exact(4) {
@@ -511,35 +510,35 @@ fn wide_text_share(enc: Encoding, bytes: &[u8]) -> Option<f64> {
             } else {
                 u32::from_le_bytes(a)
             };
-            char::from_u32(c)?;
-            check(c)?;
+            check(char::from_u32(c).map(u32::from));
         }
     } else {
-        let mut it = bytes.chunks_exact(2).map(|u| {
-            let a = [u[0], u[1]];
-            if be {
-                u16::from_be_bytes(a)
-            } else {
-                u16::from_le_bytes(a)
-            }
-        });
+        let mut it = bytes
+            .chunks_exact(2)
+            .map(|u| {
+                if be {
+                    u16::from_be_bytes([u[0], u[1]])
+                } else {
+                    u16::from_le_bytes([u[0], u[1]])
+                }
+            })
+            .peekable();
         while let Some(u) = it.next() {
             match u {
-                0xD800..=0xDBFF => match it.next() {
-                    Some(0xDC00..=0xDFFF) => check(0x10000)?,
-                    Some(_) => return None,
+                0xD800..=0xDBFF => match it.peek() {
+                    Some(0xDC00..=0xDFFF) => {
+                        it.next();
+                        check(Some(0x10000));
+                    }
+                    Some(_) => check(None),
                     None => break, // cut at the end of the sample
                 },
-                0xDC00..=0xDFFF => return None,
-                u => check(u32::from(u))?,
+                0xDC00..=0xDFFF => check(None),
+                u => check(Some(u32::from(u))),
             }
         }
     }
-    Some(if chars == 0 {
-        0.0
-    } else {
-        controls as f64 / chars as f64
-    })
+    !nul && bad as f64 <= (chars as f64 * MAX_CONTROL_SHARE).max(1.0)
 }
 
 /// Recognizes UTF-16 without a BOM from where its zero bytes are (see the module docs).
@@ -561,8 +560,7 @@ fn utf16_pattern(sample: &[u8]) -> Option<(Encoding, f32)> {
     if hits * 2 < n || other * 32 > n {
         return None;
     }
-    let share = wide_text_share(enc, sample)?;
-    (share <= MAX_CONTROL_SHARE).then_some((enc, hits as f32 / n as f32))
+    wide_is_text(enc, sample).then_some((enc, hits as f32 / n as f32))
 }
 
 /// Valid multi-byte UTF-8 characters and invalid sequences in `s`.

@@ -531,8 +531,9 @@ impl Document {
         };
         let mut take_end = e;
         if budget > 0 && e - s > budget {
-            // Cut on a char boundary: look at the 4 bytes past the budget.
-            let probe_end = (s + budget + 4).min(e);
+            // Cut on a char boundary: look at the 4 bytes past the budget, and at enough
+            // bytes to hold one whole character and the start of the next (8).
+            let probe_end = (s + budget + 4).max(s + 8).min(e);
             let probe = src.with_range(s, probe_end, &mut scratch, |b| b.to_vec())?;
             let mut cut = units.floor_boundary(&probe, budget as usize) as u64;
             if cut == 0 {
@@ -540,6 +541,8 @@ impl Document {
                 cut = units.char_cut(&probe, 1).unwrap_or(probe.len()) as u64;
             }
             take_end = s + cut;
+        }
+        if take_end < e {
             let w = units.width() as u64;
             page.stop = Some(crate::budget::Stop {
                 reason: crate::result::TruncationReason::MaxBytes,

@@ -103,7 +103,7 @@ impl Multi {
     /// the end of `bytes`).
     fn char_len(self, bytes: &[u8]) -> usize {
         let b = bytes[0];
-        let n = match self {
+        match self {
             Multi::ShiftJis if matches!(b, 0x81..=0x9F | 0xE0..=0xFC) => 2,
             Multi::EucJp if b == 0x8F => 3,
             Multi::EucJp if b == 0x8E || (0xA1..=0xFE).contains(&b) => 2,
@@ -116,8 +116,7 @@ impl Multi {
             }
             Multi::DoubleByte if (0x81..=0xFE).contains(&b) => 2,
             _ => 1,
-        };
-        n
+        }
     }
 }
 
