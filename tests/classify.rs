@@ -545,3 +545,95 @@ fn control_bytes_threshold() {
     assert_eq!(classify(&noise).mime(), Some("application/octet-stream"));
     assert!(!classify(&noise).is_text());
 }
+
+// --- property tests against a naive model ---------------------------------------------
+
+mod model {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The encodings with a BOM, as (BOM, encoder of one char).
+    fn encode(text: &str, enc: usize) -> (Vec<u8>, Vec<u64>) {
+        let (bom, unit): (&[u8], fn(char) -> Vec<u8>) = match enc {
+            0 => (b"\xFF\xFE", |c| {
+                c.encode_utf16(&mut [0; 2])
+                    .iter()
+                    .flat_map(|u| u.to_le_bytes())
+                    .collect()
+            }),
+            1 => (b"\xFE\xFF", |c| {
+                c.encode_utf16(&mut [0; 2])
+                    .iter()
+                    .flat_map(|u| u.to_be_bytes())
+                    .collect()
+            }),
+            2 => (b"\xFF\xFE\0\0", |c| (c as u32).to_le_bytes().to_vec()),
+            3 => (b"\0\0\xFE\xFF", |c| (c as u32).to_be_bytes().to_vec()),
+            _ => (b"\xEF\xBB\xBF", |c| c.to_string().into_bytes()),
+        };
+        let mut bytes = bom.to_vec();
+        // File offsets of every character boundary, from the end of the BOM to the end.
+        let mut bounds = vec![bytes.len() as u64];
+        for c in text.chars() {
+            bytes.extend(unit(c));
+            bounds.push(bytes.len() as u64);
+        }
+        (bytes, bounds)
+    }
+
+    fn text() -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            proptest::sample::select(vec!['a', 'b', ' ', 'é', '日', '😀', '\n', '\r']),
+            0..48,
+        )
+        .prop_map(|v| v.into_iter().collect())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn byte_and_line_selections_match_the_model(
+            text in text(),
+            enc in 0usize..5,
+            a in 0u64..300,
+            b in 0u64..300,
+            l1 in 1u64..12,
+            n in 0u64..6,
+            max in 1u64..12,
+        ) {
+            let (bytes, bounds) = encode(&text, enc);
+            let len = bytes.len() as u64;
+            let chars: Vec<char> = text.chars().collect();
+            let mut doc = Reader::new().document(Source::from_bytes(bytes.clone(), "p.txt"));
+
+            // Byte selection [s, e): widened to the nearest character boundaries.
+            let (s, e) = (a.min(b).min(len), a.max(b));
+            let r = doc.read(ByteSelection::new(Some(s), Some(e))).unwrap();
+            let e_clamped = e.min(len);
+            let lo = bounds.iter().rposition(|&x| x <= s.max(bounds[0])).unwrap();
+            let hi = bounds.iter().position(|&x| x >= e_clamped.max(bounds[lo])).unwrap();
+            let want: String = chars[lo..hi].iter().collect();
+            prop_assert_eq!(&r.content, &want);
+            prop_assert_eq!((r.bytes.start, r.bytes.end), (bounds[lo], bounds[hi]));
+
+            // Line selection l1..=l1+n.
+            let lines: Vec<&str> = text.split_inclusive('\n').collect();
+            let total = lines.len() as u64;
+            prop_assert_eq!(doc.total_lines().unwrap(), total);
+            let sel = LineSelection::from(l1..=l1 + n);
+            match doc.read(sel) {
+                Ok(r) => {
+                    let want: String = lines.iter().skip(l1 as usize - 1).take(n as usize + 1).copied().collect();
+                    prop_assert_eq!(&r.content, &want);
+                }
+                Err(Error::LineBeyondEnd { .. }) => prop_assert!(l1 > total.max(1)),
+                Err(other) => prop_assert!(false, "{}", other),
+            }
+
+            // Paging under a tiny byte budget returns every character once.
+            let mut small = Reader::new().max_bytes(max).document(Source::from_bytes(bytes, "p.txt"));
+            prop_assert_eq!(read_paged(&mut small), text);
+        }
+    }
+}
