@@ -86,8 +86,9 @@ pub(crate) fn decode_utf8(
 }
 
 /// Decodes `bytes` (file bytes starting at a character boundary) from `encoding` to
-/// UTF-8. `raw` is always set for encodings other than UTF-8, whose text is never the
-/// file's bytes.
+/// UTF-8. `raw` stays `None` for encodings other than UTF-8: the exact bytes exist for
+/// UTF-8 so that plain output can reproduce invalid bytes, while the bytes of a UTF-16
+/// or Shift_JIS file are no use to a reader of UTF-8 output.
 pub(crate) fn decode(
     bytes: Vec<u8>,
     encoding: Encoding,
@@ -147,7 +148,7 @@ pub(crate) fn decode(
     Ok(Decoded {
         text,
         invalid: bad.report(),
-        raw: Some(bytes),
+        raw: None,
     })
 }
 

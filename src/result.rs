@@ -230,15 +230,16 @@ pub struct ReadResult {
     /// Invalid UTF-8 (or, for other encodings, invalid sequences of the file's encoding)
     /// replaced under the lossy policy.
     pub invalid_utf8: Option<InvalidUtf8>,
-    /// The exact file bytes when `content` is not them (lossy replacement happened, or
-    /// the encoding is not UTF-8).
+    /// The exact bytes when `content` is not them (lossy replacement of invalid UTF-8
+    /// happened in a UTF-8 file).
     #[serde(skip)]
     pub(crate) raw: Option<Vec<u8>>,
 }
 
 impl ReadResult {
-    /// The exact file bytes of the selection: `content`'s bytes, or the original bytes
-    /// when invalid UTF-8 was replaced or the file is in another encoding.
+    /// The exact bytes of the selection: `content`'s bytes, or the original bytes when
+    /// invalid UTF-8 was replaced. For a file in another encoding (UTF-16, Shift_JIS ...)
+    /// this is the decoded text, `content`'s UTF-8 bytes, as plain output should be.
     pub fn raw_bytes(&self) -> &[u8] {
         self.raw.as_deref().unwrap_or(self.content.as_bytes())
     }
