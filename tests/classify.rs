@@ -555,9 +555,13 @@ mod model {
     use super::*;
     use proptest::prelude::*;
 
-    /// The encodings with a BOM, as (BOM, encoder of one char).
+    /// Encodes one character.
+    type Encoder = fn(char) -> Vec<u8>;
+
+    /// `text` with a BOM in encoding `enc` (UTF-16LE/BE, UTF-32LE/BE, UTF-8), and the
+    /// file offset of every character boundary.
     fn encode(text: &str, enc: usize) -> (Vec<u8>, Vec<u64>) {
-        let (bom, unit): (&[u8], fn(char) -> Vec<u8>) = match enc {
+        let (bom, unit): (&[u8], Encoder) = match enc {
             0 => (b"\xFF\xFE", |c| {
                 c.encode_utf16(&mut [0; 2])
                     .iter()
