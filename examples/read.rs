@@ -3,11 +3,17 @@
 //! ```text
 //! cargo run --release --example read -- [SELECTION] [OPTIONS] PATH
 //!   selection: --lines SPEC | --bytes A:B | --offset N [--limit M] | --head N | --tail N
-//!              | --around LINE [--context N] | --block LINE
+//!              | --around LINE [--context N] | --block LINE | --outline
 //!   options:   --format plain|colon|cat-n|codex|markdown|frontmatter|json
 //!              --max-lines N --max-bytes N --max-line-chars N (0 = no limit)
 //!              --snap char|line --strict-utf8 --root DIR --protect GLOB --mmap
+//!              --no-summaries --max-landmarks N --landmark-window BYTES
 //! ```
+//!
+//! `--around LINE` shows `--context N` lines (default 10) on each side of LINE;
+//! `--block LINE` the innermost definition (or indentation block) around LINE;
+//! `--outline` lists the landmarks of the whole file (`LINE: text`, or JSON).
+//! `--no-summaries` skips the landmark search of partial reads (the benchmark's "off").
 //!
 //! Exit status 0 on success; on error 1, `error: MESSAGE` on stderr, and with
 //! `--format json` also `{"error": MESSAGE, "kind": KIND}` on stdout.
@@ -16,14 +22,20 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use rangeread::{
-    notes, render_to, ByteSelection, Error, Format, LineSelection, Reader, Selection, Snap,
-    Source, Totals, Utf8Policy,
+    notes, render_to, ByteSelection, Error, Format, LineSelection, Outline, ReadResult, Reader,
+    Selection, Snap, Source, Totals, Utf8Policy,
 };
+
+/// Lines shown on each side of `--around LINE` without `--context`.
+const DEFAULT_CONTEXT: u64 = 10;
 
 struct Args {
     selection: Option<Selection>,
     offset: Option<u64>,
     limit: Option<u64>,
+    around: Option<u64>,
+    context: Option<u64>,
+    outline: bool,
     snap: Option<Snap>,
     format: Format,
     reader: Reader,
@@ -32,9 +44,11 @@ struct Args {
 }
 
 fn usage() -> &'static str {
-    "usage: read [--lines SPEC | --bytes A:B | --offset N [--limit M] | --head N | --tail N] \
+    "usage: read [--lines SPEC | --bytes A:B | --offset N [--limit M] | --head N | --tail N \
+     | --around LINE [--context N] | --block LINE | --outline] \
      [--format plain|colon|cat-n|codex|markdown|frontmatter|json] [--max-lines N] \
-     [--max-bytes N] [--max-line-chars N] [--snap char|line] [--strict-utf8] [--mmap] PATH"
+     [--max-bytes N] [--max-line-chars N] [--snap char|line] [--strict-utf8] [--mmap] \
+     [--no-summaries] [--max-landmarks N] [--landmark-window BYTES] PATH"
 }
 
 /// The CLI's own usage errors travel as selection errors: same exit code and JSON shape.
@@ -54,6 +68,9 @@ fn parse_args(argv: Vec<String>) -> Result<Args, Error> {
         selection: None,
         offset: None,
         limit: None,
+        around: None,
+        context: None,
+        outline: false,
         snap: None,
         format: Format::Plain,
         reader: Reader::new(),
@@ -62,7 +79,7 @@ fn parse_args(argv: Vec<String>) -> Result<Args, Error> {
     };
     let mut it = argv.into_iter();
     let set = |a: &mut Args, s: Selection, flag: &str| -> Result<(), Error> {
-        if a.selection.is_some() || a.offset.is_some() {
+        if a.selection.is_some() || a.offset.is_some() || a.around.is_some() || a.outline {
             return Err(fail(format!("{flag}: only one selection can be given")));
         }
         a.selection = Some(s);
@@ -98,11 +115,27 @@ fn parse_args(argv: Vec<String>) -> Result<Args, Error> {
                 let n = number("--tail", &value()?)?;
                 set(&mut a, LineSelection::Tail(n).into(), "--tail")?
             }
-            "--offset" => {
-                if a.selection.is_some() {
-                    return Err(fail("--offset: only one selection can be given"));
+            "--offset" | "--around" | "--outline" => {
+                if a.selection.is_some() || a.offset.is_some() || a.around.is_some() || a.outline {
+                    return Err(fail(format!("{flag}: only one selection can be given")));
                 }
-                a.offset = Some(number("--offset", &value()?)?)
+                match flag.as_str() {
+                    "--offset" => a.offset = Some(number(&flag, &value()?)?),
+                    "--around" => a.around = Some(number(&flag, &value()?)?),
+                    _ => a.outline = true,
+                }
+            }
+            "--context" => a.context = Some(number("--context", &value()?)?),
+            "--block" => {
+                let n = number("--block", &value()?)?;
+                set(&mut a, LineSelection::block(n).into(), "--block")?
+            }
+            "--no-summaries" => a.reader = a.reader.clone().summaries(false),
+            "--max-landmarks" => {
+                a.reader = a.reader.clone().max_landmarks(number(&flag, &value()?)?)
+            }
+            "--landmark-window" => {
+                a.reader = a.reader.clone().landmark_window(number(&flag, &value()?)?)
             }
             "--limit" => a.limit = Some(number("--limit", &value()?)?),
             "--format" => a.format = value()?.parse()?,
@@ -114,11 +147,6 @@ fn parse_args(argv: Vec<String>) -> Result<Args, Error> {
             "--snap" => a.snap = Some(value()?.parse()?),
             "--strict-utf8" => a.reader = a.reader.clone().utf8_policy(Utf8Policy::Strict),
             "--mmap" => a.mmap = true,
-            "--around" | "--context" | "--block" => {
-                return Err(fail(format!(
-                    "{flag} is not implemented yet (planned in issue [summaries])"
-                )))
-            }
             "--root" | "--protect" => {
                 return Err(fail(format!(
                     "{flag} is not implemented yet (planned in issue [workspace])"
@@ -134,6 +162,12 @@ fn parse_args(argv: Vec<String>) -> Result<Args, Error> {
             }
         }
     }
+    if let Some(line) = a.around {
+        let context = a.context.unwrap_or(DEFAULT_CONTEXT);
+        a.selection = Some(LineSelection::around(line, context).into());
+    } else if a.context.is_some() {
+        return Err(fail("--context applies to --around only"));
+    }
     if let Some(offset) = a.offset {
         a.selection = Some(LineSelection::offset_limit(offset, a.limit).into());
     } else if a.limit.is_some() {
@@ -148,7 +182,12 @@ fn parse_args(argv: Vec<String>) -> Result<Args, Error> {
     Ok(a)
 }
 
-fn run(args: &Args) -> Result<rangeread::ReadResult, Error> {
+enum Output {
+    Read(Box<ReadResult>),
+    Outline(Outline),
+}
+
+fn run(args: &Args) -> Result<Output, Error> {
     let path = args
         .path
         .as_deref()
@@ -164,21 +203,62 @@ fn run(args: &Args) -> Result<rangeread::ReadResult, Error> {
         // SAFETY: a command-line read of a file the user named; the documented hazard
         // (another process truncating the file during the read) is accepted by `--mmap`.
         let src = unsafe { Source::open_mmap(path)? };
-        reader.document(src).read(selection)
+        let mut doc = reader.document(src);
+        if args.outline {
+            return doc.outline().map(Output::Outline);
+        }
+        doc.read(selection).map(|r| Output::Read(Box::new(r)))
+    } else if args.outline {
+        reader.open(path)?.outline().map(Output::Outline)
     } else {
-        reader.read(path, selection)
+        reader
+            .read(path, selection)
+            .map(|r| Output::Read(Box::new(r)))
     }
+}
+
+fn write_outline(w: &mut impl Write, outline: &Outline, format: Format) -> std::io::Result<()> {
+    if format == Format::Json {
+        serde_json::to_writer(&mut *w, outline).map_err(std::io::Error::other)?;
+        return writeln!(w);
+    }
+    for l in &outline.landmarks {
+        writeln!(w, "{}: {}", l.line, l.text)?;
+    }
+    if !outline.complete {
+        writeln!(
+            w,
+            "[outline incomplete: looked at lines 1-{} ({} of {} bytes)]",
+            outline.scanned_lines, outline.scanned_bytes, outline.file_size
+        )?;
+    }
+    Ok(())
 }
 
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let json = argv.iter().any(|a| a == "--format=json")
-        || argv.windows(2).any(|w| w[0] == "--format" && w[1] == "json");
+        || argv
+            .windows(2)
+            .any(|w| w[0] == "--format" && w[1] == "json");
     let result = parse_args(argv).and_then(|a| run(&a).map(|r| (a.format, r)));
     match result {
         Ok((format, result)) => {
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
+            let result = match result {
+                Output::Read(r) => *r,
+                Output::Outline(o) => {
+                    let written = write_outline(&mut out, &o, format).and_then(|_| out.flush());
+                    return match written {
+                        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                            eprintln!("error: {e}");
+                            ExitCode::FAILURE
+                        }
+                        _ => ExitCode::SUCCESS,
+                    };
+                }
+            };
             let written = render_to(&mut out, &result, format).and_then(|_| out.flush());
             if let Err(e) = written {
                 if e.kind() != std::io::ErrorKind::BrokenPipe {
@@ -196,7 +276,10 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("error: {e}");
             if json {
-                println!("{}", serde_json::json!({"error": e.to_string(), "kind": e.kind()}));
+                println!(
+                    "{}",
+                    serde_json::json!({"error": e.to_string(), "kind": e.kind()})
+                );
             }
             ExitCode::FAILURE
         }

@@ -67,10 +67,12 @@
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
+mod block;
 mod budget;
 mod decode;
 mod error;
 mod index;
+mod landmarks;
 mod read;
 mod render;
 mod result;
@@ -81,10 +83,13 @@ mod summarize;
 pub use decode::Utf8Policy;
 pub use error::{Error, FileKind, Result};
 pub use index::{LineIndex, DEFAULT_BLOCK_SIZE};
-pub use read::{Document, Reader, Totals};
+pub use read::{
+    Document, Reader, Totals, DEFAULT_LANDMARK_WINDOW, DEFAULT_MAX_LANDMARKS,
+    DEFAULT_OUTLINE_MAX_BYTES,
+};
 pub use render::{language_for, notes, render, render_to, Format};
 pub use result::{
-    Adjustments, ByteSpan, CutLine, InvalidUtf8, Landmark, LineEnding, LineSpan, Omitted,
+    Adjustments, ByteSpan, CutLine, InvalidUtf8, Landmark, LineEnding, LineSpan, Omitted, Outline,
     ReadResult, Requested, RequestedLines, Truncation, TruncationReason,
 };
 pub use select::{ByteSelection, LineSelection, Selection, Snap};

@@ -43,9 +43,16 @@ impl Stamp {
 }
 
 enum Backend {
-    File { file: File, stamp: Stamp },
+    File {
+        file: File,
+        stamp: Stamp,
+    },
     Memory(Arc<[u8]>),
-    Mmap { map: memmap2::Mmap, file: File, stamp: Stamp },
+    Mmap {
+        map: memmap2::Mmap,
+        file: File,
+        stamp: Stamp,
+    },
 }
 
 /// A file (or buffer) that can be read at any offset.
@@ -108,7 +115,7 @@ impl Source {
         Source::from_file_streaming_limit(file, path, limit)
     }
 
-    /// Wraps a file that is already open (for example by a [`crate::Workspace`]),
+    /// Wraps a file that is already open (for example by a `Workspace`),
     /// checking its type on the handle as [`Source::open`] does.
     ///
     /// # Errors
@@ -266,7 +273,7 @@ impl Source {
     /// shrank since it was opened: [`Error::Changed`].
     pub(crate) fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> Result<()> {
         let end = offset.checked_add(buf.len() as u64);
-        if end.is_none_or(|e| e > self.len) {
+        if !end.is_some_and(|e| e <= self.len) {
             return Err(self.changed());
         }
         match &self.backend {

@@ -13,8 +13,22 @@ pub(crate) struct Regions {
     pub file_size: u64,
 }
 
-/// Builds the `omitted` report; `landmarks` come from the omitted regions, nearest first.
-pub(crate) fn omitted(r: Regions, landmarks: Vec<Landmark>) -> Omitted {
+/// Which omitted lines the landmark search looked at, when it did not cover a whole
+/// omitted region.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Searched {
+    /// Lines searched before the read (`first..=last`; empty when `first > last`), or
+    /// `None` when the whole region before it was searched (or none was omitted).
+    pub before: Option<(u64, u64)>,
+    /// Lines searched after the read, or `None` when the whole region was searched.
+    pub after: Option<(u64, u64)>,
+    /// The window size, in bytes on each side.
+    pub window: u64,
+}
+
+/// Builds the `omitted` report; `landmarks` come from the omitted regions, nearest first,
+/// and `searched` says where they were looked for.
+pub(crate) fn omitted(r: Regions, landmarks: Vec<Landmark>, searched: Searched) -> Omitted {
     let before_bytes = r.start_byte;
     let after_bytes = r.file_size.saturating_sub(r.end_byte);
     let before_lines = r.lines.map(|(first, _)| first.saturating_sub(1));
@@ -26,21 +40,23 @@ pub(crate) fn omitted(r: Regions, landmarks: Vec<Landmark>) -> Omitted {
     if before_bytes > 0 {
         parts.push(match (r.lines, before_lines) {
             (Some((first, _)), Some(n)) if n > 0 => format!(
-                "Lines 1-{} omitted ({} {}, {})",
-                first - 1,
+                "{} omitted ({} {}, {})",
+                line_range(1, first - 1),
                 n,
                 plural(n, "line"),
                 human_bytes(before_bytes)
             ),
-            _ => format!("Bytes 0-{before_bytes} omitted ({})", human_bytes(before_bytes)),
+            _ => format!(
+                "Bytes 0-{before_bytes} omitted ({})",
+                human_bytes(before_bytes)
+            ),
         });
     }
     if after_bytes > 0 {
         parts.push(match (r.lines, after_lines, r.total_lines) {
             (Some((_, last)), Some(n), Some(total)) if n > 0 => format!(
-                "lines {}-{} omitted ({} {}, {})",
-                last + 1,
-                total,
+                "{} omitted ({} {}, {})",
+                line_range(last + 1, total),
                 n,
                 plural(n, "line"),
                 human_bytes(after_bytes)
@@ -70,6 +86,27 @@ pub(crate) fn omitted(r: Regions, landmarks: Vec<Landmark>) -> Omitted {
         }
         summary.push('.');
     }
+    let span = |(a, b): (u64, u64)| match a.cmp(&b) {
+        std::cmp::Ordering::Less => Some(format!("lines {a}-{b}")),
+        std::cmp::Ordering::Equal => Some(format!("line {a}")),
+        std::cmp::Ordering::Greater => None,
+    };
+    let partial: Vec<String> = [searched.before, searched.after]
+        .into_iter()
+        .flatten()
+        .filter_map(span)
+        .collect();
+    if searched.before.is_some() || searched.after.is_some() {
+        let what = if partial.is_empty() {
+            "no whole line".to_string()
+        } else {
+            partial.join(" and ")
+        };
+        summary.push_str(&format!(
+            " Landmarks were looked for only within {} on each side of the read ({what}).",
+            human_bytes(searched.window)
+        ));
+    }
     Omitted {
         before_lines,
         after_lines,
@@ -77,6 +114,15 @@ pub(crate) fn omitted(r: Regions, landmarks: Vec<Landmark>) -> Omitted {
         after_bytes,
         summary,
         landmarks,
+    }
+}
+
+/// `lines 3-9`, or `line 3` for a single line.
+fn line_range(a: u64, b: u64) -> String {
+    if a == b {
+        format!("line {a}")
+    } else {
+        format!("lines {a}-{b}")
     }
 }
 
@@ -133,6 +179,7 @@ mod tests {
                 file_size: 1024,
             },
             vec![],
+            Searched::default(),
         );
         assert_eq!(o.before_lines, Some(9));
         assert_eq!(o.after_lines, Some(20));
