@@ -677,8 +677,10 @@ fn c(t: &[u8], ind: usize) -> bool {
             _ => return false,
         }
     }
-    if kw(s, "typedef").is_some() {
-        return true;
+    if let Some(r) = kw(s, "typedef") {
+        // `typedef struct` alone, its brace on the next line: the type is named on the
+        // closing `} name;` line.
+        return kw_any(r, &["struct", "union", "enum"]).map_or(true, |r| !r.is_empty());
     }
     let mut s2 = s;
     while let Some(r) = kw_any(s2, &["export", "static", "const", "extern", "volatile"]) {

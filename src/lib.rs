@@ -47,6 +47,30 @@
 //! [`LineIndex`]) → the budget → the summary of what was omitted → a plain-data
 //! [`ReadResult`] → a renderer ([`render`], [`Format`]).
 //!
+//! # What was left out: summaries, outlines, blocks
+//!
+//! A partial read says what it did not return: `omitted` counts the lines and bytes on
+//! both sides and lists *landmarks*, the lines there that look like structure
+//! (definitions in Rust, Python, JS/TS, Go, Java/Kotlin/C#, C/C++, Ruby, PHP, shell and
+//! SQL, Markdown headings, TOML/INI sections, top-level YAML keys), nearest to the read
+//! first. The search looks at most [`Reader::landmark_window`] bytes (256 KiB) on each
+//! side, so a small read of a huge file stays small; [`Reader::summaries`] turns it off.
+//! [`Document::outline`] lists the landmarks of a whole file, and
+//! [`LineSelection::Block`] reads the definition around a line.
+//!
+//! ```
+//! use rangeread::{LineSelection, Reader};
+//!
+//! let path = "tests/data/landmarks/sample.py";
+//! let r = Reader::new().read(path, LineSelection::from(13..=13))?;
+//! let near: Vec<u64> = r.omitted.unwrap().landmarks.iter().map(|l| l.line).collect();
+//! assert_eq!(near[..2], [12, 16]); // `def __init__` above, `def loud` below
+//!
+//! let block = Reader::new().read(path, LineSelection::block(17))?;
+//! assert_eq!(block.lines.map(|l| (l.start, l.end)), Some((15, 17))); // with `@property`
+//! # Ok::<(), rangeread::Error>(())
+//! ```
+//!
 //! # Line counting and cost
 //!
 //! Counting is lazy. Output that shows totals or absolute line numbers pays for them with

@@ -86,24 +86,24 @@ pub(crate) fn omitted(r: Regions, landmarks: Vec<Landmark>, searched: Searched) 
         }
         summary.push('.');
     }
-    let span = |(a, b): (u64, u64)| match a.cmp(&b) {
-        std::cmp::Ordering::Less => Some(format!("lines {a}-{b}")),
-        std::cmp::Ordering::Equal => Some(format!("line {a}")),
-        std::cmp::Ordering::Greater => None,
+    let span = |side: Option<(u64, u64)>, where_: &str| {
+        side.map(|(a, b)| match a.cmp(&b) {
+            std::cmp::Ordering::Less => format!("lines {a}-{b} {where_}"),
+            std::cmp::Ordering::Equal => format!("line {a} {where_}"),
+            std::cmp::Ordering::Greater => format!("no whole line {where_}"),
+        })
     };
-    let partial: Vec<String> = [searched.before, searched.after]
-        .into_iter()
-        .flatten()
-        .filter_map(span)
-        .collect();
-    if searched.before.is_some() || searched.after.is_some() {
-        let what = if partial.is_empty() {
-            "no whole line".to_string()
-        } else {
-            partial.join(" and ")
-        };
+    let partial: Vec<String> = [
+        span(searched.before, "above the read"),
+        span(searched.after, "below it"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if !partial.is_empty() {
         summary.push_str(&format!(
-            " Landmarks were looked for only within {} on each side of the read ({what}).",
+            " Landmarks were looked for only in {} ({} on each side).",
+            partial.join(" and "),
             human_bytes(searched.window)
         ));
     }

@@ -525,13 +525,14 @@ fn landmark_search_is_bounded_by_the_window_and_says_so() {
         let i = (l.line - 1) / 3;
         assert_eq!(l.text, format!("fn f{i}() {{"), "line numbers are exact");
     }
-    assert!(
-        o.summary.contains(
-            "Landmarks were looked for only within 4.0 KiB on each side of the read (lines "
-        ),
-        "{}",
-        o.summary
+    // The whole lines inside the windows, by their byte offsets.
+    let a = 1 + starts.iter().position(|&s| s >= first - 4096).unwrap();
+    let b = starts.iter().rposition(|&e| e <= last + 4096).unwrap();
+    let note = format!(
+        "Landmarks were looked for only in lines {a}-54000 above the read and lines \
+         54011-{b} below it (4.0 KiB on each side)."
     );
+    assert!(o.summary.ends_with(&note), "{}\n{note}", o.summary);
 }
 
 #[test]
