@@ -60,6 +60,9 @@ pub const DEFAULT_MAX_LANDMARKS: u64 = 40;
 /// Default number of bytes looked at for landmarks on each side of a read (256 KiB).
 pub const DEFAULT_LANDMARK_WINDOW: u64 = 256 * 1024;
 
+/// The most bytes above a line that a block read looks at (and holds in memory).
+const BLOCK_WINDOW_CAP: u64 = 64 << 20;
+
 /// Default number of bytes an outline looks at (16 MiB).
 pub const DEFAULT_OUTLINE_MAX_BYTES: u64 = 16 << 20;
 
@@ -170,7 +173,7 @@ impl Reader {
     /// wholly inside that window); `0` means the whole omitted regions. When the window
     /// does not reach the start or the end of the file, the summary says which lines
     /// were searched. The same window bounds how far [`LineSelection::Block`] looks up
-    /// for the enclosing definition.
+    /// for the enclosing definition (at most 64 MiB, which it holds in memory).
     pub fn landmark_window(mut self, bytes: u64) -> Reader {
         self.config.landmark_window = bytes;
         self
@@ -598,9 +601,10 @@ impl Document {
                 let off = self.require_line(line)?;
                 let budget = self.config.budget;
                 let limits = Limits {
+                    // The lines above are held in memory: bound "no limit" too.
                     window: match self.config.landmark_window {
-                        0 => u64::MAX,
-                        w => w,
+                        0 => BLOCK_WINDOW_CAP,
+                        w => w.min(BLOCK_WINDOW_CAP),
                     },
                     max_lines: budget.max_lines,
                     max_bytes: budget.max_bytes,
