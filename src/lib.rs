@@ -60,9 +60,19 @@
 //! [`ReadResult::raw_bytes`] still gives the exact bytes. [`Utf8Policy::Strict`] fails with
 //! `Invalid UTF-8 at byte X`.
 //!
+//! # Agent tools
+//!
+//! The [`tool`] module turns the parameters of every `read_file` dialect in use (Cursor,
+//! Claude Code, Codex, the MCP filesystem server) into a [`Selection`], and has presets
+//! that reproduce known tools' response shapes. `examples/mcp_server.rs` serves it over
+//! MCP (see `docs/mcp.md`).
+//!
 //! # Crate features
 //!
-//! None yet; the library is pure-sync and depends only on small, well-kept crates.
+//! - `schemars` (off by default): JSON Schemas for the [`tool`] module's parameter
+//!   structs, with schemars 1.x (the version `rmcp` uses).
+//!
+//! The library is pure-sync and depends only on small, well-kept crates.
 
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -77,6 +87,7 @@ mod result;
 mod select;
 mod source;
 mod summarize;
+pub mod tool;
 
 pub use decode::Utf8Policy;
 pub use error::{Error, FileKind, Result};

@@ -310,15 +310,31 @@ fn stress_truncate_rewrite_append_while_reading() {
 fn byte_selections_on_special_files_behave_the_same() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("pipe");
-    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
     let err = within_5s(move || {
         Reader::new()
             .read(&fifo, rangeread::ByteSelection::new(Some(0), Some(10)))
             .unwrap_err()
     });
-    assert!(matches!(err, Error::NotRegularFile { kind: FileKind::Fifo, .. }));
+    assert!(matches!(
+        err,
+        Error::NotRegularFile {
+            kind: FileKind::Fifo,
+            ..
+        }
+    ));
     let err = within_5s(|| Reader::new().read("/dev/zero", 0..10).unwrap_err());
-    assert!(matches!(err, Error::NotRegularFile { kind: FileKind::CharDevice, .. }));
+    assert!(matches!(
+        err,
+        Error::NotRegularFile {
+            kind: FileKind::CharDevice,
+            ..
+        }
+    ));
     let r = Reader::new().read("/proc/self/status", 0..5).unwrap();
     assert_eq!(r.content, "Name:");
 }
