@@ -9,6 +9,11 @@
 //!              --snap char|line --strict-utf8 --root DIR --protect GLOB --mmap
 //! ```
 //!
+//! `--root DIR` confines PATH to DIR (relative paths resolve against it; `..`, absolute
+//! paths outside it and links that leave it are refused; race-free on Linux), and each
+//! `--protect GLOB` (gitignore syntax) refuses matching paths; `--protect` alone
+//! confines to the current directory. `--mmap` cannot be combined with them.
+//!
 //! Exit status 0 on success; on error 1, `error: MESSAGE` on stderr, and with
 //! `--format json` also `{"error": MESSAGE, "kind": KIND}` on stdout.
 
@@ -17,7 +22,7 @@ use std::process::ExitCode;
 
 use rangeread::{
     notes, render_to, ByteSelection, Error, Format, LineSelection, Reader, Selection, Snap, Source,
-    Totals, Utf8Policy,
+    Totals, Utf8Policy, Workspace,
 };
 
 struct Args {
@@ -28,13 +33,16 @@ struct Args {
     format: Format,
     reader: Reader,
     mmap: bool,
+    root: Option<String>,
+    protect: Vec<String>,
     path: Option<String>,
 }
 
 fn usage() -> &'static str {
     "usage: read [--lines SPEC | --bytes A:B | --offset N [--limit M] | --head N | --tail N] \
      [--format plain|colon|cat-n|codex|markdown|frontmatter|json] [--max-lines N] \
-     [--max-bytes N] [--max-line-chars N] [--snap char|line] [--strict-utf8] [--mmap] PATH"
+     [--max-bytes N] [--max-line-chars N] [--snap char|line] [--strict-utf8] \
+     [--root DIR] [--protect GLOB]... [--mmap] PATH"
 }
 
 /// The CLI's own usage errors travel as selection errors: same exit code and JSON shape.
@@ -58,6 +66,8 @@ fn parse_args(argv: Vec<String>) -> Result<Args, Error> {
         format: Format::Plain,
         reader: Reader::new(),
         mmap: false,
+        root: None,
+        protect: Vec::new(),
         path: None,
     };
     let mut it = argv.into_iter();
@@ -119,11 +129,8 @@ fn parse_args(argv: Vec<String>) -> Result<Args, Error> {
                     "{flag} is not implemented yet (planned in issue [summaries])"
                 )))
             }
-            "--root" | "--protect" => {
-                return Err(fail(format!(
-                    "{flag} is not implemented yet (planned in issue [workspace])"
-                )))
-            }
+            "--root" => a.root = Some(value()?),
+            "--protect" => a.protect.push(value()?),
             "-h" | "--help" => return Err(fail(usage())),
             f if f.starts_with("--") => return Err(fail(format!("unknown flag {f}\n{}", usage()))),
             _ => {
@@ -160,6 +167,15 @@ fn run(args: &Args) -> Result<rangeread::ReadResult, Error> {
         _ => Totals::Auto,
     };
     let reader = args.reader.clone().totals(totals);
+    if args.root.is_some() || !args.protect.is_empty() {
+        if args.mmap {
+            return Err(fail("--mmap cannot be combined with --root or --protect"));
+        }
+        let workspace = Workspace::builder(args.root.as_deref().unwrap_or("."))
+            .protect_all(args.protect.iter().cloned())
+            .build()?;
+        return reader.read_in(&workspace, path, selection);
+    }
     if args.mmap {
         // SAFETY: a command-line read of a file the user named; the documented hazard
         // (another process truncating the file during the read) is accepted by `--mmap`.

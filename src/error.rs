@@ -124,6 +124,29 @@ pub enum Error {
         /// The path as the caller gave it.
         path: PathBuf,
     },
+    /// A path that cannot name a file: it holds a NUL byte, is too long, or its symbolic
+    /// links loop (or nest deeper than 40 links).
+    #[error("Invalid path {path:?}: {reason}")]
+    InvalidPath {
+        /// The path as the caller gave it (shown escaped in the message).
+        path: PathBuf,
+        /// What is wrong with it, such as `contains a NUL byte`.
+        reason: &'static str,
+    },
+    /// A protected-path pattern of a workspace is not a valid glob.
+    #[error("Invalid protected pattern {pattern:?}: {message}")]
+    InvalidPattern {
+        /// The pattern as given.
+        pattern: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// No workspace is registered under this session identifier.
+    #[error("Session not found: \"{id}\"")]
+    SessionNotFound {
+        /// The session identifier asked for.
+        id: String,
+    },
     /// Any other I/O error, with the path it happened on.
     #[error("I/O error on {:?}: {source}", DisplayPath(.path))]
     Io {
@@ -154,6 +177,9 @@ impl Error {
             Error::Binary { .. } => "binary",
             Error::OutsideWorkspace { .. } => "outside_workspace",
             Error::Protected { .. } => "protected",
+            Error::InvalidPath { .. } => "invalid_path",
+            Error::InvalidPattern { .. } => "invalid_pattern",
+            Error::SessionNotFound { .. } => "session_not_found",
             Error::Io { .. } => "io",
         }
     }

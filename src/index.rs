@@ -230,6 +230,9 @@ impl LineIndex {
                 }
             })?;
         }
+        if self.scanned == self.len {
+            self.checkpoints.shrink_to_fit();
+        }
         Ok(())
     }
 }

@@ -47,6 +47,29 @@
 //! [`LineIndex`]) → the budget → the summary of what was omitted → a plain-data
 //! [`ReadResult`] → a renderer ([`render`], [`Format`]).
 //!
+//! # Workspaces
+//!
+//! A tool that reads on behalf of a model should not be talked into reading
+//! `~/.ssh/id_rsa` or `.env`. A [`Workspace`] confines every path to a root directory
+//! (`..`, absolute paths outside it and symbolic links that leave it are refused) and
+//! refuses protected paths, matched on the path as asked and as resolved. On Linux,
+//! resolution and opening are race-free; see [`Workspace`] for every platform and for
+//! what a workspace does not cover (hard links). [`WorkspaceRegistry`] maps session
+//! identifiers to workspaces for hosts that serve several sessions.
+//!
+//! ```
+//! use rangeread::{LineSelection, Reader, Workspace};
+//!
+//! let ws = Workspace::builder("tests/data").protect("*.pem").protect(".env*").build()?;
+//! let result = Reader::new().read_in(&ws, "sample.txt", LineSelection::Head(3))?;
+//! assert!(result.resolved_path.starts_with(ws.root().to_str().unwrap()));
+//! assert_eq!(
+//!     Reader::new().read_in(&ws, "../../Cargo.toml", LineSelection::Head(3)).unwrap_err().kind(),
+//!     "outside_workspace",
+//! );
+//! # Ok::<(), rangeread::Error>(())
+//! ```
+//!
 //! # Line counting and cost
 //!
 //! Counting is lazy. Output that shows totals or absolute line numbers pays for them with
@@ -81,6 +104,7 @@ mod budget;
 mod decode;
 mod error;
 mod index;
+mod protect;
 mod read;
 mod render;
 mod result;
@@ -88,6 +112,8 @@ mod select;
 mod source;
 mod summarize;
 pub mod tool;
+mod walk;
+mod workspace;
 
 pub use decode::Utf8Policy;
 pub use error::{Error, FileKind, Result};
@@ -100,6 +126,7 @@ pub use result::{
 };
 pub use select::{ByteSelection, LineSelection, Selection, Snap};
 pub use source::Source;
+pub use workspace::{OpenStrategy, Opened, Workspace, WorkspaceBuilder, WorkspaceRegistry};
 
 /// The README's examples, compiled and run as doc tests.
 #[cfg(doctest)]

@@ -16,6 +16,7 @@ use crate::result::{
 use crate::select::{snap_end, snap_start, ByteSelection, LineSelection, Selection, Snap};
 use crate::source::Source;
 use crate::summarize::{omitted, Regions};
+use crate::workspace::Workspace;
 
 /// When a read pays for counting the lines of the whole file.
 ///
@@ -131,13 +132,52 @@ impl Reader {
     ///
     /// As [`Source::open`].
     pub fn open(&self, path: impl AsRef<Path>) -> Result<Document> {
+        let src = Source::open_streaming_limit(path.as_ref(), self.stream_limit())?;
+        Ok(self.document(src))
+    }
+
+    /// Opens a file inside a workspace, for one or more reads that share one line index.
+    ///
+    /// `path` is resolved by the workspace (confined to its root, protected paths
+    /// refused, race-free on Linux: see [`Workspace`]); results report it as `path`, as
+    /// the caller spelled it, and the absolute path inside the root as `resolved_path`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Workspace::open`], then as [`Source::from_file`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use rangeread::{LineSelection, Reader, Workspace};
+    ///
+    /// let ws = Workspace::new("tests/data")?;
+    /// let mut doc = Reader::new().open_in(&ws, "sample.txt")?;
+    /// let first = doc.read(LineSelection::Head(1))?;
+    /// let last = doc.read(LineSelection::Tail(1))?;
+    /// assert_eq!(first.path, "sample.txt");
+    /// assert_eq!(first.resolved_path, last.resolved_path);
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn open_in(&self, workspace: &Workspace, path: impl AsRef<Path>) -> Result<Document> {
         let path = path.as_ref();
-        let limit = match self.config.budget.max_bytes {
+        let opened = workspace.open(path)?;
+        let src = Source::from_file_streaming_limit(opened.file, path, self.stream_limit())?;
+        let mut doc = self.document(src);
+        doc.set_paths(
+            path.display().to_string(),
+            opened.resolved_path.display().to_string(),
+        );
+        Ok(doc)
+    }
+
+    /// How much of a file that reports size 0 is streamed: the byte budget, or the
+    /// hard limit when there is none.
+    fn stream_limit(&self) -> u64 {
+        match self.config.budget.max_bytes {
             0 => crate::source::STREAM_HARD_LIMIT,
             n => n,
-        };
-        let src = Source::open_streaming_limit(path, limit)?;
-        Ok(self.document(src))
+        }
     }
 
     /// Wraps a source opened some other way (in memory, memory-mapped, from a workspace).
@@ -164,10 +204,47 @@ impl Reader {
         selection: impl Into<Selection>,
     ) -> Result<ReadResult> {
         let selection = selection.into();
+        self.retrying(|| self.open(path.as_ref())?.read(selection))
+    }
+
+    /// Reads `selection` from `path` inside a workspace: [`Reader::read`] through
+    /// [`Reader::open_in`]. If the file changes during the read, the path is resolved
+    /// and opened again (see [`Reader::retries`]).
+    ///
+    /// # Errors
+    ///
+    /// Anything [`Reader::open_in`] and [`Document::read`] return.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use rangeread::{Error, LineSelection, Reader, Workspace};
+    ///
+    /// let ws = Workspace::builder("tests").protect("secrets/").build()?;
+    /// let result = Reader::new().read_in(&ws, "data/sample.txt", LineSelection::from(2..=3))?;
+    /// assert_eq!(result.lines.map(|l| (l.start, l.end)), Some((2, 3)));
+    ///
+    /// let err = Reader::new()
+    ///     .read_in(&ws, "data/../secrets/id_rsa", LineSelection::Head(1))
+    ///     .unwrap_err();
+    /// assert_eq!(err.to_string(), r#"Access denied: "data/../secrets/id_rsa" is a protected path"#);
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn read_in(
+        &self,
+        workspace: &Workspace,
+        path: impl AsRef<Path>,
+        selection: impl Into<Selection>,
+    ) -> Result<ReadResult> {
+        let selection = selection.into();
+        self.retrying(|| self.open_in(workspace, path.as_ref())?.read(selection))
+    }
+
+    /// Runs `read` again while it reports [`Error::Changed`], at most `retries` times.
+    fn retrying(&self, mut read: impl FnMut() -> Result<ReadResult>) -> Result<ReadResult> {
         let mut attempt = 0;
         loop {
-            let res = self.open(path.as_ref()).and_then(|mut d| d.read(selection));
-            match res {
+            match read() {
                 Err(Error::Changed { .. }) if attempt < self.config.retries => attempt += 1,
                 other => return other,
             }

@@ -1,0 +1,853 @@
+//! Workspaces: every path confined to a root directory, protected paths refused, and
+//! session workspaces looked up by identifier.
+//!
+//! The guarantees, platform by platform, are documented on [`Workspace`].
+
+use std::collections::{HashMap, VecDeque};
+use std::ffi::OsString;
+use std::fs::File;
+use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, RwLock};
+
+use crate::error::{Error, FileKind, Result};
+use crate::protect::Protect;
+use crate::walk::{self, Fail, Walked};
+
+/// The longest path accepted, in bytes (Linux's `PATH_MAX`).
+const MAX_PATH_BYTES: usize = 4096;
+
+/// How many times a resolution starts over when it meets a concurrent change.
+const RACE_RETRIES: u32 = 3;
+
+/// How a [`Workspace`] resolves and opens paths. The default, [`OpenStrategy::Auto`], is
+/// right for every host; the others exist for tests and for hosts that want to pin one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OpenStrategy {
+    /// `openat2` where the kernel has it (probed when the workspace is built), else the
+    /// component walk; on platforms without `*at` calls, the path walk.
+    #[default]
+    Auto,
+    /// The component walk, then `openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS)` on the
+    /// resolved path. Linux only: building a workspace with it fails elsewhere, or where
+    /// the kernel or a sandbox refuses `openat2`.
+    Openat2,
+    /// The component walk, and `openat(O_NOFOLLOW)` of the last component on its
+    /// directory's handle: the fallback for Unix systems without `openat2`.
+    Walk,
+}
+
+/// A file opened inside a [`Workspace`], with where it was found.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Opened {
+    /// The open handle (read-only, non-blocking, close-on-exec).
+    pub file: File,
+    /// The absolute path of the file inside the root, links resolved.
+    pub resolved_path: PathBuf,
+    /// The same path relative to the root.
+    pub relative_path: PathBuf,
+}
+
+#[derive(Debug, Clone)]
+struct Config {
+    patterns: Vec<String>,
+    strategy: OpenStrategy,
+    case_insensitive: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            patterns: Vec::new(),
+            strategy: OpenStrategy::Auto,
+            case_insensitive: cfg!(any(windows, target_os = "macos", target_os = "ios")),
+        }
+    }
+}
+
+/// Builds a [`Workspace`]: a root, protected patterns, and how paths are opened.
+///
+/// # Example
+///
+/// ```
+/// use rangeread::Workspace;
+///
+/// let ws = Workspace::builder("tests/data")
+///     .protect("*.pem")
+///     .protect(".env*")
+///     .protect("!.env.example")
+///     .build()?;
+/// assert!(ws.is_protected("keys/server.pem"));
+/// assert!(!ws.is_protected(".env.example"));
+/// # Ok::<(), rangeread::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct WorkspaceBuilder {
+    root: PathBuf,
+    config: Config,
+}
+
+impl WorkspaceBuilder {
+    /// By default, nothing is protected. Adds one gitignore-style pattern, matched
+    /// against paths relative to the root: `*.pem` and `.env` (no slash) at any depth,
+    /// `/config/local.toml` or `secrets/*.key` (a slash) from the root, `secrets/` (a
+    /// trailing slash) directories only, `**` across directories, `!pattern` to re-allow
+    /// what an earlier pattern protected (the last matching pattern decides). A protected
+    /// directory protects everything beneath it, and what lies beneath a protected
+    /// directory cannot be re-allowed, as in git. There are no comments: `#` is literal.
+    pub fn protect(mut self, pattern: impl Into<String>) -> WorkspaceBuilder {
+        self.config.patterns.push(pattern.into());
+        self
+    }
+
+    /// Adds several patterns, as [`WorkspaceBuilder::protect`] does.
+    pub fn protect_all<I, S>(mut self, patterns: I) -> WorkspaceBuilder
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.config
+            .patterns
+            .extend(patterns.into_iter().map(Into::into));
+        self
+    }
+
+    /// By default, patterns ignore case on Windows and macOS (whose usual file systems
+    /// do: `SECRETS/KEY.PEM` opens `secrets/key.pem` there) and respect it elsewhere.
+    /// Set `true` when the root lies on a case-insensitive file system elsewhere (such
+    /// as a case-folded ext4 directory), or paths could slip past a pattern by case.
+    pub fn case_insensitive(mut self, yes: bool) -> WorkspaceBuilder {
+        self.config.case_insensitive = yes;
+        self
+    }
+
+    /// By default, [`OpenStrategy::Auto`].
+    pub fn strategy(mut self, strategy: OpenStrategy) -> WorkspaceBuilder {
+        self.config.strategy = strategy;
+        self
+    }
+
+    /// Canonicalizes the root, opens a handle on it, and compiles the patterns.
+    ///
+    /// The handle is kept: if the root directory is later moved or replaced by a link,
+    /// the workspace goes on confining paths to the directory it was built on.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotFound`] or [`Error::PermissionDenied`] for the root,
+    /// [`Error::InvalidPath`] when the root is not a directory, [`Error::InvalidPattern`]
+    /// for a pattern that is not a valid glob, and [`Error::Io`] when
+    /// [`OpenStrategy::Openat2`] was asked for where `openat2` is unavailable.
+    pub fn build(self) -> Result<Workspace> {
+        let given = self.root;
+        if given.as_os_str().is_empty() {
+            return Err(Error::NotFound { path: given });
+        }
+        check_bytes(&given)?;
+        let root = std::fs::canonicalize(&given).map_err(|e| Error::io(&given, e))?;
+        if !std::fs::metadata(&root)
+            .map_err(|e| Error::io(&given, e))?
+            .is_dir()
+        {
+            return Err(Error::InvalidPath {
+                path: given,
+                reason: "the workspace root is not a directory",
+            });
+        }
+        let alias = absolute_alias(&given).filter(|a| *a != root);
+        let protect = Protect::new(&self.config.patterns, self.config.case_insensitive)?;
+        #[cfg(unix)]
+        let root_dir = walk::fd::FdDir::open_root(&root).map_err(|e| Error::io(&given, e))?;
+        #[cfg(not(unix))]
+        let root_dir = walk::path::PathDir(root.clone());
+        let openat2 = match self.config.strategy {
+            OpenStrategy::Walk => false,
+            OpenStrategy::Auto => openat2_available(&root_dir),
+            OpenStrategy::Openat2 => {
+                if !openat2_available(&root_dir) {
+                    return Err(Error::Io {
+                        path: given,
+                        source: std::io::Error::new(
+                            std::io::ErrorKind::Unsupported,
+                            "openat2 is not available on this system",
+                        ),
+                    });
+                }
+                true
+            }
+        };
+        Ok(Workspace {
+            inner: Arc::new(Inner {
+                root,
+                alias,
+                patterns: self.config.patterns,
+                protect,
+                root_dir,
+                openat2,
+            }),
+        })
+    }
+}
+
+/// A root directory to which every path is confined, with protected paths.
+///
+/// Cheap to clone (the clones share one root handle) and safe to share between threads.
+/// Read through it with [`crate::Reader::read_in`] and [`crate::Reader::open_in`].
+///
+/// Protected patterns are matched against the path as asked (normalized) *and* the
+/// resolved path, so neither `./secrets/../secrets/key.pem` nor a link `alias ->
+/// secrets/key.pem` reaches a file under `secrets/`.
+///
+/// # How a path is resolved
+///
+/// A relative path resolves against the root; an absolute path must lie under the root
+/// (as canonicalized, or as it was spelled when the workspace was created). What remains
+/// is walked one component at a time from a handle on the root directory, under the
+/// rules of Linux `openat2(RESOLVE_BENEATH)`: `..` may not climb above the root, not even
+/// for a moment; a symbolic link with an absolute target is refused, even one that points
+/// inside; a relative link is followed, and so is a chain of them, as long as no step
+/// leaves the root; more than 40 links are a loop.
+///
+/// # Security: race-freedom, by platform
+///
+/// - **Linux** ([`OpenStrategy::Openat2`], chosen by [`OpenStrategy::Auto`] when the
+///   kernel has it): the walk runs on directory handles (`O_PATH`, `O_NOFOLLOW`), reading
+///   links with `readlinkat`, and computes the resolved path inside the root. The file is
+///   then opened by the kernel in one call, `openat2(root, resolved,
+///   RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS)` with `O_NONBLOCK |
+///   O_NOCTTY | O_CLOEXEC`: the handle is the file that lies at the resolved path at
+///   that moment, reached without a single link and without leaving the root. If a
+///   directory on the way was swapped for a link since the walk, the kernel refuses and
+///   the whole resolution starts over (three times, then [`Error::Changed`]). The
+///   protected patterns are checked on that same resolved path before anything is
+///   opened.
+/// - **Linux without `openat2`** (kernels before 5.6, or seccomp sandboxes that answer
+///   `ENOSYS` or `EPERM`), and **other Unix systems** ([`OpenStrategy::Walk`]): the same
+///   walk, and the file is opened with `openat(parent, name, O_NOFOLLOW | ...)` on the
+///   handle of its directory. Every step is relative to a handle the walk holds and
+///   follows no link in the kernel, so a link swapped in at any point is seen (and
+///   refused, or resolved under the rules) instead of followed; `..` is answered from the
+///   walk's own stack of handles, never by the kernel.
+/// - **Windows and other platforms**: the same rules are applied to paths with
+///   `symlink_metadata` and `read_link`, then the file is opened by path. This checks,
+///   then opens: it is *not* race-free, and a link swapped in between can be followed.
+///
+/// # Security: what a workspace does not protect against
+///
+/// - **Hard links.** A hard link is the same file under another name, indistinguishable
+///   by path: a hard link `notes.txt` to `secrets/key.pem` is not a protected path, and
+///   one to a file outside the root is inside. Hard links can only be made on the same
+///   file system; keep secrets outside the workspace's file system when untrusted parties
+///   can create files in it.
+/// - **Renames inside the workspace.** Protected patterns name paths, not files: whoever
+///   can rename files inside the root can move a protected file to an unprotected name.
+/// - **Mount points.** A file system mounted inside the root (a bind mount of `/`) is
+///   inside the root.
+/// - **Files changed by other processes** while being read: see [`Error::Changed`].
+///
+/// # Example
+///
+/// ```
+/// use rangeread::{Error, LineSelection, Reader, Workspace};
+///
+/// let ws = Workspace::builder("tests").protect("*.pem").build()?;
+/// let reader = Reader::new();
+/// let result = reader.read_in(&ws, "data/sample.txt", LineSelection::Head(2))?;
+/// assert_eq!(result.path, "data/sample.txt");
+/// assert!(result.resolved_path.ends_with("sample.txt"));
+///
+/// let err = reader.read_in(&ws, "../Cargo.toml", LineSelection::Head(2)).unwrap_err();
+/// assert_eq!(err.to_string(), r#"Path "../Cargo.toml" is outside the workspace"#);
+/// let err = reader.read_in(&ws, "data/server.pem", LineSelection::Head(2)).unwrap_err();
+/// assert!(matches!(err, Error::Protected { .. }));
+/// # Ok::<(), rangeread::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Workspace {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    root: PathBuf,
+    alias: Option<PathBuf>,
+    patterns: Vec<String>,
+    protect: Protect,
+    #[cfg(unix)]
+    root_dir: walk::fd::FdDir,
+    #[cfg(not(unix))]
+    root_dir: walk::path::PathDir,
+    openat2: bool,
+}
+
+impl std::fmt::Debug for Workspace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Workspace")
+            .field("root", &self.inner.root)
+            .field("patterns", &self.inner.patterns)
+            .field("openat2", &self.inner.openat2)
+            .finish()
+    }
+}
+
+/// What the walk found, before the last step.
+struct Located<D> {
+    walked: Walked<D>,
+    relative: PathBuf,
+}
+
+impl Workspace {
+    /// A workspace on `root` with no protected paths and the default strategy.
+    ///
+    /// # Errors
+    ///
+    /// As [`WorkspaceBuilder::build`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let ws = rangeread::Workspace::new(".")?;
+    /// assert!(ws.root().is_absolute());
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn new(root: impl AsRef<Path>) -> Result<Workspace> {
+        Workspace::builder(root).build()
+    }
+
+    /// A builder for a workspace on `root`.
+    pub fn builder(root: impl AsRef<Path>) -> WorkspaceBuilder {
+        WorkspaceBuilder {
+            root: root.as_ref().to_path_buf(),
+            config: Config::default(),
+        }
+    }
+
+    /// The root, canonicalized.
+    pub fn root(&self) -> &Path {
+        &self.inner.root
+    }
+
+    /// The protected patterns, as given.
+    pub fn patterns(&self) -> &[String] {
+        &self.inner.patterns
+    }
+
+    /// Whether files are opened through `openat2` ([`OpenStrategy::Openat2`], or
+    /// [`OpenStrategy::Auto`] on a kernel that has it).
+    pub fn uses_openat2(&self) -> bool {
+        self.inner.openat2
+    }
+
+    /// Whether a path relative to the root is protected, by its spelling alone (no file
+    /// system access, no link resolution): the check a host can make on a directory
+    /// listing. Paths that climb above the root are not protected (they are outside).
+    pub fn is_protected(&self, relative: impl AsRef<Path>) -> bool {
+        lexical(relative.as_ref()).is_some_and(|p| self.inner.protect.matches(&p, false))
+    }
+
+    /// Resolves `path` and opens it for reading: confined to the root, not protected,
+    /// without blocking (a FIFO or device is refused by its type before it is opened).
+    /// The caller checks the handle's type again when it wraps it
+    /// ([`crate::Source::from_file`] does); [`crate::Reader::read_in`] does all of this.
+    ///
+    /// # Errors
+    ///
+    /// - [`Error::OutsideWorkspace`]: an absolute path outside the root, `..` above the
+    ///   root, a link whose target is absolute or climbs above the root;
+    /// - [`Error::Protected`]: the path as asked or as resolved matches a protected
+    ///   pattern;
+    /// - [`Error::InvalidPath`]: a NUL byte, a path over 4096 bytes or a name too long
+    ///   for the file system, a link loop (more than 40 links);
+    /// - [`Error::NotFound`] (also when a component that should be a directory is
+    ///   not), [`Error::PermissionDenied`], [`Error::IsDirectory`],
+    ///   [`Error::NotRegularFile`];
+    /// - [`Error::Changed`]: the path kept changing under the resolution (three tries);
+    /// - [`Error::Io`] for anything else.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let ws = rangeread::Workspace::new("tests")?;
+    /// let opened = ws.open("./data/../data/sample.txt")?;
+    /// assert_eq!(opened.relative_path, std::path::Path::new("data/sample.txt"));
+    /// assert!(opened.resolved_path.starts_with(ws.root()));
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn open(&self, path: impl AsRef<Path>) -> Result<Opened> {
+        let asked = path.as_ref();
+        let pending = self.prepare(asked)?;
+        for _ in 0..RACE_RETRIES {
+            let located = self.locate(asked, pending.clone())?;
+            let Some(located) = located else { continue };
+            match self.open_located(asked, &located)? {
+                Some(file) => {
+                    return Ok(Opened {
+                        file,
+                        resolved_path: self.absolute(&located.relative),
+                        relative_path: located.relative,
+                    })
+                }
+                None => continue,
+            }
+        }
+        Err(Error::Changed {
+            path: asked.to_path_buf(),
+        })
+    }
+
+    /// Resolves `path` under the same rules as [`Workspace::open`] and returns its
+    /// absolute path inside the root, without opening it; directories resolve too.
+    ///
+    /// The answer is true when it is given: a path is not a handle, and opening the
+    /// returned path later is not race-free. Read through [`Workspace::open`] or
+    /// [`crate::Reader::read_in`].
+    ///
+    /// # Errors
+    ///
+    /// As [`Workspace::open`], except [`Error::IsDirectory`] and
+    /// [`Error::NotRegularFile`].
+    pub fn resolve(&self, path: impl AsRef<Path>) -> Result<PathBuf> {
+        let asked = path.as_ref();
+        let pending = self.prepare(asked)?;
+        for _ in 0..RACE_RETRIES {
+            if let Some(located) = self.locate(asked, pending.clone())? {
+                let Some(name) = &located.walked.last else {
+                    return Ok(self.absolute(&located.relative));
+                };
+                let parent = located.walked.parent(&self.inner.root_dir);
+                match stat_kind(parent, name) {
+                    Ok(Kind::Link) => continue,
+                    Ok(Kind::Dir) => {
+                        self.check_dir(asked, &located.relative)?;
+                        return Ok(self.absolute(&located.relative));
+                    }
+                    Ok(_) => return Ok(self.absolute(&located.relative)),
+                    Err(e) => return Err(map_io(asked, e)),
+                }
+            }
+        }
+        Err(Error::Changed {
+            path: asked.to_path_buf(),
+        })
+    }
+
+    fn absolute(&self, relative: &Path) -> PathBuf {
+        if relative.as_os_str().is_empty() {
+            self.inner.root.clone()
+        } else {
+            self.inner.root.join(relative)
+        }
+    }
+
+    /// Checks the path as asked and turns it into relative components to walk.
+    fn prepare(&self, asked: &Path) -> Result<VecDeque<OsString>> {
+        check_bytes(asked)?;
+        if asked.as_os_str().is_empty() {
+            return Err(Error::NotFound {
+                path: asked.to_path_buf(),
+            });
+        }
+        let outside = || Error::OutsideWorkspace {
+            path: asked.to_path_buf(),
+        };
+        let rest = if asked.has_root() || has_prefix(asked) {
+            let inner = &self.inner;
+            asked
+                .strip_prefix(&inner.root)
+                .ok()
+                .or_else(|| {
+                    inner
+                        .alias
+                        .as_deref()
+                        .and_then(|a| asked.strip_prefix(a).ok())
+                })
+                .ok_or_else(outside)?
+        } else {
+            asked
+        };
+        let mut pending = VecDeque::new();
+        for c in rest.components() {
+            match c {
+                Component::Normal(n) => pending.push_back(n.to_os_string()),
+                Component::ParentDir => pending.push_back(OsString::from("..")),
+                Component::CurDir => {}
+                Component::RootDir | Component::Prefix(_) => return Err(outside()),
+            }
+        }
+        // The spelling is checked before the file system is touched, so a protected
+        // path gets the same answer whether it exists or not.
+        let spelled: PathBuf = pending.iter().collect();
+        if let Some(p) = lexical(&spelled) {
+            if self.inner.protect.matches(&p, false) {
+                return Err(Error::Protected {
+                    path: asked.to_path_buf(),
+                });
+            }
+        }
+        Ok(pending)
+    }
+
+    /// Walks the components and checks the resolved path; `None` means a race: retry.
+    fn locate(
+        &self,
+        asked: &Path,
+        pending: VecDeque<OsString>,
+    ) -> Result<Option<Located<RootDir>>> {
+        let walked = match walk::walk(&self.inner.root_dir, pending) {
+            Ok(w) => w,
+            Err(Fail::Race) => return Ok(None),
+            Err(Fail::Outside) => {
+                return Err(Error::OutsideWorkspace {
+                    path: asked.to_path_buf(),
+                })
+            }
+            Err(Fail::Loop) => return Err(loop_error(asked)),
+            Err(Fail::Io(e)) => return Err(map_io(asked, e)),
+        };
+        let relative = walked.relative();
+        if self.inner.protect.matches(&relative, walked.last.is_none()) {
+            return Err(Error::Protected {
+                path: asked.to_path_buf(),
+            });
+        }
+        Ok(Some(Located { walked, relative }))
+    }
+
+    /// Patterns for directories only (`secrets/`) apply to the last component once it is
+    /// known to be a directory.
+    fn check_dir(&self, asked: &Path, relative: &Path) -> Result<()> {
+        if self.inner.protect.matches(relative, true) {
+            return Err(Error::Protected {
+                path: asked.to_path_buf(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Opens the last component; `None` means a race: retry.
+    fn open_located(&self, asked: &Path, located: &Located<RootDir>) -> Result<Option<File>> {
+        let is_dir = || Error::IsDirectory {
+            path: asked.to_path_buf(),
+        };
+        let Some(name) = &located.walked.last else {
+            return Err(is_dir());
+        };
+        let parent = located.walked.parent(&self.inner.root_dir);
+        // Refuse what must not be opened by its type first: opening a device can have
+        // effects, and a socket cannot be opened at all.
+        match stat_kind(parent, name).map_err(|e| map_io(asked, e))? {
+            Kind::Link => return Ok(None),
+            Kind::Dir => {
+                self.check_dir(asked, &located.relative)?;
+                return Err(is_dir());
+            }
+            Kind::Special(kind) => {
+                return Err(Error::NotRegularFile {
+                    path: asked.to_path_buf(),
+                    kind,
+                })
+            }
+            Kind::File => {}
+        }
+        match open_last(&self.inner, parent, name, &located.relative) {
+            Ok(f) => Ok(Some(f)),
+            Err(e) if is_race(&e) => Ok(None),
+            Err(e) => Err(map_io(asked, e)),
+        }
+    }
+}
+
+#[cfg(unix)]
+type RootDir = walk::fd::FdDir;
+#[cfg(not(unix))]
+type RootDir = walk::path::PathDir;
+
+enum Kind {
+    File,
+    Dir,
+    Link,
+    Special(FileKind),
+}
+
+#[cfg(unix)]
+fn stat_kind(parent: &RootDir, name: &std::ffi::OsStr) -> std::io::Result<Kind> {
+    use rustix::fs::{statat, AtFlags, FileType};
+    let st = statat(parent.fd(), name, AtFlags::SYMLINK_NOFOLLOW)?;
+    Ok(match FileType::from_raw_mode(st.st_mode) {
+        FileType::RegularFile => Kind::File,
+        FileType::Directory => Kind::Dir,
+        FileType::Symlink => Kind::Link,
+        FileType::Fifo => Kind::Special(FileKind::Fifo),
+        FileType::Socket => Kind::Special(FileKind::Socket),
+        FileType::CharacterDevice => Kind::Special(FileKind::CharDevice),
+        FileType::BlockDevice => Kind::Special(FileKind::BlockDevice),
+        _ => Kind::Special(FileKind::Other),
+    })
+}
+
+#[cfg(not(unix))]
+fn stat_kind(parent: &RootDir, name: &std::ffi::OsStr) -> std::io::Result<Kind> {
+    let ft = std::fs::symlink_metadata(parent.0.join(name))?.file_type();
+    Ok(if ft.is_symlink() {
+        Kind::Link
+    } else if ft.is_dir() {
+        Kind::Dir
+    } else if ft.is_file() {
+        Kind::File
+    } else {
+        Kind::Special(FileKind::Other)
+    })
+}
+
+/// Opens the last component: through `openat2` from the root, or on its directory's
+/// handle with `O_NOFOLLOW`.
+#[cfg(unix)]
+fn open_last(
+    inner: &Inner,
+    parent: &RootDir,
+    name: &std::ffi::OsStr,
+    relative: &Path,
+) -> std::io::Result<File> {
+    use rustix::fs::{openat, Mode, OFlags};
+    let flags =
+        OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC | OFlags::NOFOLLOW;
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    if inner.openat2 {
+        use rustix::fs::{openat2, ResolveFlags};
+        let resolve =
+            ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
+        let fd = openat2(inner.root_dir.fd(), relative, flags, Mode::empty(), resolve)?;
+        return Ok(File::from(fd));
+    }
+    let _ = (inner, relative);
+    Ok(File::from(openat(parent.fd(), name, flags, Mode::empty())?))
+}
+
+#[cfg(not(unix))]
+fn open_last(
+    _inner: &Inner,
+    parent: &RootDir,
+    name: &std::ffi::OsStr,
+    _relative: &Path,
+) -> std::io::Result<File> {
+    File::open(parent.0.join(name))
+}
+
+/// Whether `openat2` with the flags the workspace uses works here.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn openat2_available(root: &RootDir) -> bool {
+    use rustix::fs::{openat2, Mode, OFlags, ResolveFlags};
+    let resolve = ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
+    // ENOSYS (old kernel), EPERM (seccomp), E2BIG/EINVAL (unknown fields or flags).
+    openat2(
+        root.fd(),
+        ".",
+        OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+        resolve,
+    )
+    .is_ok()
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn openat2_available(_root: &RootDir) -> bool {
+    false
+}
+
+/// What signals that the path changed between the walk and the open: a link where the
+/// walk saw none (`ELOOP` from `O_NOFOLLOW` / `RESOLVE_NO_SYMLINKS`), a directory moved
+/// under a `RESOLVE_BENEATH` resolution (`EXDEV`, `EAGAIN`).
+fn is_race(e: &std::io::Error) -> bool {
+    #[cfg(unix)]
+    {
+        use rustix::io::Errno;
+        let code = e.raw_os_error();
+        [Errno::LOOP, Errno::XDEV, Errno::AGAIN, Errno::MLINK]
+            .iter()
+            .any(|x| code == Some(x.raw_os_error()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = e;
+        false
+    }
+}
+
+fn loop_error(asked: &Path) -> Error {
+    Error::InvalidPath {
+        path: asked.to_path_buf(),
+        reason: "too many levels of symbolic links",
+    }
+}
+
+/// Wraps an error of a resolution step with the path as asked.
+fn map_io(asked: &Path, e: std::io::Error) -> Error {
+    #[cfg(unix)]
+    {
+        use rustix::io::Errno;
+        let code = e.raw_os_error();
+        let is = |x: Errno| code == Some(x.raw_os_error());
+        if is(Errno::NOTDIR) {
+            // A file where a directory should be: the path names nothing.
+            return Error::NotFound {
+                path: asked.to_path_buf(),
+            };
+        }
+        if is(Errno::NAMETOOLONG) {
+            return Error::InvalidPath {
+                path: asked.to_path_buf(),
+                reason: "a name in the path is too long",
+            };
+        }
+        if is(Errno::LOOP) {
+            return loop_error(asked);
+        }
+    }
+    Error::io(asked, e)
+}
+
+/// NUL bytes and over-long paths, refused before any system call sees them.
+fn check_bytes(path: &Path) -> Result<()> {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    if bytes.contains(&0) {
+        return Err(Error::InvalidPath {
+            path: path.to_path_buf(),
+            reason: "contains a NUL byte",
+        });
+    }
+    if bytes.len() > MAX_PATH_BYTES {
+        return Err(Error::InvalidPath {
+            path: path.to_path_buf(),
+            reason: "longer than 4096 bytes",
+        });
+    }
+    Ok(())
+}
+
+fn has_prefix(p: &Path) -> bool {
+    matches!(p.components().next(), Some(Component::Prefix(_)))
+}
+
+/// `path` with `.` dropped and `..` folded by spelling; `None` when it climbs above the
+/// start or is not relative.
+fn lexical(path: &Path) -> Option<PathBuf> {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::Normal(n) => out.push(n),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    return None;
+                }
+            }
+            Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    Some(out)
+}
+
+/// The root as the caller spelled it, made absolute, when that spelling has no `..`
+/// (an absolute path under it is accepted as under the root).
+fn absolute_alias(given: &Path) -> Option<PathBuf> {
+    if given
+        .components()
+        .any(|c| matches!(c, Component::ParentDir))
+    {
+        return None;
+    }
+    let abs = if given.is_absolute() {
+        given.to_path_buf()
+    } else {
+        std::env::current_dir().ok()?.join(given)
+    };
+    Some(abs.components().collect())
+}
+
+/// Session workspaces: a workspace per session identifier (a session name or a task
+/// id), for hosts that serve several sessions, such as a `session_read_file(session,
+/// path, ...)` tool.
+///
+/// Safe to share between threads; lookups take a read lock and clone an `Arc`.
+///
+/// # Example
+///
+/// ```
+/// use rangeread::{LineSelection, Reader, Workspace, WorkspaceRegistry};
+///
+/// let sessions = WorkspaceRegistry::new();
+/// sessions.insert("task-42", Workspace::new("tests/data")?);
+/// let ws = sessions.get("task-42")?;
+/// let result = Reader::new().read_in(&ws, "sample.txt", LineSelection::Head(1))?;
+/// assert_eq!(result.lines.map(|l| l.start), Some(1));
+///
+/// let err = sessions.get("task-7").unwrap_err();
+/// assert_eq!(err.to_string(), r#"Session not found: "task-7""#);
+/// # Ok::<(), rangeread::Error>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct WorkspaceRegistry {
+    sessions: RwLock<HashMap<String, Workspace>>,
+}
+
+impl WorkspaceRegistry {
+    /// An empty registry.
+    pub fn new() -> WorkspaceRegistry {
+        WorkspaceRegistry::default()
+    }
+
+    /// Registers `workspace` under `id`, returning the one it replaces.
+    pub fn insert(&self, id: impl Into<String>, workspace: Workspace) -> Option<Workspace> {
+        self.write().insert(id.into(), workspace)
+    }
+
+    /// The workspace of session `id`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::SessionNotFound`] when no workspace is registered under `id`.
+    pub fn get(&self, id: &str) -> Result<Workspace> {
+        self.read()
+            .get(id)
+            .cloned()
+            .ok_or_else(|| Error::SessionNotFound { id: id.to_string() })
+    }
+
+    /// Removes the workspace of session `id`, returning it.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::SessionNotFound`] when no workspace is registered under `id`.
+    pub fn remove(&self, id: &str) -> Result<Workspace> {
+        self.write()
+            .remove(id)
+            .ok_or_else(|| Error::SessionNotFound { id: id.to_string() })
+    }
+
+    /// The registered session identifiers, sorted.
+    pub fn ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = self.read().keys().cloned().collect();
+        ids.sort();
+        ids
+    }
+
+    /// How many sessions are registered.
+    pub fn len(&self) -> usize {
+        self.read().len()
+    }
+
+    /// Whether no session is registered.
+    pub fn is_empty(&self) -> bool {
+        self.read().is_empty()
+    }
+
+    // A panic while holding the lock cannot leave the map half-updated (each operation
+    // is one HashMap call), so a poisoned lock is used as is.
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, HashMap<String, Workspace>> {
+        self.sessions.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<String, Workspace>> {
+        self.sessions.write().unwrap_or_else(|e| e.into_inner())
+    }
+}

@@ -1,0 +1,645 @@
+//! Workspace confinement: an attack suite, legitimate reads, and races, run on every
+//! strategy the machine has (the `O_NOFOLLOW` walk always; `openat2` where available).
+#![cfg(unix)]
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rangeread::{
+    Error, LineSelection, OpenStrategy, Reader, Workspace, WorkspaceBuilder, WorkspaceRegistry,
+};
+
+const OUTSIDE: &str = "OUTSIDE-CONTENT";
+
+/// A temporary tree: `base/outside/...` holds what must never be read, `base/ws` is
+/// the root.
+struct Fixture {
+    _dir: tempfile::TempDir,
+    base: PathBuf,
+    root: PathBuf,
+}
+
+fn fixture() -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().canonicalize().unwrap();
+    let root = base.join("ws");
+    let w = |p: &Path, s: &str| {
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, s).unwrap();
+    };
+    let out = base.join("outside");
+    w(&out.join("secret.txt"), &format!("{OUTSIDE} secret\n"));
+    w(&out.join("dir/f.txt"), &format!("{OUTSIDE} dir file\n"));
+    w(
+        &base.join("wsx/secret.txt"),
+        &format!("{OUTSIDE} sibling\n"),
+    );
+    w(&root.join("hello.txt"), "hello\nworld\n");
+    w(&root.join("src/lib.rs"), "pub fn lib() {}\n");
+    w(&root.join("src/nested/deep.txt"), "deep\n");
+    w(&root.join("secrets/key.pem"), "PRIVATE KEY\n");
+    w(&root.join(".env"), "TOKEN=1\n");
+    w(&root.join("src/.env"), "TOKEN=2\n");
+    w(&root.join(".env.example"), "TOKEN=\n");
+    w(&root.join(".../f.txt"), "three dots\n");
+    w(&root.join("we ird\nname.txt"), "weird\n");
+    w(&root.join("d/f.txt"), "inside d\n");
+    let raw = |b: &[u8]| root.join(OsStr::from_bytes(b));
+    w(&raw(b"caf\xe9.txt"), "latin-1 name\n");
+    w(&raw(b"d\xff/inner.txt"), "non-utf8 dir\n");
+    let ln = |target: &str, name: &str| symlink(target, root.join(name)).unwrap();
+    ln("hello.txt", "inside_rel");
+    ln("../hello.txt", "src/up_link");
+    ln("src", "dir_link");
+    ln("chain2", "chain1");
+    ln("src/nested/deep.txt", "chain2");
+    ln("../outside/secret.txt", "rel_outside");
+    ln("../outside/dir", "rel_outside_dir");
+    ln("../ws/hello.txt", "leave_return");
+    ln("../../ws/hello.txt", "src/leave_return2");
+    ln("hop1", "chain_leave");
+    ln("../outside/secret.txt", "hop1");
+    ln("loop_b", "loop_a");
+    ln("loop_a", "loop_b");
+    ln("self_loop", "self_loop");
+    ln("secrets/key.pem", "pem_alias");
+    ln("secrets", "secrets_alias");
+    ln("pem_alias", "pem_alias_chain");
+    ln(".", "dot_link");
+    ln("../outside/dir", "d_swap");
+    symlink(
+        raw(b"caf\xe9.txt").file_name().unwrap(),
+        root.join("to_latin1"),
+    )
+    .unwrap();
+    let abs = |target: &Path, name: &str| symlink(target, root.join(name)).unwrap();
+    abs(&root.join("hello.txt"), "abs_inside");
+    abs(&root, "root_abs");
+    abs(&out.join("secret.txt"), "abs_outside");
+    abs(&out.join("dir"), "abs_outside_dir");
+    abs(Path::new("/dev/zero"), "zero_link");
+    abs(Path::new("/proc/self/root"), "proc_root");
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        root.join("fifo"),
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .unwrap();
+    symlink(&root, base.join("ws_link")).unwrap();
+    Fixture {
+        _dir: dir,
+        base,
+        root,
+    }
+}
+
+fn builder(root: &Path, strategy: OpenStrategy) -> WorkspaceBuilder {
+    Workspace::builder(root).strategy(strategy).protect_all([
+        "secrets/",
+        ".env*",
+        "!.env.example",
+        "*.key",
+    ])
+}
+
+/// The strategies this machine can run: the walk always, `openat2` when the kernel (and
+/// any sandbox) allows it.
+fn strategies(root: &Path) -> Vec<OpenStrategy> {
+    let mut s = vec![OpenStrategy::Walk];
+    match builder(root, OpenStrategy::Openat2).build() {
+        Ok(ws) => {
+            assert!(ws.uses_openat2());
+            s.push(OpenStrategy::Openat2);
+        }
+        Err(e) => eprintln!("openat2 unavailable here, testing the walk only: {e}"),
+    }
+    s
+}
+
+fn read(ws: &Workspace, path: impl AsRef<Path>) -> Result<rangeread::ReadResult, Error> {
+    Reader::new().read_in(ws, path, LineSelection::default())
+}
+
+/// (name, path relative to a placeholder, expected error kind). `{root}` and `{base}`
+/// are replaced by the fixture's absolute paths.
+const ATTACKS: &[(&str, &str, &str)] = &[
+    (
+        "dotdot_simple",
+        "../outside/secret.txt",
+        "outside_workspace",
+    ),
+    (
+        "dotdot_chain",
+        "src/../../outside/secret.txt",
+        "outside_workspace",
+    ),
+    (
+        "dotdot_deep_chain",
+        "src/nested/../../../outside/secret.txt",
+        "outside_workspace",
+    ),
+    (
+        "dotdot_leaves_and_returns",
+        "../ws/hello.txt",
+        "outside_workspace",
+    ),
+    (
+        "dotdot_many",
+        "../../../../../../../../../../etc/passwd",
+        "outside_workspace",
+    ),
+    ("dotdot_root_itself", "..", "outside_workspace"),
+    (
+        "absolute_outside_file",
+        "{base}/outside/secret.txt",
+        "outside_workspace",
+    ),
+    ("absolute_etc_passwd", "/etc/passwd", "outside_workspace"),
+    (
+        "absolute_root_then_dotdot",
+        "{root}/../outside/secret.txt",
+        "outside_workspace",
+    ),
+    (
+        "absolute_string_prefix_sibling",
+        "{root}x/secret.txt",
+        "outside_workspace",
+    ),
+    ("absolute_parent_of_root", "{root}/..", "outside_workspace"),
+    (
+        "link_relative_to_outside_file",
+        "rel_outside",
+        "outside_workspace",
+    ),
+    (
+        "link_absolute_to_outside_file",
+        "abs_outside",
+        "outside_workspace",
+    ),
+    (
+        "link_relative_to_outside_dir",
+        "rel_outside_dir/f.txt",
+        "outside_workspace",
+    ),
+    (
+        "link_absolute_to_outside_dir",
+        "abs_outside_dir/f.txt",
+        "outside_workspace",
+    ),
+    (
+        "link_leaves_and_returns",
+        "leave_return",
+        "outside_workspace",
+    ),
+    (
+        "link_leaves_and_returns_nested",
+        "src/leave_return2",
+        "outside_workspace",
+    ),
+    (
+        "link_chain_leaving_on_second_hop",
+        "chain_leave",
+        "outside_workspace",
+    ),
+    (
+        "link_absolute_pointing_inside",
+        "abs_inside",
+        "outside_workspace",
+    ),
+    (
+        "link_absolute_to_root_dir",
+        "root_abs/hello.txt",
+        "outside_workspace",
+    ),
+    (
+        "link_to_dot_then_dotdot",
+        "dot_link/../outside/secret.txt",
+        "outside_workspace",
+    ),
+    (
+        "link_dir_then_dotdot_twice",
+        "dir_link/../../outside/secret.txt",
+        "outside_workspace",
+    ),
+    ("link_to_dev_zero", "zero_link", "outside_workspace"),
+    (
+        "link_to_proc_magic_link",
+        "proc_root/etc/passwd",
+        "outside_workspace",
+    ),
+    ("loop_two_links", "loop_a", "invalid_path"),
+    ("loop_self", "self_loop", "invalid_path"),
+    ("loop_in_directory_position", "loop_a/x", "invalid_path"),
+    ("protected_direct", "secrets/key.pem", "protected"),
+    (
+        "protected_dot_dotdot_spelling",
+        "./secrets/../secrets/key.pem",
+        "protected",
+    ),
+    ("protected_double_slash", "secrets//key.pem", "protected"),
+    (
+        "protected_absolute_spelling",
+        "{root}/secrets/key.pem",
+        "protected",
+    ),
+    (
+        "protected_via_dotdot_from_nested",
+        "src/nested/../../secrets/key.pem",
+        "protected",
+    ),
+    ("protected_link_to_file", "pem_alias", "protected"),
+    (
+        "protected_link_chain_to_file",
+        "pem_alias_chain",
+        "protected",
+    ),
+    (
+        "protected_link_to_dir",
+        "secrets_alias/key.pem",
+        "protected",
+    ),
+    (
+        "protected_through_dot_link",
+        "dot_link/secrets/key.pem",
+        "protected",
+    ),
+    ("protected_env_at_root", ".env", "protected"),
+    ("protected_env_nested", "src/.env", "protected"),
+    (
+        "protected_missing_file_same_answer",
+        "secrets/missing.pem",
+        "protected",
+    ),
+    ("protected_dir_itself", "secrets", "protected"),
+    ("nul_byte", "hello.txt\0/../../etc/passwd", "invalid_path"),
+    ("nul_byte_alone", "\0", "invalid_path"),
+    ("name_too_long", "{long_name}", "invalid_path"),
+    ("path_too_long", "{long_path}", "invalid_path"),
+    ("fifo_never_blocks", "fifo", "not_regular_file"),
+    ("root_is_a_directory", ".", "is_directory"),
+    ("file_used_as_directory", "hello.txt/x", "not_found"),
+    ("empty_path", "", "not_found"),
+];
+
+fn expand(path: &str, f: &Fixture) -> PathBuf {
+    match path {
+        "{long_name}" => PathBuf::from("x".repeat(300)),
+        "{long_path}" => PathBuf::from("a/".repeat(2100)),
+        _ => PathBuf::from(
+            path.replace("{root}", f.root.to_str().unwrap())
+                .replace("{base}", f.base.to_str().unwrap()),
+        ),
+    }
+}
+
+#[test]
+fn attack_suite() {
+    assert!(ATTACKS.len() >= 25);
+    let f = fixture();
+    let mut failures = Vec::new();
+    for strategy in strategies(&f.root) {
+        let ws = builder(&f.root, strategy).build().unwrap();
+        for (name, path, kind) in ATTACKS {
+            let path = expand(path, &f);
+            match read(&ws, &path) {
+                Ok(r) => failures.push(format!(
+                    "{strategy:?} {name}: read succeeded: {:?}",
+                    r.content
+                )),
+                Err(e) if e.kind() != *kind => {
+                    failures.push(format!("{strategy:?} {name}: expected {kind}, got {e}"))
+                }
+                Err(e) => {
+                    // The path as asked, never the resolved one, is in the message.
+                    if *kind == "outside_workspace" {
+                        let want = format!("Path \"{}\" is outside the workspace", path.display());
+                        assert_eq!(e.to_string(), want, "{name}");
+                    }
+                    if *kind == "protected" {
+                        let want =
+                            format!("Access denied: \"{}\" is a protected path", path.display());
+                        assert_eq!(e.to_string(), want, "{name}");
+                    }
+                }
+            }
+            // `open` and `resolve` refuse just the same.
+            if ws.open(&path).is_ok() {
+                failures.push(format!("{strategy:?} {name}: open succeeded"));
+            }
+            let resolves = !matches!(*kind, "is_directory" | "not_regular_file");
+            if resolves && ws.resolve(&path).is_ok() {
+                failures.push(format!("{strategy:?} {name}: resolve succeeded"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// (name, path, expected relative resolved path, expected content).
+const LEGIT: &[(&str, &[u8], &[u8], &str)] = &[
+    (
+        "plain_relative",
+        b"hello.txt",
+        b"hello.txt",
+        "hello\nworld\n",
+    ),
+    ("dot_prefix", b"./hello.txt", b"hello.txt", "hello\nworld\n"),
+    (
+        "nested",
+        b"src/nested/deep.txt",
+        b"src/nested/deep.txt",
+        "deep\n",
+    ),
+    (
+        "dotdot_staying_inside",
+        b"src/nested/../lib.rs",
+        b"src/lib.rs",
+        "pub fn lib() {}\n",
+    ),
+    (
+        "absolute_inside",
+        b"{root}/src/lib.rs",
+        b"src/lib.rs",
+        "pub fn lib() {}\n",
+    ),
+    (
+        "relative_link",
+        b"inside_rel",
+        b"hello.txt",
+        "hello\nworld\n",
+    ),
+    (
+        "relative_link_with_dotdot",
+        b"src/up_link",
+        b"hello.txt",
+        "hello\nworld\n",
+    ),
+    (
+        "directory_link",
+        b"dir_link/lib.rs",
+        b"src/lib.rs",
+        "pub fn lib() {}\n",
+    ),
+    ("link_chain", b"chain1", b"src/nested/deep.txt", "deep\n"),
+    (
+        "link_to_dot",
+        b"dot_link/hello.txt",
+        b"hello.txt",
+        "hello\nworld\n",
+    ),
+    (
+        "non_utf8_file_name",
+        b"caf\xe9.txt",
+        b"caf\xe9.txt",
+        "latin-1 name\n",
+    ),
+    (
+        "non_utf8_dir_name",
+        b"d\xff/inner.txt",
+        b"d\xff/inner.txt",
+        "non-utf8 dir\n",
+    ),
+    (
+        "link_to_non_utf8_name",
+        b"to_latin1",
+        b"caf\xe9.txt",
+        "latin-1 name\n",
+    ),
+    (
+        "reallowed_by_negation",
+        b".env.example",
+        b".env.example",
+        "TOKEN=\n",
+    ),
+    (
+        "three_dots_is_a_name",
+        b".../f.txt",
+        b".../f.txt",
+        "three dots\n",
+    ),
+    (
+        "newline_in_name",
+        b"we ird\nname.txt",
+        b"we ird\nname.txt",
+        "weird\n",
+    ),
+    (
+        "absolute_via_root_alias",
+        b"{base}/ws_link/hello.txt",
+        b"hello.txt",
+        "hello\nworld\n",
+    ),
+];
+
+#[test]
+fn legitimate_reads() {
+    assert!(LEGIT.len() >= 10);
+    let f = fixture();
+    for strategy in strategies(&f.root) {
+        // Built on the link to the root, so that its spelling is accepted as an alias.
+        let ws = builder(&f.base.join("ws_link"), strategy).build().unwrap();
+        assert_eq!(ws.root(), f.root);
+        for (name, path, resolved, content) in LEGIT {
+            let path = OsStr::from_bytes(path)
+                .to_str()
+                .map_or_else(|| PathBuf::from(OsStr::from_bytes(path)), |s| expand(s, &f));
+            let r = read(&ws, &path).unwrap_or_else(|e| panic!("{strategy:?} {name}: {e}"));
+            assert_eq!(r.content, *content, "{strategy:?} {name}");
+            assert_eq!(r.path, path.display().to_string(), "{name}");
+            let want = f.root.join(OsStr::from_bytes(resolved));
+            assert_eq!(r.resolved_path, want.display().to_string(), "{name}");
+            let opened = ws.open(&path).unwrap();
+            assert_eq!(opened.resolved_path, want, "{name}");
+            assert_eq!(opened.relative_path, Path::new(OsStr::from_bytes(resolved)));
+            assert_eq!(ws.resolve(&path).unwrap(), want, "{name}");
+        }
+    }
+}
+
+#[test]
+fn auto_uses_openat2_where_available() {
+    let f = fixture();
+    let ws = Workspace::new(&f.root).unwrap();
+    let available = strategies(&f.root).contains(&OpenStrategy::Openat2);
+    assert_eq!(ws.uses_openat2(), available);
+    let walk = builder(&f.root, OpenStrategy::Walk).build().unwrap();
+    assert!(!walk.uses_openat2());
+}
+
+#[test]
+fn documented_limit_hard_links_are_not_told_apart() {
+    let f = fixture();
+    std::fs::hard_link(f.root.join("secrets/key.pem"), f.root.join("notes.txt")).unwrap();
+    let ws = builder(&f.root, OpenStrategy::Auto).build().unwrap();
+    assert_eq!(read(&ws, "notes.txt").unwrap().content, "PRIVATE KEY\n");
+}
+
+#[test]
+fn workspace_documents_keep_one_index_and_report_paths() {
+    let f = fixture();
+    let ws = Workspace::new(&f.root).unwrap();
+    let mut doc = Reader::new().open_in(&ws, "dir_link/lib.rs").unwrap();
+    let r = doc.read(LineSelection::Head(1)).unwrap();
+    assert_eq!(r.path, "dir_link/lib.rs");
+    assert_eq!(
+        r.resolved_path,
+        f.root.join("src/lib.rs").display().to_string()
+    );
+}
+
+#[test]
+fn errors_are_clear() {
+    let f = fixture();
+    assert!(matches!(
+        Workspace::new(f.root.join("missing")),
+        Err(Error::NotFound { .. })
+    ));
+    let err = Workspace::new(f.root.join("hello.txt")).unwrap_err();
+    assert_eq!(err.kind(), "invalid_path");
+    let err = Workspace::builder(&f.root)
+        .protect("a[")
+        .build()
+        .unwrap_err();
+    assert_eq!(err.kind(), "invalid_pattern");
+    let ws = Workspace::new(&f.root).unwrap();
+    let err = read(&ws, "a\0b").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        r#"Invalid path "a\0b": contains a NUL byte"#
+    );
+    let err = read(&ws, "loop_a").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        r#"Invalid path "loop_a": too many levels of symbolic links"#
+    );
+    let err = read(&ws, "missing.txt").unwrap_err();
+    assert_eq!(err.to_string(), r#"File not found: "missing.txt""#);
+}
+
+#[test]
+fn is_protected_checks_spelling() {
+    let f = fixture();
+    let ws = builder(&f.root, OpenStrategy::Auto).build().unwrap();
+    assert!(ws.is_protected("secrets/key.pem"));
+    assert!(ws.is_protected("a/b/../../secrets/x"));
+    assert!(ws.is_protected("x.key"));
+    assert!(!ws.is_protected(".env.example"));
+    assert!(!ws.is_protected("hello.txt"));
+    assert_eq!(ws.patterns().len(), 4);
+}
+
+#[test]
+fn session_registry() {
+    let f = fixture();
+    let reg = WorkspaceRegistry::new();
+    assert!(reg.is_empty());
+    reg.insert("alpha", Workspace::new(&f.root).unwrap());
+    reg.insert("task-2", Workspace::new(f.root.join("src")).unwrap());
+    assert_eq!(reg.ids(), ["alpha", "task-2"]);
+    let ws = reg.get("task-2").unwrap();
+    assert_eq!(read(&ws, "lib.rs").unwrap().content, "pub fn lib() {}\n");
+    // Session workspaces are isolated from each other.
+    assert_eq!(
+        read(&ws, "../hello.txt").unwrap_err().kind(),
+        "outside_workspace"
+    );
+    let err = reg.get("nope").unwrap_err();
+    assert_eq!(err.to_string(), r#"Session not found: "nope""#);
+    assert_eq!(err.kind(), "session_not_found");
+    reg.remove("alpha").unwrap();
+    assert_eq!(reg.len(), 1);
+    assert!(matches!(
+        reg.remove("alpha"),
+        Err(Error::SessionNotFound { .. })
+    ));
+}
+
+/// Runs `flip` in a thread while `path` is read through the workspace for `time`;
+/// returns (successful reads, refusals). Panics on any read of outside content.
+fn race(
+    ws: &Workspace,
+    path: &str,
+    time: Duration,
+    flip: impl Fn(usize) + Send + 'static,
+) -> (usize, usize) {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flipper = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let mut i = 0;
+            while !stop.load(Ordering::Relaxed) {
+                flip(i);
+                i += 1;
+            }
+        })
+    };
+    let (mut ok, mut refused) = (0, 0);
+    let start = Instant::now();
+    while start.elapsed() < time {
+        match read(ws, path) {
+            Ok(r) => {
+                assert!(
+                    !r.content.contains(OUTSIDE),
+                    "read outside content through {path}: {:?}",
+                    r.content
+                );
+                ok += 1;
+            }
+            Err(_) => refused += 1,
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    flipper.join().unwrap();
+    (ok, refused)
+}
+
+/// A link renamed over, again and again, between an inside target and outside ones.
+#[test]
+fn race_symlink_flipped_by_rename() {
+    let f = fixture();
+    let targets: Vec<PathBuf> = vec![
+        "hello.txt".into(),
+        "../outside/secret.txt".into(),
+        f.base.join("outside/secret.txt"),
+    ];
+    for strategy in strategies(&f.root) {
+        let ws = builder(&f.root, strategy).build().unwrap();
+        let root = f.root.clone();
+        let targets = targets.clone();
+        symlink("hello.txt", root.join("flip")).unwrap();
+        let (ok, refused) = race(&ws, "flip", Duration::from_millis(700), move |i| {
+            let tmp = root.join(format!(".flip.tmp.{}", i % 2));
+            let _ = std::fs::remove_file(&tmp);
+            symlink(&targets[i % targets.len()], &tmp).unwrap();
+            std::fs::rename(&tmp, root.join("flip")).unwrap();
+        });
+        eprintln!("{strategy:?}: {ok} inside reads, {refused} refusals");
+        assert!(ok > 0 && refused > 0, "{strategy:?}: the race did not race");
+        std::fs::remove_file(f.root.join("flip")).unwrap();
+    }
+}
+
+/// A directory and a link to an outside directory exchanged atomically
+/// (`renameat2(RENAME_EXCHANGE)`) while `d/f.txt` is read.
+#[cfg(target_os = "linux")]
+#[test]
+fn race_directory_exchanged_with_link() {
+    use rustix::fs::{renameat_with, RenameFlags, CWD};
+    let f = fixture();
+    for strategy in strategies(&f.root) {
+        let ws = builder(&f.root, strategy).build().unwrap();
+        let (a, b) = (f.root.join("d"), f.root.join("d_swap"));
+        let (ok, refused) = race(&ws, "d/f.txt", Duration::from_millis(700), move |_| {
+            renameat_with(CWD, &a, CWD, &b, RenameFlags::EXCHANGE).unwrap();
+        });
+        eprintln!("{strategy:?}: {ok} inside reads, {refused} refusals");
+        assert!(ok > 0 && refused > 0, "{strategy:?}: the race did not race");
+    }
+}
