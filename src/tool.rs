@@ -42,6 +42,9 @@
 //! |---|---|---|---|
 //! | `file_read` | [`file_read`] | `filename`, `start_line`, `end_line` | the text; Markdown with a note for partial reads |
 //! | `fs_read` | [`fs_read`] | `path`, `start_byte`, `end_byte` | JSON `{content, metadata}` |
+//! | vault `read_file` | [`vault`] | `path`, `start_line`, `end_line` | `N: line` text, `Error: ...` |
+//! | `session_read_file` | [`session_read_file`] | `session`, `path`, Cursor's line parameters | JSON `{success, content, linesRead, omittedContent, ...}` |
+//! | `read_file` (unified) | [`ReadFile`] | [`ReadFileParams`] | the content and notes |
 //!
 //! Each preset has a `call` that returns typed data and a `respond` that takes the raw
 //! JSON arguments and returns the [`ToolResponse`] the tool sends, errors included, so a
@@ -55,16 +58,25 @@
 //! name of each parameter; the other spellings are accepted but not advertised, and
 //! unknown parameters are refused (`additionalProperties: false`).
 
+use std::path::Path;
+
 use serde::Serialize;
 
 use crate::error::{Error, Result};
+use crate::read::Reader;
+use crate::result::ReadResult;
 use crate::select::{ByteSelection, LineSelection, Selection};
+use crate::workspace::Workspace;
 
 mod args;
 pub mod file_read;
 pub mod fs_read;
+mod read_file;
+pub mod session_read_file;
+pub mod vault;
 
 pub use file_read::line_offsets;
+pub use read_file::ReadFile;
 
 use args::{deserialize_via_args, missing, Args};
 
@@ -92,6 +104,19 @@ impl ToolResponse {
             text: text.into(),
             is_error: true,
         }
+    }
+}
+
+/// Reads `path` inside `workspace` when there is one, else as given.
+fn read_at(
+    reader: &Reader,
+    workspace: Option<&Workspace>,
+    path: &str,
+    selection: impl Into<Selection>,
+) -> Result<ReadResult> {
+    match workspace {
+        Some(ws) => reader.read_in(ws, Path::new(path), selection),
+        None => reader.read(path, selection),
     }
 }
 

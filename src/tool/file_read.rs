@@ -22,7 +22,8 @@ use crate::read::Reader;
 use crate::render::{render, Format};
 use crate::select::LineSelection;
 use crate::tool::args::{self, deserialize_via_args, missing, Args};
-use crate::tool::ToolResponse;
+use crate::tool::{read_at, ToolResponse};
+use crate::workspace::Workspace;
 
 /// The note that ends a partial read.
 pub const PARTIAL_NOTE: &str = "*Note: Partial read - analysis skipped.*";
@@ -83,6 +84,7 @@ impl FileReadParams {
 #[derive(Debug, Clone, Default)]
 pub struct FileRead {
     reader: Reader,
+    workspace: Option<Workspace>,
 }
 
 impl FileRead {
@@ -93,16 +95,31 @@ impl FileRead {
 
     /// The tool reading through `reader` (its budgets and policies).
     pub fn with_reader(reader: Reader) -> FileRead {
-        FileRead { reader }
+        FileRead {
+            reader,
+            workspace: None,
+        }
+    }
+
+    /// Resolves paths inside `workspace` (confined to its root, protected paths
+    /// refused); by default they are opened as given.
+    pub fn workspace(mut self, workspace: Workspace) -> FileRead {
+        self.workspace = Some(workspace);
+        self
     }
 
     /// Reads and renders.
     ///
     /// # Errors
     ///
-    /// Whatever [`Reader::read`] returns.
+    /// Whatever [`Reader::read`] (or [`Reader::read_in`] with a workspace) returns.
     pub fn call(&self, params: &FileReadParams) -> Result<String> {
-        let result = self.reader.read(&params.filename, params.selection())?;
+        let result = read_at(
+            &self.reader,
+            self.workspace.as_ref(),
+            &params.filename,
+            params.selection(),
+        )?;
         if !result.is_partial {
             return Ok(result.content);
         }

@@ -22,7 +22,8 @@ use crate::read::Reader;
 use crate::result::{Adjustments, ByteSpan, InvalidUtf8, ReadResult, Truncation};
 use crate::select::ByteSelection;
 use crate::tool::args::{self, deserialize_via_args, missing, Args};
-use crate::tool::ToolResponse;
+use crate::tool::{read_at, ToolResponse};
+use crate::workspace::Workspace;
 
 /// The parameters of `fs_read`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -115,6 +116,7 @@ impl From<ReadResult> for FsReadResponse {
 #[derive(Debug, Clone, Default)]
 pub struct FsRead {
     reader: Reader,
+    workspace: Option<Workspace>,
 }
 
 impl FsRead {
@@ -125,17 +127,28 @@ impl FsRead {
 
     /// The tool reading through `reader` (its budgets and policies).
     pub fn with_reader(reader: Reader) -> FsRead {
-        FsRead { reader }
+        FsRead {
+            reader,
+            workspace: None,
+        }
+    }
+
+    /// Resolves paths inside `workspace` (confined to its root, protected paths
+    /// refused); by default they are opened as given.
+    pub fn workspace(mut self, workspace: Workspace) -> FsRead {
+        self.workspace = Some(workspace);
+        self
     }
 
     /// Reads the range.
     ///
     /// # Errors
     ///
-    /// Whatever [`Reader::read`] returns for a byte selection.
+    /// Whatever [`Reader::read`] (or [`Reader::read_in`] with a workspace) returns for a
+    /// byte selection.
     pub fn call(&self, params: &FsReadParams) -> Result<FsReadResponse> {
         let sel = ByteSelection::new(params.start_byte, params.end_byte);
-        Ok(self.reader.read(&params.path, sel)?.into())
+        Ok(read_at(&self.reader, self.workspace.as_ref(), &params.path, sel)?.into())
     }
 
     /// Parses the JSON arguments of a call and answers it with the JSON response, or
