@@ -93,6 +93,11 @@ impl LineIndex {
         self.is_complete().then(|| self.total_from_scan())
     }
 
+    /// The block size: one checkpoint per this many bytes.
+    pub fn block_size(&self) -> u64 {
+        self.block
+    }
+
     /// Heap memory used by the index, in bytes.
     pub fn memory_bytes(&self) -> usize {
         self.checkpoints.capacity() * std::mem::size_of::<u64>()

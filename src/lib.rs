@@ -101,6 +101,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 mod budget;
+mod cache;
 mod decode;
 mod error;
 mod index;
@@ -115,14 +116,15 @@ pub mod tool;
 mod walk;
 mod workspace;
 
+pub use cache::{CacheStats, IndexCache};
 pub use decode::Utf8Policy;
 pub use error::{Error, FileKind, Result};
 pub use index::{LineIndex, DEFAULT_BLOCK_SIZE};
 pub use read::{Document, Reader, Totals};
 pub use render::{language_for, notes, render, render_to, Format};
 pub use result::{
-    Adjustments, ByteSpan, CutLine, InvalidUtf8, Landmark, LineEnding, LineSpan, Omitted,
-    ReadResult, Requested, RequestedLines, Truncation, TruncationReason,
+    Adjustments, ByteSpan, CutLine, Fingerprint, InvalidUtf8, Landmark, LineEnding, LineSpan,
+    Omitted, ReadResult, Requested, RequestedLines, Truncation, TruncationReason,
 };
 pub use select::{ByteSelection, LineSelection, Selection, Snap};
 pub use source::Source;

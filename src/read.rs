@@ -2,16 +2,18 @@
 //! (source → select → budget → summarize → result).
 
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
 use crate::budget::{collect_lines, floor_char_boundary, Budget, Page};
+use crate::cache::IndexCache;
 use crate::decode::{decode_utf8, Utf8Policy};
 use crate::error::{Error, Result};
 use crate::index::{tail_start, LineIndex, DEFAULT_BLOCK_SIZE};
 use crate::result::{
-    Adjustments, ByteSpan, CutLine, LineEnding, LineSpan, ReadResult, Requested, RequestedLines,
-    Truncation,
+    Adjustments, ByteSpan, CutLine, Fingerprint, LineEnding, LineSpan, ReadResult, Requested,
+    RequestedLines, Truncation,
 };
 use crate::select::{snap_end, snap_start, ByteSelection, LineSelection, Selection, Snap};
 use crate::source::Source;
@@ -74,6 +76,7 @@ impl Default for Config {
 #[derive(Debug, Clone, Default)]
 pub struct Reader {
     config: Config,
+    cache: Option<Arc<IndexCache>>,
 }
 
 impl Reader {
@@ -132,8 +135,16 @@ impl Reader {
     ///
     /// As [`Source::open`].
     pub fn open(&self, path: impl AsRef<Path>) -> Result<Document> {
-        let src = Source::open_streaming_limit(path.as_ref(), self.stream_limit())?;
-        Ok(self.document(src))
+        let path = path.as_ref();
+        match Source::open_streaming_limit(path, self.stream_limit()) {
+            Ok(src) => Ok(self.document(src)),
+            Err(e) => {
+                if let (Error::NotFound { .. }, Some(cache)) = (&e, &self.cache) {
+                    cache.forget(path);
+                }
+                Err(e)
+            }
+        }
     }
 
     /// Opens a file inside a workspace, for one or more reads that share one line index.
@@ -180,11 +191,28 @@ impl Reader {
         }
     }
 
+    /// By default, every [`Document`] builds its own line index. With a cache, documents
+    /// of the same file share it across reads and threads: an unchanged file is never
+    /// scanned twice, and a file that grew by appending is scanned from its old end.
+    pub fn cache(mut self, cache: Arc<IndexCache>) -> Reader {
+        self.cache = Some(cache);
+        self
+    }
+
     /// Wraps a source opened some other way (in memory, memory-mapped, from a workspace).
     pub fn document(&self, src: Source) -> Document {
         let path = src.path().display().to_string();
+        let cached = self
+            .cache
+            .as_ref()
+            .and_then(|c| c.checkout(&src, self.config.block_size));
+        let fresh = cached.is_none();
         Document {
-            index: LineIndex::with_block_size(src.len(), self.config.block_size),
+            index: cached
+                .unwrap_or_else(|| LineIndex::with_block_size(src.len(), self.config.block_size)),
+            // An index extended over appended bytes is worth storing even unread.
+            stored_scan: if fresh { 0 } else { u64::MAX },
+            cache: self.cache.clone(),
             src,
             config: self.config,
             resolved_path: path.clone(),
@@ -263,6 +291,9 @@ pub struct Document {
     config: Config,
     path: String,
     resolved_path: String,
+    cache: Option<Arc<IndexCache>>,
+    /// How far the index had scanned when it was last stored in the cache.
+    stored_scan: u64,
 }
 
 impl Document {
@@ -305,6 +336,12 @@ impl Document {
             Selection::Bytes(sel) => self.read_bytes(sel),
         }?;
         self.src.check_unchanged()?;
+        if let Some(cache) = &self.cache {
+            if self.index.scanned() != self.stored_scan {
+                cache.checkin(&self.src, &self.index);
+                self.stored_scan = self.index.scanned();
+            }
+        }
         Ok(result)
     }
 
@@ -645,6 +682,16 @@ impl Document {
             start: page.start,
             end: page.end,
         };
+        let fingerprint = Fingerprint {
+            file_size,
+            modified_ns: self
+                .src
+                .stamp()
+                .and_then(|s| s.modified)
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map(|d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)),
+            content_hash: format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&page.content)),
+        };
         let map = |c: u64| page.file_offset(c);
         let decoded = decode_utf8(page.content.clone(), self.config.utf8, map)?;
         Ok(ReadResult {
@@ -665,6 +712,7 @@ impl Document {
             is_partial,
             percent_of_file,
             invalid_utf8: decoded.invalid,
+            fingerprint,
             raw: decoded.raw,
         })
     }

@@ -179,6 +179,24 @@ impl LineEnding {
     }
 }
 
+/// What identifies the state a read saw, so that a host can implement read-before-edit
+/// and "unchanged since your last read".
+///
+/// Compare all three fields. Size and time alone miss an in-place rewrite within the time
+/// resolution of the file system; the hash alone says nothing about the rest of the file.
+/// The hash covers the bytes returned (`raw_bytes`), not the whole file: two reads of the
+/// same range with equal fingerprints saw the same bytes there.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fingerprint {
+    /// File size in bytes when read.
+    pub file_size: u64,
+    /// Modification time in nanoseconds since the Unix epoch, when the platform has one
+    /// (`None` for bytes in memory).
+    pub modified_ns: Option<u64>,
+    /// XXH3-64 of the returned bytes, as 16 hex digits.
+    pub content_hash: String,
+}
+
 /// The result of one read: the content and everything a caller needs to know about it.
 ///
 /// Serializes to the JSON shape of the behaviour contract; render it for a model with
@@ -221,6 +239,8 @@ pub struct ReadResult {
     pub percent_of_file: f64,
     /// Invalid UTF-8 replaced under the lossy policy.
     pub invalid_utf8: Option<InvalidUtf8>,
+    /// The state of the file this result was read from.
+    pub fingerprint: Fingerprint,
     /// The exact bytes when `content` is not them (lossy replacement happened).
     #[serde(skip)]
     pub(crate) raw: Option<Vec<u8>>,

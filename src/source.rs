@@ -26,10 +26,12 @@ pub(crate) const STREAM_HARD_LIMIT: u64 = 64 << 20;
 /// calls on the same handle, the file was modified in between.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Stamp {
-    len: u64,
-    modified: Option<std::time::SystemTime>,
+    pub(crate) len: u64,
+    pub(crate) modified: Option<std::time::SystemTime>,
     #[cfg(unix)]
     ctime: (i64, i64),
+    /// `(device, inode)`: which file this is, whatever its path.
+    pub(crate) id: Option<(u64, u64)>,
 }
 
 impl Stamp {
@@ -41,6 +43,10 @@ impl Stamp {
             modified: meta.modified().ok(),
             #[cfg(unix)]
             ctime: (meta.ctime(), meta.ctime_nsec()),
+            #[cfg(unix)]
+            id: Some((meta.dev(), meta.ino())),
+            #[cfg(not(unix))]
+            id: None,
         }
     }
 }
@@ -360,6 +366,21 @@ impl Source {
         } else {
             Err(self.changed())
         }
+    }
+
+    /// The state of the file when the source was created; `None` for bytes in memory.
+    pub(crate) fn stamp(&self) -> Option<&Stamp> {
+        match &self.backend {
+            Backend::Memory(_) => None,
+            Backend::File { stamp, .. }
+            | Backend::Mmap { stamp, .. }
+            | Backend::Streamed { stamp, .. } => Some(stamp),
+        }
+    }
+
+    /// Whether the bytes come from a file that reported size 0 and was streamed.
+    pub(crate) fn is_streamed(&self) -> bool {
+        matches!(self.backend, Backend::Streamed { .. })
     }
 
     pub(crate) fn changed(&self) -> Error {

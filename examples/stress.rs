@@ -1,0 +1,228 @@
+//! `stress`: readers share one `IndexCache` while a writer appends to, truncates,
+//! rewrites, deletes and swaps the files they read.
+//!
+//! ```text
+//! cargo run --release --example stress -- [SECONDS] [READERS]
+//! ```
+//!
+//! Every line of every version of every file is `v<version> line <n> <padding>`: a read
+//! is consistent when its lines carry one version and their numbers match the line
+//! numbers the result reports. The run fails (exit 1) on any inconsistent read, any
+//! unexpected error, a panic, or a cache over its memory budget. `tests/cache.rs` runs the
+//! same code for a few seconds.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rangeread::{Error, IndexCache, LineSelection, Reader, Selection};
+
+/// The text of line `n` in version `v`.
+pub fn line(v: u64, n: u64) -> String {
+    format!("v{v} line {n} {}\n", "x".repeat((n * 7 % 23) as usize))
+}
+
+fn version(v: u64, lines: u64) -> String {
+    (1..=lines).map(|n| line(v, n)).collect()
+}
+
+/// Checks one result against the rule above; a file cut inside a line may end with a
+/// prefix of that line.
+pub fn check(r: &rangeread::ReadResult) -> Result<(), String> {
+    let Some(span) = r.lines else { return Ok(()) };
+    let v: u64 = r
+        .content
+        .strip_prefix('v')
+        .and_then(|s| s.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| format!("no version in {:?}", r.content.get(..40)))?;
+    let mut at = 0;
+    for (i, got) in r.content.split_inclusive('\n').enumerate() {
+        let want = line(v, span.start + i as u64);
+        at += got.len();
+        let whole = got == want;
+        let cut_tail = at == r.content.len() && !got.ends_with('\n') && want.starts_with(got);
+        if !whole && !cut_tail {
+            return Err(format!(
+                "line {} is {got:?}, version {v} has {want:?}",
+                span.start + i as u64
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What a run did.
+#[derive(Debug, Default)]
+pub struct Report {
+    pub consistent: u64,
+    pub changed: u64,
+    pub writes: u64,
+    pub max_cache_bytes: usize,
+}
+
+/// Runs readers and one writer over `files` files in `dir` for `duration`.
+pub fn run(
+    dir: &Path,
+    duration: Duration,
+    readers: usize,
+    budget: usize,
+) -> Result<Report, String> {
+    let files: Vec<PathBuf> = (0..3).map(|i| dir.join(format!("f{i}.log"))).collect();
+    for (i, f) in files.iter().enumerate() {
+        std::fs::write(f, version(i as u64, 3000)).map_err(|e| e.to_string())?;
+    }
+    let cache = Arc::new(IndexCache::new(budget));
+    let stop = Arc::new(AtomicBool::new(false));
+    let writes = Arc::new(AtomicU64::new(0));
+    let writer = {
+        let (files, stop, writes, dir) = (
+            files.clone(),
+            stop.clone(),
+            writes.clone(),
+            dir.to_path_buf(),
+        );
+        std::thread::spawn(move || -> Result<(), String> {
+            let mut v = 10u64;
+            while !stop.load(Ordering::Relaxed) {
+                let f = &files[(v % 3) as usize];
+                let io = |e: std::io::Error| e.to_string();
+                match v % 5 {
+                    // Rewrite in place with another version.
+                    0 => std::fs::write(f, version(v, 500 + v * 37 % 4000)).map_err(io)?,
+                    // Truncate (possibly inside a line).
+                    1 => {
+                        if let Ok(h) = std::fs::OpenOptions::new().write(true).open(f) {
+                            let len = h.metadata().map_err(io)?.len();
+                            h.set_len(len * 2 / 3).map_err(io)?;
+                        }
+                    }
+                    // Append whole lines continuing the file's version and numbering.
+                    2 => {
+                        let text = std::fs::read_to_string(f).unwrap_or_default();
+                        if text.ends_with('\n') {
+                            let last = text.lines().last().unwrap_or("v0 line 0");
+                            let mut p = last.split(' ');
+                            let lv: u64 = p.next().and_then(|s| s[1..].parse().ok()).unwrap_or(0);
+                            let ln: u64 = p.nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+                            let more: String = (ln + 1..ln + 300).map(|n| line(lv, n)).collect();
+                            use std::io::Write;
+                            let mut h = std::fs::OpenOptions::new()
+                                .append(true)
+                                .open(f)
+                                .map_err(io)?;
+                            h.write_all(more.as_bytes()).map_err(io)?;
+                        }
+                    }
+                    // Delete, then recreate.
+                    3 => {
+                        let _ = std::fs::remove_file(f);
+                        std::thread::sleep(Duration::from_millis(1));
+                        std::fs::write(f, version(v, 800)).map_err(io)?;
+                    }
+                    // Swap: write a new version beside it and rename it over.
+                    _ => {
+                        let tmp = dir.join(format!("swap{v}.tmp"));
+                        std::fs::write(&tmp, version(v, 1000 + v % 2000)).map_err(io)?;
+                        std::fs::rename(&tmp, f).map_err(io)?;
+                    }
+                }
+                writes.fetch_add(1, Ordering::Relaxed);
+                v += 1;
+            }
+            Ok(())
+        })
+    };
+    let deadline = Instant::now() + duration;
+    let handles: Vec<_> = (0..readers)
+        .map(|t| {
+            let (files, cache) = (files.clone(), cache.clone());
+            std::thread::spawn(move || -> Result<(u64, u64, usize), String> {
+                let reader = Reader::new().cache(cache.clone()).retries(1);
+                let (mut ok, mut changed, mut max_bytes) = (0, 0, 0);
+                let mut k = t as u64 * 7919;
+                while Instant::now() < deadline {
+                    k = k
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let f = &files[(k >> 33) as usize % 3];
+                    let start = 1 + (k >> 40) % 4000;
+                    let sel: Selection = match (k >> 20) % 5 {
+                        0 => LineSelection::Head(40).into(),
+                        1 => LineSelection::Tail(40).into(),
+                        2 => LineSelection::from(start..=start + 30).into(),
+                        3 => LineSelection::offset_limit(start, Some(20)).into(),
+                        _ => LineSelection::range(Some(-(1 + (k % 200) as i64)), None).into(),
+                    };
+                    match reader.read(f, sel) {
+                        Ok(r) => {
+                            check(&r)?;
+                            ok += 1;
+                        }
+                        Err(Error::Changed { .. })
+                        | Err(Error::NotFound { .. })
+                        | Err(Error::LineBeyondEnd { .. }) => changed += 1,
+                        Err(e) => return Err(format!("unexpected error: {e}")),
+                    }
+                    max_bytes = max_bytes.max(cache.memory_bytes());
+                }
+                Ok((ok, changed, max_bytes))
+            })
+        })
+        .collect();
+    let mut report = Report::default();
+    let mut failure = None;
+    for h in handles {
+        match h.join() {
+            Ok(Ok((ok, changed, max_bytes))) => {
+                report.consistent += ok;
+                report.changed += changed;
+                report.max_cache_bytes = report.max_cache_bytes.max(max_bytes);
+            }
+            Ok(Err(e)) => failure = Some(e),
+            Err(_) => failure = Some("a reader panicked".to_string()),
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    match writer.join() {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => failure = Some(format!("writer: {e}")),
+        Err(_) => failure = Some("the writer panicked".to_string()),
+    }
+    report.writes = writes.load(Ordering::Relaxed);
+    if report.max_cache_bytes > budget {
+        failure = Some(format!(
+            "cache used {} bytes over a budget of {budget}",
+            report.max_cache_bytes
+        ));
+    }
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(report),
+    }
+}
+
+#[allow(dead_code)]
+fn main() -> std::process::ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let secs: f64 = args.first().and_then(|s| s.parse().ok()).unwrap_or(10.0);
+    let readers: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(8);
+    let dir = std::env::temp_dir().join(format!("rangeread-stress-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let result = run(&dir, Duration::from_secs_f64(secs), readers, 1 << 20);
+    let _ = std::fs::remove_dir_all(&dir);
+    match result {
+        Ok(r) => {
+            println!(
+                "ok: {} consistent reads, {} changed/missing, {} writes, cache peak {} bytes",
+                r.consistent, r.changed, r.writes, r.max_cache_bytes
+            );
+            std::process::ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("FAILED: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! The shared index cache: reuse, growth, rewrites, replacement, the memory budget, and
+//! the concurrency stress run of `examples/stress.rs`.
+
+#[allow(dead_code)]
+#[path = "../examples/stress.rs"]
+mod stress;
+
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rangeread::{IndexCache, LineSelection, Reader};
+
+fn numbered(from: u64, to: u64) -> String {
+    (from..=to).map(|n| format!("line {n}\n")).collect()
+}
+
+fn setup(lines: u64) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("log.txt");
+    std::fs::write(&path, numbered(1, lines)).unwrap();
+    (dir, path)
+}
+
+#[test]
+fn an_unchanged_file_reuses_its_index() {
+    let (_d, path) = setup(50_000);
+    let cache = Arc::new(IndexCache::new(1 << 20));
+    let reader = Reader::new().cache(cache.clone());
+    let a = reader
+        .read(&path, LineSelection::from(40_000..=40_001))
+        .unwrap();
+    assert_eq!(a.content, "line 40000\nline 40001\n");
+    let b = reader
+        .read(&path, LineSelection::from(45_000..=45_000))
+        .unwrap();
+    assert_eq!(b.content, "line 45000\n");
+    assert_eq!(b.total_lines, Some(50_000));
+    let s = cache.stats();
+    assert_eq!((s.misses, s.hits), (1, 1));
+}
+
+#[test]
+fn an_appended_file_extends_its_index_from_the_old_end() {
+    let (_d, path) = setup(10_000);
+    let cache = Arc::new(IndexCache::new(1 << 20));
+    let reader = Reader::new().cache(cache.clone());
+    assert_eq!(
+        reader
+            .read(&path, LineSelection::Tail(1))
+            .unwrap()
+            .total_lines,
+        Some(10_000)
+    );
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    f.write_all(numbered(10_001, 12_000).as_bytes()).unwrap();
+    let r = reader
+        .read(&path, LineSelection::from(11_999..=12_000))
+        .unwrap();
+    assert_eq!(r.content, "line 11999\nline 12000\n");
+    assert_eq!(r.total_lines, Some(12_000));
+    assert_eq!(cache.stats().extended, 1);
+}
+
+#[test]
+fn a_rewritten_or_truncated_file_is_rebuilt() {
+    let (_d, path) = setup(1000);
+    let cache = Arc::new(IndexCache::new(1 << 20));
+    let reader = Reader::new().cache(cache.clone());
+    reader.read(&path, LineSelection::Tail(1)).unwrap();
+    // Same size, other content: short lines become long and the other way round.
+    let text: String = (1..=1000).rev().map(|n| format!("LINE {n}\n")).collect();
+    std::fs::write(&path, &text).unwrap();
+    let r = reader.read(&path, LineSelection::from(1..=1)).unwrap();
+    assert_eq!(r.content, "LINE 1000\n");
+    std::fs::write(&path, "a\nb\n").unwrap();
+    let r = reader.read(&path, LineSelection::Tail(5)).unwrap();
+    assert_eq!((r.content.as_str(), r.total_lines), ("a\nb\n", Some(2)));
+    assert!(cache.stats().invalidated >= 2);
+}
+
+#[test]
+fn a_grown_file_whose_old_end_changed_is_rebuilt_not_extended() {
+    let (_d, path) = setup(1000);
+    let cache = Arc::new(IndexCache::new(1 << 20));
+    let reader = Reader::new().cache(cache.clone());
+    reader.read(&path, LineSelection::Tail(1)).unwrap();
+    let mut text = numbered(1, 1000).replace("line 999\n", "line 999 changed\n");
+    text.push_str("more\n");
+    std::fs::write(&path, &text).unwrap();
+    let r = reader.read(&path, LineSelection::Tail(3)).unwrap();
+    assert_eq!(r.content, "line 999 changed\nline 1000\nmore\n");
+    assert_eq!(cache.stats().extended, 0);
+}
+
+#[test]
+fn a_replaced_or_deleted_file_is_dropped() {
+    let (dir, path) = setup(100);
+    let cache = Arc::new(IndexCache::new(1 << 20));
+    let reader = Reader::new().cache(cache.clone());
+    reader.read(&path, LineSelection::Tail(1)).unwrap();
+    let other = dir.path().join("new.txt");
+    std::fs::write(&other, "x\ny\n").unwrap();
+    std::fs::rename(&other, &path).unwrap();
+    assert_eq!(
+        reader.read(&path, LineSelection::Tail(1)).unwrap().content,
+        "y\n"
+    );
+    assert_eq!(cache.len(), 1, "the replaced file's entry is gone");
+    std::fs::remove_file(&path).unwrap();
+    assert!(reader.read(&path, LineSelection::Tail(1)).is_err());
+    assert!(cache.is_empty());
+    // prune() finds entries of files deleted behind the cache's back.
+    std::fs::write(&path, "z\n").unwrap();
+    reader.read(&path, LineSelection::Tail(1)).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    cache.prune();
+    assert!(cache.is_empty());
+}
+
+#[test]
+fn memory_stays_within_the_budget_by_evicting_the_least_recently_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = Arc::new(IndexCache::new(2000));
+    let reader = Reader::new().cache(cache.clone());
+    for i in 0..20 {
+        let p = dir.path().join(format!("f{i}.txt"));
+        std::fs::write(&p, numbered(1, 100)).unwrap();
+        reader.read(&p, LineSelection::Tail(1)).unwrap();
+        assert!(cache.memory_bytes() <= 2000);
+    }
+    assert!(cache.len() < 20);
+    assert!(cache.stats().evicted > 0);
+    // The most recent file is still there.
+    let last = dir.path().join("f19.txt");
+    reader.read(&last, LineSelection::Head(1)).unwrap();
+    assert!(cache.stats().hits >= 1);
+}
+
+#[test]
+fn fingerprints_tell_unchanged_reads_from_changed_ones() {
+    let (_d, path) = setup(100);
+    let reader = Reader::new();
+    let a = reader.read(&path, LineSelection::from(10..=20)).unwrap();
+    let b = reader.read(&path, LineSelection::from(10..=20)).unwrap();
+    assert_eq!(a.fingerprint, b.fingerprint);
+    assert_eq!(a.fingerprint.file_size, a.file_size);
+    assert_eq!(a.fingerprint.content_hash.len(), 16);
+    let text = numbered(1, 100).replace("line 15\n", "line XV\n");
+    std::fs::write(&path, text).unwrap();
+    let c = reader.read(&path, LineSelection::from(10..=20)).unwrap();
+    assert_ne!(a.fingerprint.content_hash, c.fingerprint.content_hash);
+    assert_ne!(a.fingerprint.modified_ns, c.fingerprint.modified_ns);
+}
+
+#[test]
+fn stress_eight_readers_one_cache_while_files_change() {
+    let dir = tempfile::tempdir().unwrap();
+    // A small budget so that eviction happens during the run too.
+    let report = stress::run(dir.path(), Duration::from_secs(3), 8, 700).unwrap();
+    eprintln!("{report:?}");
+    assert!(report.consistent > 100, "{report:?}");
+    assert!(report.writes > 10, "{report:?}");
+}
