@@ -154,7 +154,10 @@ impl SessionReadFileResponse {
         let mut summary = omitted.summary;
         if let (Some(t), Some(l)) = (r.truncated, r.lines) {
             if let Some(next) = t.next_start_line {
-                let of = r.total_lines.map(|n| format!(" of {n}")).unwrap_or_default();
+                let of = r
+                    .total_lines
+                    .map(|n| format!(" of {n}"))
+                    .unwrap_or_default();
                 if !summary.is_empty() {
                     summary.push(' ');
                 }
