@@ -10,7 +10,8 @@ use crate::workspace::Workspace;
 /// A `read_file` tool that accepts every dialect of [`ReadFileParams`].
 ///
 /// It answers with the exact text of the selection, then the note lines of
-/// [`crate::notes`] (what was omitted, where to continue when a budget cut the read).
+/// [`ReadFile::notes`]: what was omitted, where to continue when a budget cut the read,
+/// and where the rest of each line cut by the line-length budget starts.
 /// By default it never counts a whole file just to report totals ([`Totals::IfKnown`]):
 /// `head` and `tail` of a huge file cost only their bytes, and a line range costs one
 /// counting pass up to it.
@@ -73,11 +74,37 @@ impl ReadFile {
         read_at(&self.reader, self.workspace.as_ref(), &params.path, sel)
     }
 
-    /// The text of a result as this tool sends it: the content, then each note on a
-    /// line of its own (after a line break if the content does not end with one).
+    /// The notes of a result: [`crate::notes`] (omitted regions, continuation), then
+    /// one line for each line the line-length budget cut (the first
+    /// [`ReadFile::MAX_CUT_NOTES`], then a count), saying where the rest starts:
+    /// `content` has no marker, and a model that sees only text must learn it here.
+    pub fn notes(result: &ReadResult) -> Vec<String> {
+        let mut out = notes(result);
+        let cuts = &result.cut_lines;
+        for c in cuts.iter().take(ReadFile::MAX_CUT_NOTES) {
+            out.push(format!(
+                "[Line {} cut: {} of {} bytes shown; read the rest with start_byte={}]",
+                c.line, c.shown_bytes, c.total_bytes, c.next_start_byte
+            ));
+        }
+        if cuts.len() > ReadFile::MAX_CUT_NOTES {
+            out.push(format!(
+                "[{} more lines cut at the line-length budget]",
+                cuts.len() - ReadFile::MAX_CUT_NOTES
+            ));
+        }
+        out
+    }
+
+    /// How many cut lines [`ReadFile::notes`] names one by one.
+    pub const MAX_CUT_NOTES: usize = 5;
+
+    /// The text of a result as this tool sends it: the content, then each note of
+    /// [`ReadFile::notes`] on a line of its own (after a line break if the content does
+    /// not end with one).
     pub fn text(result: &ReadResult) -> String {
         let mut out = result.content.clone();
-        for (i, note) in notes(result).iter().enumerate() {
+        for (i, note) in ReadFile::notes(result).iter().enumerate() {
             if i == 0 && !out.is_empty() && !out.ends_with('\n') {
                 out.push('\n');
             }
