@@ -6,6 +6,8 @@
 //! inside it picks the byte. The index is built lazily, only as far as a question needs,
 //! and can be extended when the file grows by appending.
 
+use std::sync::Arc;
+
 use memchr::{memchr_iter, memrchr};
 
 use crate::error::Result;
@@ -38,8 +40,8 @@ pub const DEFAULT_BLOCK_SIZE: u64 = 64 * 1024;
 #[derive(Debug, Clone)]
 pub struct LineIndex {
     block: u64,
-    /// `checkpoints[i]` = LF bytes in `[0, i * block)`, for every block start scanned.
-    checkpoints: Vec<u64>,
+    /// `checkpoints.get(i)` = LF bytes in `[0, i * block)`, for every block start scanned.
+    checkpoints: Checkpoints,
     /// Bytes scanned from the start of the file.
     scanned: u64,
     /// LF bytes in `[0, scanned)`.
@@ -60,7 +62,7 @@ impl LineIndex {
     pub fn with_block_size(len: u64, block: u64) -> LineIndex {
         LineIndex {
             block: block.max(1),
-            checkpoints: vec![0],
+            checkpoints: Checkpoints::new(),
             scanned: 0,
             newlines: 0,
             last_is_lf: false,
@@ -100,7 +102,7 @@ impl LineIndex {
 
     /// Heap memory used by the index, in bytes.
     pub fn memory_bytes(&self) -> usize {
-        self.checkpoints.capacity() * std::mem::size_of::<u64>()
+        self.checkpoints.memory_bytes()
     }
 
     /// Accepts that the source grew by appending to `new_len` bytes: what was indexed
@@ -167,7 +169,7 @@ impl LineIndex {
         let b = self.checkpoints.partition_point(|&c| c < nth) - 1;
         let block_start = b as u64 * self.block;
         let block_end = (block_start + self.block).min(self.scanned);
-        let skip = (nth - self.checkpoints[b] - 1) as usize;
+        let skip = (nth - self.checkpoints.get(b) - 1) as usize;
         let mut scratch = Vec::new();
         let pos = src.with_range(block_start, block_end, &mut scratch, |bytes| {
             memchr_iter(b'\n', bytes).nth(skip)
@@ -194,7 +196,7 @@ impl LineIndex {
         let inside = src.with_range(block_start, offset, &mut scratch, |bytes| {
             memchr_iter(b'\n', bytes).count() as u64
         })?;
-        Ok(self.checkpoints[b] + inside + 1)
+        Ok(self.checkpoints.get(b) + inside + 1)
     }
 
     /// Scans forward until at least `target` bytes are indexed (or the end).
@@ -235,10 +237,64 @@ impl LineIndex {
                 }
             })?;
         }
-        if self.scanned == self.len {
-            self.checkpoints.shrink_to_fit();
-        }
         Ok(())
+    }
+}
+
+/// Entries per segment of [`Checkpoints`]: 32 KiB, below the allocator's mmap threshold.
+const SEGMENT: usize = 4096;
+
+/// The checkpoint list, in shared fixed-size segments: cloning an index (as the cache
+/// does for every read) copies a few pointers, and growing it copies at most the last
+/// segment.
+#[derive(Debug, Clone)]
+struct Checkpoints {
+    segments: Vec<Arc<Vec<u64>>>,
+    len: usize,
+}
+
+impl Checkpoints {
+    fn new() -> Checkpoints {
+        let mut c = Checkpoints {
+            segments: Vec::new(),
+            len: 0,
+        };
+        c.push(0);
+        c
+    }
+
+    fn get(&self, i: usize) -> u64 {
+        self.segments[i / SEGMENT][i % SEGMENT]
+    }
+
+    fn push(&mut self, v: u64) {
+        if self.len % SEGMENT == 0 {
+            // Grows by doubling up to SEGMENT, so small files keep small indexes.
+            self.segments.push(Arc::new(Vec::new()));
+        }
+        if let Some(last) = self.segments.last_mut() {
+            Arc::make_mut(last).push(v);
+        }
+        self.len += 1;
+    }
+
+    /// The index of the first entry for which `pred` is false (entries are sorted).
+    fn partition_point(&self, pred: impl Fn(&u64) -> bool) -> usize {
+        let seg = self
+            .segments
+            .partition_point(|s| s.last().is_some_and(&pred));
+        match self.segments.get(seg) {
+            Some(s) => seg * SEGMENT + s.partition_point(&pred),
+            None => self.len,
+        }
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.segments
+            .iter()
+            .map(|s| s.capacity() * 8)
+            .sum::<usize>()
+            + self.segments.capacity() * std::mem::size_of::<Arc<Vec<u64>>>()
     }
 }
 
