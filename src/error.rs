@@ -141,11 +141,51 @@ pub enum Error {
         /// What is wrong with it.
         message: String,
     },
-    /// No workspace is registered under this session identifier.
+    /// No session (a workspace in a `WorkspaceRegistry`, or a transcript in a session
+    /// store) has this identifier.
     #[error("Session not found: \"{id}\"")]
     SessionNotFound {
         /// The session identifier asked for.
         id: String,
+    },
+    /// A session query named no session: neither an id nor a title (nor content) to
+    /// search for. (Feature `sessions`.)
+    #[error("Either session_id or search_title must be provided")]
+    SessionQueryMissing,
+    /// A session query that cannot be run as given, such as an unparsable `since` date.
+    /// (Feature `sessions`.)
+    #[error("{message}")]
+    InvalidSessionQuery {
+        /// What is wrong, naming the offending parameter.
+        message: String,
+    },
+    /// No session's title (or content) matches the search. `available` lists the titles
+    /// of the store's sessions, closest to the search first, capped, so that a caller (or a
+    /// model) with a typo can still find its way. (Feature `sessions`.)
+    #[error("No sessions found matching \"{query}\". Available sessions: {}", available_list(.available))]
+    NoMatchingSession {
+        /// The search text.
+        query: String,
+        /// Titles of sessions that do exist, the closest to `query` first.
+        available: Vec<String>,
+    },
+    /// The home directory of a session store does not exist (or is not a directory).
+    /// (Feature `sessions`.)
+    #[error("Session store not found: {:?} (expected the {store} session directory)", DisplayPath(.path))]
+    StoreNotFound {
+        /// The directory that was looked for.
+        path: PathBuf,
+        /// Which store was being opened (`claude`, `codex`, `opencode`, `jsonl`).
+        store: &'static str,
+    },
+    /// A session store's files exist but could not be read as that store's format, such
+    /// as a database that is not OpenCode's. (Feature `sessions`.)
+    #[error("Could not read session store {:?}: {message}", DisplayPath(.path))]
+    Store {
+        /// The file or directory of the store.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
     },
     /// Any other I/O error, with the path it happened on.
     #[error("I/O error on {:?}: {source}", DisplayPath(.path))]
@@ -180,6 +220,10 @@ impl Error {
             Error::InvalidPath { .. } => "invalid_path",
             Error::InvalidPattern { .. } => "invalid_pattern",
             Error::SessionNotFound { .. } => "session_not_found",
+            Error::SessionQueryMissing | Error::InvalidSessionQuery { .. } => "invalid_query",
+            Error::NoMatchingSession { .. } => "no_matching_session",
+            Error::StoreNotFound { .. } => "store_not_found",
+            Error::Store { .. } => "store",
             Error::Io { .. } => "io",
         }
     }
@@ -229,6 +273,15 @@ impl fmt::Display for FileKind {
             FileKind::BlockDevice => "block device",
             FileKind::Other => "special file",
         })
+    }
+}
+
+/// The list of a [`Error::NoMatchingSession`] message: `A, B, C`, or `none`.
+fn available_list(titles: &[String]) -> String {
+    if titles.is_empty() {
+        "none".to_string()
+    } else {
+        titles.join(", ")
     }
 }
 

@@ -92,10 +92,14 @@
 //!
 //! # Crate features
 //!
-//! - `schemars` (off by default): JSON Schemas for the [`tool`] module's parameter
-//!   structs, with schemars 1.x (the version `rmcp` uses).
-//!
 //! The library is pure-sync and depends only on small, well-kept crates.
+//!
+//! - `sessions` (default): the [`sessions`] module, `read_session_messages` over agent
+//!   transcripts (Claude Code, Codex CLI, OpenCode's legacy JSON files, generic JSONL).
+//! - `opencode`: OpenCode's SQLite database (`opencode.db`) in [`sessions`], through
+//!   rusqlite with a bundled SQLite (a C build; off by default to keep builds light).
+//! - `schemars`: JSON Schemas for the [`tool`] module's parameter structs, with
+//!   schemars 1.x (the version `rmcp` uses); needed by `examples/mcp_server.rs`.
 
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
@@ -117,6 +121,9 @@ mod walk;
 mod workspace;
 
 pub use cache::{CacheStats, IndexCache};
+#[cfg(feature = "sessions")]
+pub mod sessions;
+
 pub use decode::Utf8Policy;
 pub use error::{Error, FileKind, Result};
 pub use index::{LineIndex, DEFAULT_BLOCK_SIZE};

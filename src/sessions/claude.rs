@@ -1,0 +1,415 @@
+//! Claude Code transcripts: `~/.claude/projects/<encoded-cwd>/<session-id>.jsonl`.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::de::{Content, Flag, Str, Text};
+use super::jsonl::{normalize_time, Decoded, Engine, LineFormat, Meta, Piece, TitleScan};
+use super::{MessagePage, MessageRequest, SessionInfo, SessionStore, Timestamp};
+use crate::error::{Error, Result};
+
+/// The sessions of Claude Code, read from its `projects` directory.
+///
+/// Claude Code writes one JSONL file per session,
+/// `projects/<encoded-cwd>/<session-id>.jsonl`, one record a line, appended as the
+/// session goes. The session id is the file name without `.jsonl`; subagent transcripts
+/// (`agent-*.jsonl`, and anything in subdirectories of a project) are not sessions of
+/// their own. `updated` is the file's modification time.
+///
+/// # Format versions
+///
+/// Written against the records of Claude Code 1.x and 2.x (2025–2026): `user` and
+/// `assistant` records with `message.content` as a string or an array of blocks
+/// (`text`, `image`, `tool_use`, `tool_result`, `thinking`); records that split one API
+/// reply per content block, sharing `message.id`; and the bookkeeping records
+/// (`summary`, `custom-title`, `ai-title`, `file-history-snapshot`, `system`,
+/// `attachment`, `queue-operation`, `mode`, `last-prompt`, ...). Unknown record types
+/// are skipped, so newer versions keep working as long as these stay.
+///
+/// # Messages
+///
+/// - Kept: `user` and `assistant` records. Content is the `text` blocks joined with
+///   `\n`; `tool_use` blocks appear as `[tool: NAME]`, images as `[image]`;
+///   `thinking` is left out. Consecutive `assistant` records with the same `message.id`
+///   (tool results in between allowed) are one message, timestamped by the first.
+/// - Skipped: user records holding only tool results, `isMeta` records (injected
+///   caveats and reminders), sidechain records (`isSidechain`, subagents), compaction
+///   summaries (`isCompactSummary`), transcript-only records, local command output
+///   (`<local-command-stdout>`, `<bash-stdout>` ...), `[Request interrupted by user]`
+///   markers, synthetic assistant notices (`model: "<synthetic>"`), records with no
+///   text left, and every record of another type.
+///
+/// # Titles
+///
+/// The latest `custom-title` (set with `/rename`), else the latest `ai-title`, else the
+/// latest `summary` whose `leafUuid` is the uuid of a record in the same file (summaries
+/// can describe other sessions), else the first line of the first real user prompt
+/// (not a slash command). See [`TitleScan`] for what that costs.
+///
+/// # Example
+///
+/// ```
+/// use rangeread::sessions::{read_session_messages, ClaudeStore, Order, SessionQuery};
+///
+/// let store = ClaudeStore::open("tests/data/sessions/claude")?;
+/// let q = SessionQuery::id("7f3c9a10-0000-4000-8000-000000000001").order(Order::Newest).limit(1);
+/// let r = read_session_messages(&store, &q)?;
+/// assert_eq!(r.messages[0].role, "assistant");
+/// # Ok::<(), rangeread::Error>(())
+/// ```
+pub struct ClaudeStore {
+    root: PathBuf,
+    title_scan: TitleScan,
+    engine: Engine<ClaudeFormat>,
+}
+
+impl std::fmt::Debug for ClaudeStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClaudeStore")
+            .field("root", &self.root)
+            .field("title_scan", &self.title_scan)
+            .finish()
+    }
+}
+
+impl ClaudeStore {
+    /// Opens the store at `dir`: Claude Code's `projects` directory, or the directory
+    /// that holds it (`~/.claude`, `$CLAUDE_CONFIG_DIR`).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StoreNotFound`] when `dir` is not a directory.
+    pub fn open(dir: impl AsRef<Path>) -> Result<ClaudeStore> {
+        let dir = dir.as_ref();
+        if !dir.is_dir() {
+            return Err(Error::StoreNotFound {
+                path: dir.to_path_buf(),
+                store: "claude",
+            });
+        }
+        let projects = dir.join("projects");
+        let root = if projects.is_dir() {
+            projects
+        } else {
+            dir.to_path_buf()
+        };
+        Ok(ClaudeStore {
+            root,
+            title_scan: TitleScan::Full,
+            engine: Engine::new(ClaudeFormat),
+        })
+    }
+
+    /// Opens the store at [`ClaudeStore::default_dir`].
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StoreNotFound`] when there is no such directory (or no home directory).
+    pub fn open_default() -> Result<ClaudeStore> {
+        let dir = ClaudeStore::default_dir().unwrap_or_else(|| PathBuf::from("~/.claude/projects"));
+        ClaudeStore::open(dir)
+    }
+
+    /// `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`.
+    pub fn default_dir() -> Option<PathBuf> {
+        if let Some(d) = std::env::var_os("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()) {
+            return Some(PathBuf::from(d).join("projects"));
+        }
+        home_dir().map(|h| h.join(".claude").join("projects"))
+    }
+
+    /// By default, [`TitleScan::Full`]: titles for listing and title search come from
+    /// the whole of each file.
+    pub fn title_scan(mut self, scan: TitleScan) -> ClaudeStore {
+        self.title_scan = scan;
+        self
+    }
+
+    /// The `projects` directory being read.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn files(&self) -> Result<Vec<PathBuf>> {
+        let mut out = Vec::new();
+        for project in read_dir(&self.root)? {
+            if !project.is_dir() {
+                continue;
+            }
+            for file in read_dir(&project)? {
+                if is_session_file(&file) {
+                    out.push(file);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn info(&self, path: PathBuf, title: Option<String>) -> Option<SessionInfo> {
+        let meta = std::fs::metadata(&path).ok()?;
+        Some(SessionInfo {
+            id: path.file_stem()?.to_string_lossy().into_owned(),
+            title,
+            updated: meta.modified().ok().map(Timestamp::from_system_time),
+            path,
+        })
+    }
+}
+
+pub(crate) fn home_dir() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .or_else(|| std::env::var_os("USERPROFILE"))
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
+}
+
+/// The entries of a directory, sorted; an error names the directory.
+pub(crate) fn read_dir(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| Error::io(dir, e))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    v.sort();
+    Ok(v)
+}
+
+fn is_session_file(p: &Path) -> bool {
+    let Some(name) = p.file_name().and_then(|n| n.to_str()) else {
+        return false;
+    };
+    name.ends_with(".jsonl") && !name.starts_with("agent-") && p.is_file()
+}
+
+/// Whether `id` can name a file of its own (no separators, not `.` or `..`).
+pub(crate) fn plain_id(id: &str) -> bool {
+    !id.is_empty() && id != "." && id != ".." && !id.contains(['/', '\\', '\0'])
+}
+
+impl SessionStore for ClaudeStore {
+    fn list_sessions(&self) -> Result<Vec<SessionInfo>> {
+        let mut out = Vec::new();
+        for path in self.files()? {
+            let title = self.engine.title(&path, self.title_scan)?;
+            out.extend(self.info(path, title));
+        }
+        Ok(out)
+    }
+
+    fn session(&self, id: &str) -> Result<Option<SessionInfo>> {
+        if !plain_id(id) {
+            return Ok(None);
+        }
+        let name = format!("{id}.jsonl");
+        let mut best: Option<SessionInfo> = None;
+        for project in read_dir(&self.root)? {
+            let path = project.join(&name);
+            if is_session_file(&path) {
+                if let Some(info) = self.info(path, None) {
+                    if best.as_ref().is_none_or(|b| info.updated > b.updated) {
+                        best = Some(info);
+                    }
+                }
+            }
+        }
+        Ok(best)
+    }
+
+    fn read_messages(
+        &self,
+        session: &SessionInfo,
+        request: &MessageRequest,
+    ) -> Result<MessagePage> {
+        self.engine.read(&session.path, request, self.title_scan)
+    }
+}
+
+/// The line format of Claude Code transcripts.
+pub(crate) struct ClaudeFormat;
+
+#[derive(Deserialize)]
+struct Record<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Str<'a>,
+    #[serde(rename = "isSidechain", default)]
+    sidechain: Flag,
+    #[serde(rename = "isMeta", default)]
+    meta: Flag,
+    #[serde(rename = "isCompactSummary", default)]
+    compact: Flag,
+    #[serde(rename = "isVisibleInTranscriptOnly", default)]
+    transcript_only: Flag,
+    #[serde(borrow, default)]
+    timestamp: Str<'a>,
+    #[serde(borrow, default)]
+    message: Option<Msg<'a>>,
+    #[serde(rename = "customTitle", borrow, default)]
+    custom_title: Str<'a>,
+    #[serde(rename = "aiTitle", borrow, default)]
+    ai_title: Str<'a>,
+    #[serde(borrow, default)]
+    summary: Str<'a>,
+    #[serde(rename = "leafUuid", borrow, default)]
+    leaf_uuid: Str<'a>,
+}
+
+#[derive(Deserialize)]
+struct Msg<'a> {
+    #[serde(borrow, default)]
+    id: Str<'a>,
+    #[serde(borrow, default)]
+    model: Str<'a>,
+    #[serde(borrow, default)]
+    content: Content<'a>,
+}
+
+/// User text that Claude Code injects rather than the user typing it.
+const INJECTED: &[&str] = &[
+    "<local-command-stdout>",
+    "<local-command-stderr>",
+    "<bash-stdout>",
+    "<bash-stderr>",
+    "<system-reminder>",
+    "[Request interrupted by user",
+];
+
+/// User text that is a command, kept as a message but not a title.
+const COMMANDS: &[&str] = &[
+    "<command-name>",
+    "<command-message>",
+    "<command-args>",
+    "<bash-input>",
+];
+
+impl LineFormat for ClaudeFormat {
+    fn decode(&self, line: &[u8]) -> Decoded {
+        let Ok(rec) = serde_json::from_slice::<Record<'_>>(line) else {
+            return Decoded::Malformed;
+        };
+        let kind = rec.kind.get().unwrap_or("");
+        let some = |s: &Str<'_>| s.get().map(str::to_string);
+        match kind {
+            "custom-title" => {
+                return some(&rec.custom_title)
+                    .map_or(Decoded::Skip, |t| Decoded::Meta(Meta::Custom(t)))
+            }
+            "ai-title" => {
+                return some(&rec.ai_title).map_or(Decoded::Skip, |t| Decoded::Meta(Meta::Ai(t)))
+            }
+            "summary" => {
+                return match (some(&rec.summary), some(&rec.leaf_uuid)) {
+                    (Some(text), Some(leaf)) => Decoded::Meta(Meta::Summary { text, leaf }),
+                    _ => Decoded::Skip,
+                }
+            }
+            "user" | "assistant" => {}
+            _ => return Decoded::Skip,
+        }
+        if rec.sidechain.0 || rec.meta.0 || rec.compact.0 || rec.transcript_only.0 {
+            return Decoded::Skip;
+        }
+        let Some(msg) = rec.message else {
+            return Decoded::Skip;
+        };
+        let user = kind == "user";
+        if !user && msg.model.is("<synthetic>") {
+            return Decoded::Skip;
+        }
+        let mut text = Text::default();
+        match &msg.content {
+            Content::Text(s) => text.push(s),
+            Content::Blocks(blocks) => {
+                for b in blocks {
+                    match b.kind.get().unwrap_or("") {
+                        "text" => text.push(b.text.get().unwrap_or("")),
+                        "tool_use" | "server_tool_use" if !user => text.tool(b.name.get()),
+                        "image" => text.push("[image]"),
+                        "document" => text.push("[document]"),
+                        _ => {}
+                    }
+                }
+            }
+            Content::Other => {}
+        }
+        if text.is_empty() {
+            return Decoded::Skip;
+        }
+        let content = text.into_string();
+        let head = content.trim_start();
+        if user && INJECTED.iter().any(|p| head.starts_with(p)) {
+            return Decoded::Skip;
+        }
+        Decoded::Piece(Piece {
+            prompt: user && !COMMANDS.iter().any(|p| head.starts_with(p)),
+            role: kind.to_string(),
+            content,
+            timestamp: rec.timestamp.get().map(normalize_time),
+            merge: if user {
+                None
+            } else {
+                msg.id.get().map(Into::into)
+            },
+        })
+    }
+
+    fn title_markers(&self) -> Vec<&[u8]> {
+        vec![b"\"custom-title\"", b"\"ai-title\"", b"\"summary\""]
+    }
+
+    fn uuid_marker(&self, uuid: &str) -> Option<Vec<u8>> {
+        Some(format!("\"uuid\":\"{uuid}\"").into_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn piece(line: &str) -> Piece {
+        match ClaudeFormat.decode(line.as_bytes()) {
+            Decoded::Piece(p) => p,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn decodes_the_record_kinds() {
+        let p = piece(
+            r#"{"type":"user","message":{"role":"user","content":"Fix it"},"timestamp":"2025-06-01T10:00:00Z","uuid":"u1"}"#,
+        );
+        assert_eq!(
+            (p.role.as_str(), p.content.as_str(), p.prompt),
+            ("user", "Fix it", true)
+        );
+        assert_eq!(p.timestamp.as_deref(), Some("2025-06-01T10:00:00.000Z"));
+        let a = piece(
+            r#"{"type":"assistant","message":{"id":"m1","model":"claude","content":[{"type":"thinking","thinking":"hm"},{"type":"text","text":"Sure"},{"type":"tool_use","id":"t","name":"Bash","input":{"command":"ls"}}]}}"#,
+        );
+        assert_eq!(a.content, "Sure\n[tool: Bash]");
+        assert_eq!(a.merge.as_deref(), Some("m1"));
+        let skip = [
+            r#"{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"out"}]}}"#,
+            r#"{"type":"user","isMeta":true,"message":{"role":"user","content":"Caveat: ..."}}"#,
+            r#"{"type":"assistant","isSidechain":true,"message":{"id":"m","content":[{"type":"text","text":"x"}]}}"#,
+            r#"{"type":"assistant","message":{"id":"m","model":"<synthetic>","content":[{"type":"text","text":"No response requested."}]}}"#,
+            r#"{"type":"system","content":"hook ran","isMeta":false}"#,
+            r#"{"type":"file-history-snapshot","messageId":"x","snapshot":{}}"#,
+            r#"{"type":"user","message":{"content":"<local-command-stdout>ok</local-command-stdout>"}}"#,
+            r#"{"type":"assistant","message":{"id":"m","content":[{"type":"thinking","thinking":"only"}]}}"#,
+        ];
+        for s in skip {
+            assert_eq!(ClaudeFormat.decode(s.as_bytes()), Decoded::Skip, "{s}");
+        }
+        assert_eq!(
+            ClaudeFormat.decode(b"{\"type\":\"user\",\"mess"),
+            Decoded::Malformed
+        );
+        let cmd =
+            piece(r#"{"type":"user","message":{"content":"<command-name>/model</command-name>"}}"#);
+        assert!(!cmd.prompt);
+        assert_eq!(
+            ClaudeFormat.decode(br#"{"type":"custom-title","customTitle":"Mine","sessionId":"s"}"#),
+            Decoded::Meta(Meta::Custom("Mine".into()))
+        );
+    }
+}
