@@ -209,7 +209,7 @@ pub struct ReadFileParams {
 
 deserialize_via_args!(ReadFileParams);
 
-/// One way of selecting, for the conflict check: the parameter that names it.
+/// One way of selecting, for the conflict check.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Group {
     Lines,
@@ -301,41 +301,39 @@ impl ReadFileParams {
 
     fn selection_named(&self, name: impl Fn(&'static str) -> &'static str) -> Result<Selection> {
         let entire = self.should_read_entire_file == Some(true);
-        let lines = self.start_line.is_some() || self.end_line.is_some();
-        let mut used: Vec<(Group, &'static str)> = Vec::with_capacity(6);
-        if lines && !entire {
-            let first = if self.start_line.is_some() {
-                "start_line"
-            } else {
-                "end_line"
-            };
-            used.push((Group::Lines, first));
-        }
-        if self.offset.is_some() || self.limit.is_some() {
-            let first = if self.offset.is_some() {
-                "offset"
-            } else {
-                "limit"
-            };
-            used.push((Group::OffsetLimit, first));
-        }
-        if self.head.is_some() {
-            used.push((Group::Head, "head"));
-        }
-        if self.tail.is_some() {
-            used.push((Group::Tail, "tail"));
-        }
-        if self.start_byte.is_some() || self.end_byte.is_some() {
-            let first = if self.start_byte.is_some() {
-                "start_byte"
-            } else {
-                "end_byte"
-            };
-            used.push((Group::Bytes, first));
-        }
-        if entire {
-            used.push((Group::Entire, "should_read_entire_file"));
-        }
+        // Each way of selecting, named by its first parameter present (None: unused).
+        let first = |params: &[(&'static str, bool)]| params.iter().find(|p| p.1).map(|p| p.0);
+        let ways = [
+            (
+                Group::Lines,
+                // Cursor always sends its line parameters: reading the entire file wins.
+                first(&[
+                    ("start_line", self.start_line.is_some() && !entire),
+                    ("end_line", self.end_line.is_some() && !entire),
+                ]),
+            ),
+            (
+                Group::OffsetLimit,
+                first(&[
+                    ("offset", self.offset.is_some()),
+                    ("limit", self.limit.is_some()),
+                ]),
+            ),
+            (Group::Head, first(&[("head", self.head.is_some())])),
+            (Group::Tail, first(&[("tail", self.tail.is_some())])),
+            (
+                Group::Bytes,
+                first(&[
+                    ("start_byte", self.start_byte.is_some()),
+                    ("end_byte", self.end_byte.is_some()),
+                ]),
+            ),
+            (Group::Entire, first(&[("should_read_entire_file", entire)])),
+        ];
+        let used: Vec<(Group, &'static str)> = ways
+            .into_iter()
+            .filter_map(|(g, n)| n.map(|n| (g, n)))
+            .collect();
         if let [(_, a), (_, b), ..] = used[..] {
             return Err(Error::selection(format!(
                 "Conflicting parameters: {} and {} cannot be used together; select with one \
