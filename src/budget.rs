@@ -2,8 +2,6 @@
 //! errors. Lines longer than the line budget are cut on a character boundary; a page that
 //! reaches the line or byte budget stops and says where to continue.
 
-use memchr::memchr;
-
 use crate::error::Result;
 use crate::result::TruncationReason;
 use crate::source::Source;
@@ -139,15 +137,17 @@ struct RawLine {
     end: u64,
     /// Body length (without the terminator).
     body: u64,
-    /// Terminator: `\n`, `\r\n`, or nothing at the end of the file.
+    /// Terminator in file bytes: LF, CR LF, or nothing at the end of the file.
     term: &'static [u8],
 }
 
 fn read_line(win: &mut Window<'_>, pos: u64, keep: u64, out: &mut Vec<u8>) -> Result<RawLine> {
     out.clear();
+    let units = win.src.units();
+    let w = units.width() as u64;
     let mut p = pos;
-    // The last byte of the line before the LF, to tell CR LF from LF.
-    let mut prev: Option<u8> = None;
+    // Whether the window before ended with CR, to tell CR LF from LF across windows.
+    let mut prev_cr = false;
     loop {
         let bytes = win.at(p)?;
         if bytes.is_empty() {
@@ -158,25 +158,30 @@ fn read_line(win: &mut Window<'_>, pos: u64, keep: u64, out: &mut Vec<u8>) -> Re
                 term: b"",
             });
         }
-        let hit = memchr(b'\n', bytes);
-        let upto = hit.unwrap_or(bytes.len());
+        let hit = units.find_lf(p, bytes);
+        let upto = hit.map_or(bytes.len(), |e| e - w as usize);
         let room = keep.saturating_sub(out.len() as u64) as usize;
         out.extend_from_slice(&bytes[..upto.min(room)]);
-        if let Some(i) = hit {
-            let before = if i > 0 { Some(bytes[i - 1]) } else { prev };
+        if let Some(e) = hit {
+            let i = e - w as usize;
+            let before_cr = if i > 0 {
+                units.cr_before(p, bytes, i)
+            } else {
+                prev_cr
+            };
             let lf_at = p + i as u64;
-            let crlf = before == Some(b'\r') && lf_at > pos;
-            let body = lf_at - pos - u64::from(crlf);
+            let crlf = before_cr && lf_at > pos;
+            let body = lf_at - pos - if crlf { w } else { 0 };
             if crlf && out.len() as u64 > body {
                 out.truncate(body as usize);
             }
             return Ok(RawLine {
-                end: lf_at + 1,
+                end: lf_at + w,
                 body,
-                term: if crlf { b"\r\n" } else { b"\n" },
+                term: if crlf { units.crlf() } else { units.lf() },
             });
         }
-        prev = bytes.last().copied();
+        prev_cr = units.cr_before(p, bytes, bytes.len());
         p += bytes.len() as u64;
     }
 }
@@ -199,7 +204,7 @@ pub(crate) fn floor_char_boundary(bytes: &[u8], at: usize) -> usize {
 }
 
 /// Where the `(n + 1)`th character of `body` starts, if `body` has more than `n`.
-fn char_cut(body: &[u8], n: u64) -> Option<usize> {
+pub(crate) fn char_cut(body: &[u8], n: u64) -> Option<usize> {
     if (body.len() as u64) <= n {
         return None;
     }
@@ -230,6 +235,7 @@ pub(crate) fn collect_lines(
         end: start,
         ..Page::default()
     };
+    let units = src.units();
     let mut win = Window::new(src);
     let mut line = Vec::new();
     let len = src.len().min(stop_at);
@@ -252,19 +258,21 @@ pub(crate) fn collect_lines(
             u64::MAX
         };
         // Keep enough of the line to decide both cuts; the rest is only scanned.
-        let mut keep = remaining.saturating_add(4);
+        // (8 past the budget: one whole character of up to 4 bytes and the next one's
+        // first code unit, so that a character cut can always be found.)
+        let mut keep = remaining.saturating_add(8);
         if budget.max_line_chars > 0 {
-            keep = keep.min(budget.max_line_chars.saturating_mul(4).saturating_add(4));
+            keep = keep.min(budget.max_line_chars.saturating_mul(4).saturating_add(8));
         }
         let raw = read_line(&mut win, pos, keep, &mut line)?;
         let kept_body = &line[..(raw.body.min(line.len() as u64)) as usize];
         let mut shown = raw.body;
         if budget.max_line_chars > 0 {
-            if let Some(at) = char_cut(kept_body, budget.max_line_chars) {
+            if let Some(at) = units.char_cut(kept_body, budget.max_line_chars) {
                 shown = at as u64;
             } else if kept_body.len() as u64 != raw.body {
                 // Malformed data with too few character starts: cut at what was kept.
-                shown = floor_char_boundary(kept_body, kept_body.len()) as u64;
+                shown = units.floor_boundary(kept_body, kept_body.len()) as u64;
             }
         }
         let cut = shown < raw.body;
@@ -272,10 +280,11 @@ pub(crate) fn collect_lines(
         if shown_len > remaining {
             if page.lines == 0 {
                 // A single line larger than the byte budget: page it by bytes.
-                let mut take = floor_char_boundary(kept_body, remaining as usize) as u64;
+                let mut take = units.floor_boundary(kept_body, remaining as usize) as u64;
                 if take == 0 {
                     // Always make progress: one whole character, even over budget.
-                    take = char_cut(kept_body, 1)
+                    take = units
+                        .char_cut(kept_body, 1)
                         .map_or(raw.body.min(4), |c| c as u64)
                         .max(1);
                 }

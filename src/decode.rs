@@ -1,11 +1,14 @@
-//! Turning selected bytes into text under the UTF-8 policy.
+//! Turning selected bytes into text: UTF-8 under the UTF-8 policy, and the other
+//! encodings classification finds (UTF-16/32, legacy encodings) decoded to UTF-8.
 
 use serde::{Deserialize, Serialize};
 
+use crate::classify::Encoding;
 use crate::error::{Error, Result};
 use crate::result::InvalidUtf8;
 
-/// What to do with invalid UTF-8 in the returned bytes.
+/// What to do with invalid UTF-8 in the returned bytes (and with invalid sequences in
+/// the file's encoding when it is not UTF-8).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Utf8Policy {
@@ -13,7 +16,8 @@ pub enum Utf8Policy {
     /// the first one is (`invalid_utf8` in the result). The default.
     #[default]
     Lossy,
-    /// Fail with `Invalid UTF-8 at byte X`, X counted from the start of the file.
+    /// Fail with `Invalid UTF-8 at byte X`, X counted from the start of the file (for
+    /// other encodings, `Invalid utf-16le at byte X` and so on: [`Error::InvalidText`]).
     Strict,
 }
 
@@ -79,4 +83,153 @@ pub(crate) fn decode_utf8(
         }),
         raw: Some(bytes),
     })
+}
+
+/// Decodes `bytes` (file bytes starting at a character boundary) from `encoding` to
+/// UTF-8. `raw` stays `None` for encodings other than UTF-8: the exact bytes exist for
+/// UTF-8 so that plain output can reproduce invalid bytes, while the bytes of a UTF-16
+/// or Shift_JIS file are no use to a reader of UTF-8 output.
+pub(crate) fn decode(
+    bytes: Vec<u8>,
+    encoding: Encoding,
+    policy: Utf8Policy,
+    file_offset: impl Fn(u64) -> u64,
+) -> Result<Decoded> {
+    let mut bad = Invalid::new(encoding, policy, &file_offset);
+    let text = match encoding {
+        Encoding::Utf8 => return decode_utf8(bytes, policy, file_offset),
+        Encoding::Utf16Le | Encoding::Utf16Be => {
+            let be = encoding == Encoding::Utf16Be;
+            let units = bytes.chunks_exact(2).map(|u| {
+                let a = [u[0], u[1]];
+                if be {
+                    u16::from_be_bytes(a)
+                } else {
+                    u16::from_le_bytes(a)
+                }
+            });
+            let mut text = String::with_capacity(bytes.len() * 3 / 2);
+            let mut at = 0u64;
+            for r in char::decode_utf16(units) {
+                match r {
+                    Ok(c) => {
+                        text.push(c);
+                        at += c.len_utf16() as u64 * 2;
+                    }
+                    Err(_) => {
+                        bad.hit(at, &mut text)?;
+                        at += 2;
+                    }
+                }
+            }
+            if bytes.len() % 2 == 1 {
+                bad.hit(at, &mut text)?;
+            }
+            text
+        }
+        Encoding::Utf32Le | Encoding::Utf32Be => {
+            let be = encoding == Encoding::Utf32Be;
+            let mut text = String::with_capacity(bytes.len());
+            for (i, u) in bytes.chunks(4).enumerate() {
+                let c = match <[u8; 4]>::try_from(u) {
+                    Ok(a) if be => char::from_u32(u32::from_be_bytes(a)),
+                    Ok(a) => char::from_u32(u32::from_le_bytes(a)),
+                    Err(_) => None,
+                };
+                match c {
+                    Some(c) => text.push(c),
+                    None => bad.hit(i as u64 * 4, &mut text)?,
+                }
+            }
+            text
+        }
+        Encoding::Legacy(l) => legacy(&bytes, l, &mut bad)?,
+    };
+    Ok(Decoded {
+        text,
+        invalid: bad.report(),
+        raw: None,
+    })
+}
+
+/// Counts invalid sequences; fails on the first under the strict policy.
+struct Invalid<'a, F: Fn(u64) -> u64> {
+    encoding: Encoding,
+    policy: Utf8Policy,
+    file_offset: &'a F,
+    count: u64,
+    first: Option<u64>,
+}
+
+impl<'a, F: Fn(u64) -> u64> Invalid<'a, F> {
+    fn new(encoding: Encoding, policy: Utf8Policy, file_offset: &'a F) -> Self {
+        Invalid {
+            encoding,
+            policy,
+            file_offset,
+            count: 0,
+            first: None,
+        }
+    }
+
+    /// An invalid sequence at content offset `at`: U+FFFD, or the strict error.
+    fn hit(&mut self, at: u64, text: &mut String) -> Result<()> {
+        let offset = (self.file_offset)(at);
+        if self.policy == Utf8Policy::Strict {
+            return Err(Error::InvalidText {
+                encoding: self.encoding.name(),
+                offset,
+            });
+        }
+        self.count += 1;
+        self.first.get_or_insert(offset);
+        text.push(char::REPLACEMENT_CHARACTER);
+        Ok(())
+    }
+
+    fn report(&self) -> Option<InvalidUtf8> {
+        self.first.map(|first_offset| InvalidUtf8 {
+            count: self.count,
+            first_offset,
+        })
+    }
+}
+
+#[cfg(feature = "legacy-encodings")]
+fn legacy<F: Fn(u64) -> u64>(
+    bytes: &[u8],
+    enc: crate::classify::LegacyEncoding,
+    bad: &mut Invalid<'_, F>,
+) -> Result<String> {
+    use encoding_rs::DecoderResult;
+    let mut decoder = enc.encoding_rs().new_decoder_without_bom_handling();
+    let cap = decoder
+        .max_utf8_buffer_length_without_replacement(bytes.len())
+        .unwrap_or(bytes.len().saturating_mul(3));
+    let mut text = String::with_capacity(cap);
+    let mut pos = 0usize;
+    loop {
+        let (res, read) =
+            decoder.decode_to_string_without_replacement(&bytes[pos..], &mut text, true);
+        pos += read;
+        match res {
+            DecoderResult::InputEmpty => return Ok(text),
+            DecoderResult::OutputFull => text.reserve(bytes.len() - pos + 16),
+            DecoderResult::Malformed(len, extra) => {
+                let at = pos - extra as usize - len as usize;
+                text.reserve(3);
+                bad.hit(at as u64, &mut text)?;
+            }
+        }
+    }
+}
+
+#[cfg(not(feature = "legacy-encodings"))]
+fn legacy<F: Fn(u64) -> u64>(
+    bytes: &[u8],
+    _enc: crate::classify::LegacyEncoding,
+    _bad: &mut Invalid<'_, F>,
+) -> Result<String> {
+    // Unreachable: without the feature no legacy encoding is ever detected.
+    Ok(String::from_utf8_lossy(bytes).into_owned())
 }

@@ -104,6 +104,15 @@ pub enum Error {
         /// Offset of the first invalid byte, counted from the start of the file.
         offset: u64,
     },
+    /// The strict policy met an invalid sequence in a file whose encoding is not UTF-8
+    /// (UTF-16, UTF-32, a legacy encoding).
+    #[error("Invalid {encoding} at byte {offset}")]
+    InvalidText {
+        /// The encoding's name, as reported in results (`utf-16le` ...).
+        encoding: &'static str,
+        /// Offset of the first invalid byte, counted from the start of the file.
+        offset: u64,
+    },
     /// The file's content was classified as binary.
     #[error(
         "Binary files are not supported. File detected as {mime}. Please use another tool or method to process this file."
@@ -214,6 +223,7 @@ impl Error {
             | Error::ByteBeyondEnd { .. }
             | Error::InvalidSelection { .. } => "invalid_range",
             Error::InvalidUtf8 { .. } => "invalid_utf8",
+            Error::InvalidText { .. } => "invalid_encoding",
             Error::Binary { .. } => "binary",
             Error::OutsideWorkspace { .. } => "outside_workspace",
             Error::Protected { .. } => "protected",

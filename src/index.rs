@@ -8,10 +8,9 @@
 
 use std::sync::Arc;
 
-use memchr::{memchr_iter, memrchr};
-
 use crate::error::Result;
 use crate::source::Source;
+use crate::units::Units;
 
 /// Default block size of the index (64 KiB).
 pub const DEFAULT_BLOCK_SIZE: u64 = 64 * 1024;
@@ -46,9 +45,11 @@ pub struct LineIndex {
     scanned: u64,
     /// LF bytes in `[0, scanned)`.
     newlines: u64,
-    /// Whether the byte at `scanned - 1` is LF.
+    /// Whether the bytes before `scanned` end with an LF (code unit).
     last_is_lf: bool,
     len: u64,
+    /// Where line 1 starts: past a byte order mark, else 0.
+    text_start: u64,
 }
 
 impl LineIndex {
@@ -67,7 +68,22 @@ impl LineIndex {
             newlines: 0,
             last_is_lf: false,
             len,
+            text_start: 0,
         }
+    }
+
+    /// An index for text laid out in `units` that starts at `text_start` (past a byte
+    /// order mark); the block size is rounded up to whole code units.
+    pub(crate) fn for_layout(len: u64, block: u64, units: Units, text_start: u64) -> LineIndex {
+        LineIndex {
+            text_start: text_start.min(len),
+            ..LineIndex::with_block_size(len, units.round_up(block.max(1)))
+        }
+    }
+
+    /// Whether `other` was made for the same text layout (start and block size).
+    pub(crate) fn same_layout(&self, other: &LineIndex) -> bool {
+        self.text_start == other.text_start && self.block == other.block
     }
 
     /// The length of the source this index describes.
@@ -130,7 +146,7 @@ impl LineIndex {
     }
 
     fn total_from_scan(&self) -> u64 {
-        self.newlines + u64::from(self.len > 0 && !self.last_is_lf)
+        self.newlines + u64::from(self.len > self.text_start && !self.last_is_lf)
     }
 
     /// The bytes of line `line` (1-indexed), terminator included, or `None` if the
@@ -154,11 +170,11 @@ impl LineIndex {
     ///
     /// As [`LineIndex::total_lines`].
     pub fn line_start(&mut self, src: &Source, line: u64) -> Result<Option<u64>> {
-        if line == 0 || self.len == 0 {
+        if line == 0 || self.len <= self.text_start {
             return Ok(None);
         }
         if line == 1 {
-            return Ok(Some(0));
+            return Ok(Some(self.text_start));
         }
         let nth = line - 1; // the start follows the nth LF (1-based)
         self.scan_until_newlines(src, nth)?;
@@ -171,13 +187,14 @@ impl LineIndex {
         let block_end = (block_start + self.block).min(self.scanned);
         let skip = (nth - self.checkpoints.get(b) - 1) as usize;
         let mut scratch = Vec::new();
-        let pos = src.with_range(block_start, block_end, &mut scratch, |bytes| {
-            memchr_iter(b'\n', bytes).nth(skip)
+        let units = src.units();
+        let end = src.with_range(block_start, block_end, &mut scratch, |bytes| {
+            units.lf_ends(block_start, bytes).nth(skip)
         })?;
-        let Some(pos) = pos else {
+        let Some(end) = end else {
             return Err(src.changed());
         };
-        let start = block_start + pos as u64 + 1;
+        let start = block_start + end as u64;
         Ok((start < self.len).then_some(start))
     }
 
@@ -193,8 +210,9 @@ impl LineIndex {
         let b = (offset / self.block) as usize;
         let block_start = b as u64 * self.block;
         let mut scratch = Vec::new();
+        let units = src.units();
         let inside = src.with_range(block_start, offset, &mut scratch, |bytes| {
-            memchr_iter(b'\n', bytes).count() as u64
+            units.count_lf(block_start, bytes)
         })?;
         Ok(self.checkpoints.get(b) + inside + 1)
     }
@@ -214,6 +232,7 @@ impl LineIndex {
             return Err(src.changed());
         }
         let chunk = src.chunk_size() as u64;
+        let units = src.units();
         let mut scratch = Vec::new();
         while !done(self) && self.scanned < self.len {
             let start = self.scanned;
@@ -226,8 +245,8 @@ impl LineIndex {
                     let block_end = (pos / self.block + 1) * self.block;
                     let piece_end = (block_end.min(end) - start) as usize;
                     let piece = &bytes[at..piece_end];
-                    self.newlines += memchr_iter(b'\n', piece).count() as u64;
-                    self.last_is_lf = piece.last() == Some(&b'\n');
+                    self.newlines += units.count_lf(pos, piece);
+                    self.last_is_lf = units.ends_with_lf(pos, piece);
                     self.scanned = start + piece_end as u64;
                     if self.scanned == block_end {
                         self.checkpoints.push(self.newlines);
@@ -298,45 +317,48 @@ impl Checkpoints {
     }
 }
 
-/// Finds where the last `n` lines of `[0, end)` start, scanning backwards from `end`
-/// with `memrchr` instead of indexing: the cost is the size of those lines.
+/// Finds where the last `n` lines of `[text start, end)` start, scanning backwards from
+/// `end` with `memrchr` instead of indexing: the cost is the size of those lines.
 ///
-/// Returns 0 when the range holds `n` lines or fewer.
+/// Returns the text start (0, or the end of a byte order mark) when the range holds `n`
+/// lines or fewer.
 pub(crate) fn tail_start(src: &Source, end: u64, n: u64) -> Result<u64> {
     if n == 0 {
         return Ok(end);
     }
+    let units = src.units();
+    let floor = src.text_start();
     let chunk = src.chunk_size() as u64;
     // Small reads first: the last lines of a file are usually a few KiB.
     let mut step = chunk.min(16 * 1024);
     let mut scratch = Vec::new();
     // The final LF terminates the last line rather than starting a new one.
     let mut hi = end;
-    if hi > 0 {
-        let last = src.with_range(hi - 1, hi, &mut scratch, |b| b[0])?;
-        if last == b'\n' {
-            hi -= 1;
+    let w = units.width() as u64;
+    if hi >= floor + w {
+        let lo = hi - w;
+        if src.with_range(lo, hi, &mut scratch, |b| units.ends_with_lf(lo, b))? {
+            hi = lo;
         }
     }
     let mut found = 0u64;
-    while hi > 0 {
-        let lo = hi.saturating_sub(step.max(1));
+    while hi > floor {
+        // Window starts stay on code-unit boundaries so that no unit is split.
+        let lo = units.align_down(hi.saturating_sub(step.max(1))).max(floor);
         step = (step * 2).min(chunk);
         let hit = src.with_range(lo, hi, &mut scratch, |bytes| {
-            let mut upto = bytes.len();
-            while let Some(i) = memrchr(b'\n', &bytes[..upto]) {
+            for e in units.lf_ends(lo, bytes).rev() {
                 found += 1;
                 if found == n {
-                    return Some(i);
+                    return Some(e);
                 }
-                upto = i;
             }
             None
         })?;
-        if let Some(i) = hit {
-            return Ok(lo + i as u64 + 1);
+        if let Some(e) = hit {
+            return Ok(lo + e as u64);
         }
         hi = lo;
     }
-    Ok(0)
+    Ok(floor)
 }

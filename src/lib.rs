@@ -76,12 +76,37 @@
 //! at most one SIMD counting pass per [`Document`]; with [`Totals::IfKnown`], head, tail and
 //! byte reads touch only the bytes they return. See [`Totals`].
 //!
+//! # Text, binary and encodings
+//!
+//! Whether a file is text is decided from its content, never its name: [`classify()`]
+//! looks at the first 8 KiB (byte order mark, magic numbers, NUL bytes, control bytes)
+//! and a [`Document`] does so once when opened. Binary content fails with
+//! [`Error::Binary`] (`Binary files are not supported. File detected as image/png. ...`);
+//! hosts that only ask "is this text?" call [`is_text`]. Text may be UTF-8 (with or
+//! without a BOM), UTF-16 or UTF-32 (with a BOM; UTF-16 also without one when its zero
+//! bytes show it), or a legacy encoding (see the features below). `content` is always
+//! UTF-8; every offset stays in file bytes; the result names the `encoding`, whether
+//! there was a `bom` (never returned as content) and the `encoding_confidence`.
+//!
+//! ```
+//! use rangeread::{Reader, Source};
+//!
+//! let utf16: Vec<u8> = b"\xff\xfe".iter().copied()
+//!     .chain("one\ntwo\n".encode_utf16().flat_map(u16::to_le_bytes))
+//!     .collect();
+//! let mut doc = Reader::new().document(Source::from_bytes(utf16, "notes.txt"));
+//! let r = doc.read(rangeread::LineSelection::from(2..=2))?;
+//! assert_eq!((r.content.as_str(), r.encoding.as_str(), r.bom), ("two\n", "utf-16le", true));
+//! assert_eq!((r.bytes.start, r.bytes.end), (10, 18)); // file bytes
+//! # Ok::<(), rangeread::Error>(())
+//! ```
+//!
 //! # Handling of invalid UTF-8
 //!
 //! Content is UTF-8. Under the default [`Utf8Policy::Lossy`] each invalid sequence becomes
 //! one U+FFFD and the result reports `invalid_utf8: {count, first_offset}` (file offsets);
 //! [`ReadResult::raw_bytes`] still gives the exact bytes. [`Utf8Policy::Strict`] fails with
-//! `Invalid UTF-8 at byte X`.
+//! `Invalid UTF-8 at byte X` (for files in another encoding, [`Error::InvalidText`]).
 //!
 //! # Agent tools
 //!
@@ -92,20 +117,27 @@
 //!
 //! # Crate features
 //!
-//! The library is pure-sync and depends only on small, well-kept crates.
-//!
+//! - `legacy-encodings` (on by default): detect legacy 8-bit and CJK encodings
+//!   (windows-1252 and Latin-1, the other windows-125x and ISO-8859 code pages,
+//!   Shift_JIS, EUC-JP, GBK, Big5, EUC-KR ...) with `chardetng` and decode them with
+//!   `encoding_rs`. Only samples that are not valid UTF-8 are given to chardetng, so
+//!   UTF-8 files pay nothing for it. Without the feature such files are read as UTF-8,
+//!   lossily. UTF-16 and UTF-32 need no feature.
 //! - `sessions` (default): the [`sessions`] module, `read_session_messages` over agent
 //!   transcripts (Claude Code, Codex CLI, OpenCode's legacy JSON files, generic JSONL).
 //! - `opencode`: OpenCode's SQLite database (`opencode.db`) in [`sessions`], through
 //!   rusqlite with a bundled SQLite (a C build; off by default to keep builds light).
 //! - `schemars`: JSON Schemas for the [`tool`] module's parameter structs, with
 //!   schemars 1.x (the version `rmcp` uses); needed by `examples/mcp_server.rs`.
+//!
+//! The library is pure-sync and depends only on small, well-kept crates.
 
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
 mod budget;
 mod cache;
+mod classify;
 mod decode;
 mod error;
 mod index;
@@ -123,11 +155,16 @@ mod workspace;
 pub use cache::{CacheStats, IndexCache};
 #[cfg(feature = "sessions")]
 pub mod sessions;
+mod units;
 
+pub use classify::{
+    classify, classify_file, is_text, BinaryInfo, BinaryReason, Classification, Encoding,
+    LegacyEncoding, TextInfo, MAX_CONTROL_SHARE, SAMPLE_SIZE,
+};
 pub use decode::Utf8Policy;
 pub use error::{Error, FileKind, Result};
 pub use index::{LineIndex, DEFAULT_BLOCK_SIZE};
-pub use read::{Document, Reader, Totals};
+pub use read::{Detection, Document, Reader, Totals};
 pub use render::{language_for, notes, render, render_to, Format};
 pub use result::{
     Adjustments, ByteSpan, CutLine, Fingerprint, InvalidUtf8, Landmark, LineEnding, LineSpan,

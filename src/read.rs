@@ -6,9 +6,10 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::budget::{collect_lines, floor_char_boundary, Budget, Page};
+use crate::budget::{collect_lines, Budget, Page};
 use crate::cache::IndexCache;
-use crate::decode::{decode_utf8, Utf8Policy};
+use crate::classify::{classify_source, Classification, Encoding, TextInfo};
+use crate::decode::{decode, Utf8Policy};
 use crate::error::{Error, Result};
 use crate::index::{tail_start, LineIndex, DEFAULT_BLOCK_SIZE};
 use crate::result::{
@@ -18,6 +19,7 @@ use crate::result::{
 use crate::select::{snap_end, snap_start, ByteSelection, LineSelection, Selection, Snap};
 use crate::source::Source;
 use crate::summarize::{omitted, Regions};
+use crate::units::Units;
 use crate::workspace::Workspace;
 
 /// When a read pays for counting the lines of the whole file.
@@ -40,10 +42,25 @@ pub enum Totals {
     Always,
 }
 
+/// How a reader decides what a file's content is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Detection {
+    /// Classify the first 8 KiB (see [`crate::classify`]): binary files are refused with
+    /// [`Error::Binary`], UTF-16/32 and legacy encodings are decoded. The default.
+    #[default]
+    Auto,
+    /// Treat every file as UTF-8 text without looking: nothing is refused as binary, and
+    /// invalid sequences follow the [`Utf8Policy`]. For hosts that classify themselves, or
+    /// that want the bytes of a file whatever they are.
+    AssumeUtf8,
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Config {
     budget: Budget,
     utf8: Utf8Policy,
+    detection: Detection,
     totals: Totals,
     block_size: u64,
     retries: u32,
@@ -54,6 +71,7 @@ impl Default for Config {
         Config {
             budget: Budget::default(),
             utf8: Utf8Policy::Lossy,
+            detection: Detection::Auto,
             totals: Totals::Auto,
             block_size: DEFAULT_BLOCK_SIZE,
             retries: 3,
@@ -110,6 +128,12 @@ impl Reader {
         self
     }
 
+    /// By default, content is classified ([`Detection::Auto`]).
+    pub fn detection(mut self, detection: Detection) -> Reader {
+        self.config.detection = detection;
+        self
+    }
+
     /// By default, [`Totals::Auto`].
     pub fn totals(mut self, totals: Totals) -> Reader {
         self.config.totals = totals;
@@ -129,15 +153,21 @@ impl Reader {
         self
     }
 
-    /// Opens a file for one or more reads that share one line index.
+    /// Opens a file for one or more reads that share one line index, and classifies its
+    /// content from the first 8 KiB (see [`crate::classify()`]).
     ///
     /// # Errors
     ///
-    /// As [`Source::open`].
+    /// As [`Source::open`]; [`Error::Binary`] (with the MIME type) when the content is
+    /// classified binary.
     pub fn open(&self, path: impl AsRef<Path>) -> Result<Document> {
         let path = path.as_ref();
         match Source::open_streaming_limit(path, self.stream_limit()) {
-            Ok(src) => Ok(self.document(src)),
+            Ok(src) => {
+                let mut doc = self.document(src);
+                doc.text()?;
+                Ok(doc)
+            }
             Err(e) => {
                 if let (Error::NotFound { .. }, Some(cache)) = (&e, &self.cache) {
                     cache.forget(path);
@@ -200,6 +230,9 @@ impl Reader {
     }
 
     /// Wraps a source opened some other way (in memory, memory-mapped, from a workspace).
+    ///
+    /// The content is classified on the first read (or [`Document::classification`]),
+    /// which then fails with [`Error::Binary`] for binary content.
     pub fn document(&self, src: Source) -> Document {
         let path = src.path().display().to_string();
         let cached = self
@@ -213,6 +246,7 @@ impl Reader {
             // An index extended over appended bytes is worth storing even unread.
             stored_scan: if fresh { 0 } else { u64::MAX },
             cache: self.cache.clone(),
+            class: None,
             src,
             config: self.config,
             resolved_path: path.clone(),
@@ -284,6 +318,31 @@ impl Reader {
 ///
 /// Reads check that the file is still in the state it was opened in; once it changed,
 /// every read returns [`Error::Changed`] and the caller reopens it.
+///
+/// # Encodings
+///
+/// The content is classified once, from its first 8 KiB ([`crate::classify()`]). Binary
+/// content fails every read with [`Error::Binary`]. Text is decoded to UTF-8 `content`
+/// per selection, while every offset (byte selections, `bytes`, continuations, cut
+/// lines) stays in **file bytes**:
+///
+/// - A byte order mark is reported (`bom: true`) and never returned: line 1 starts after
+///   it, and a byte selection that starts inside it starts at its end.
+/// - UTF-16 and UTF-32 are read in place, with no transcoding of the file: the line index
+///   and line reads look for the LF code unit (`0A 00` at an even offset in UTF-16LE),
+///   found with `memchr` on the `0x0A` byte and a check of the rest of the unit, so they
+///   cost what they cost in UTF-8 plus that check. Byte ranges snap outward to whole code
+///   units and surrogate pairs. Each selection is decoded on its own (O(selection)).
+/// - Legacy encodings (feature `legacy-encodings`) share UTF-8's LF byte; byte ranges
+///   snap to whole characters (in Shift_JIS, GBK/GB18030, Big5, EUC-KR and EUC-JP by
+///   walking forward from the nearest byte below `0x30`, at most 4 KiB back; when there
+///   is none the range is left as asked). ISO-2022-JP is stateful: a selection that does
+///   not start in ASCII mode may decode wrongly.
+///
+/// The byte budget and the byte counts of cut lines are in file bytes too: 100 KiB of
+/// UTF-16 is about 50,000 characters. The line-length budget counts characters in every
+/// encoding. Classification looks only at the start: a file whose first 8 KiB are ASCII
+/// and whose later bytes are Latin-1 is read as UTF-8, lossily (with `invalid_utf8`).
 #[derive(Debug)]
 pub struct Document {
     src: Source,
@@ -294,6 +353,8 @@ pub struct Document {
     cache: Option<Arc<IndexCache>>,
     /// How far the index had scanned when it was last stored in the cache.
     stored_scan: u64,
+    /// The classification of the content, once made.
+    class: Option<Classification>,
 }
 
 impl Document {
@@ -317,9 +378,66 @@ impl Document {
     ///
     /// # Errors
     ///
-    /// [`Error::Changed`] if the file changed, or an I/O error.
+    /// [`Error::Binary`] for binary content, [`Error::Changed`] if the file changed, or
+    /// an I/O error.
     pub fn total_lines(&mut self) -> Result<u64> {
+        self.text()?;
         self.index.total_lines(&self.src)
+    }
+
+    /// How the content was classified (classifying it from its first 8 KiB if that was
+    /// not done yet).
+    ///
+    /// # Errors
+    ///
+    /// An I/O error while reading the sample, or [`Error::Changed`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use rangeread::{Encoding, Reader, Source};
+    ///
+    /// let src = Source::from_bytes(b"\xff\xfeh\0i\0".to_vec(), "hi.txt");
+    /// let mut doc = Reader::new().document(src);
+    /// assert_eq!(doc.classification()?.encoding(), Some(Encoding::Utf16Le));
+    /// assert_eq!(doc.read(rangeread::LineSelection::Head(1))?.content, "hi");
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn classification(&mut self) -> Result<Classification> {
+        if let Some(c) = self.class {
+            return Ok(c);
+        }
+        let c = match self.config.detection {
+            Detection::Auto => classify_source(&self.src)?,
+            Detection::AssumeUtf8 => Classification::Text(TextInfo {
+                encoding: Encoding::Utf8,
+                bom_len: 0,
+                confidence: 1.0,
+                mime: None,
+            }),
+        };
+        if let Classification::Text(t) = c {
+            let units = t.encoding.units();
+            let bom = u64::from(t.bom_len);
+            self.src.set_layout(units, bom);
+            let fresh = LineIndex::for_layout(self.src.len(), self.config.block_size, units, bom);
+            // Keep an index from the cache when it was built for the same layout.
+            if !self.index.same_layout(&fresh) {
+                self.index = fresh;
+            }
+        }
+        self.class = Some(c);
+        Ok(c)
+    }
+
+    /// The text classification, or the binary error.
+    fn text(&mut self) -> Result<TextInfo> {
+        match self.classification()? {
+            Classification::Text(t) => Ok(t),
+            Classification::Binary(b) => Err(Error::Binary {
+                mime: b.mime.to_string(),
+            }),
+        }
     }
 
     /// Reads a selection.
@@ -327,10 +445,12 @@ impl Document {
     /// # Errors
     ///
     /// The validation errors of the selection (with the contract's messages),
-    /// [`Error::InvalidUtf8`] under the strict policy, [`Error::Changed`] when the file
-    /// changed since it was opened, or an I/O error.
+    /// [`Error::Binary`] for binary content, [`Error::InvalidUtf8`] (or
+    /// [`Error::InvalidText`] for other encodings) under the strict policy,
+    /// [`Error::Changed`] when the file changed since it was opened, or an I/O error.
     pub fn read(&mut self, selection: impl Into<Selection>) -> Result<ReadResult> {
         self.src.check_unchanged()?;
+        self.text()?;
         let result = match selection.into() {
             Selection::Lines(sel) => self.read_lines(sel),
             Selection::Bytes(sel) => self.read_bytes(sel),
@@ -528,25 +648,38 @@ impl Document {
         let clamped_end = end.min(len);
         let mut scratch = Vec::new();
         let src = &self.src;
+        let units = src.units();
+        let text_start = src.text_start();
         let byte_at = |pos: u64| -> Result<u8> {
             let mut b = [0u8];
             src.read_exact_at(pos, &mut b)?;
             Ok(b[0])
         };
-        let (s, e) = match sel.snap {
-            Snap::Char => (
-                snap_start(start, len, byte_at)?,
-                snap_end(clamped_end, len, byte_at)?,
+        // A byte order mark is not content: a range starting inside it starts after it.
+        let (from, to) = (start.max(text_start), clamped_end.max(text_start));
+        let (s, e) = match (sel.snap, units) {
+            (Snap::Char, Units::Utf8) => (
+                snap_start(from, len, byte_at)?.max(text_start),
+                snap_end(to, len, byte_at)?,
             ),
-            Snap::Line => {
-                let s = line_floor(src, start)?;
-                let e = if clamped_end > s
-                    && src.with_range(clamped_end - 1, clamped_end, &mut scratch, |b| b[0])?
-                        == b'\n'
+            (Snap::Char, _) => {
+                let mut read = |lo: u64, hi: u64| {
+                    let mut v = vec![0; usize::try_from(hi - lo).map_err(|_| src.changed())?];
+                    src.read_exact_at(lo, &mut v)?;
+                    Ok(v)
+                };
+                units.snap(from, to, len, text_start, &mut read)?
+            }
+            (Snap::Line, _) => {
+                let s = line_floor(src, from)?;
+                let w = units.width() as u64;
+                let e = if to >= s + w
+                    && src
+                        .with_range(to - w, to, &mut scratch, |b| units.ends_with_lf(to - w, b))?
                 {
-                    clamped_end
+                    to
                 } else {
-                    line_ceil(src, clamped_end)?
+                    line_ceil(src, to)?
                 };
                 (s, e)
             }
@@ -564,22 +697,27 @@ impl Document {
         };
         let mut take_end = e;
         if budget > 0 && e - s > budget {
-            // Cut on a char boundary: look at the 3 bytes past the budget.
-            let probe_end = (s + budget + 3).min(e);
+            // Cut on a char boundary: look at the 4 bytes past the budget, and at enough
+            // bytes to hold one whole character and the start of the next (8).
+            let probe_end = (s + budget + 4).max(s + 8).min(e);
             let probe = src.with_range(s, probe_end, &mut scratch, |b| b.to_vec())?;
-            let mut cut = floor_char_boundary(&probe, budget as usize) as u64;
+            let mut cut = units.floor_boundary(&probe, budget as usize) as u64;
             if cut == 0 {
                 // Always make progress: one whole character, even over budget.
-                cut = (1..probe.len())
-                    .find(|&i| probe[i] & 0xC0 != 0x80)
-                    .unwrap_or(probe.len()) as u64;
+                cut = units.char_cut(&probe, 1).unwrap_or(probe.len()) as u64;
             }
             take_end = s + cut;
+        }
+        if take_end < e {
+            let w = units.width() as u64;
             page.stop = Some(crate::budget::Stop {
                 reason: crate::result::TruncationReason::MaxBytes,
                 next_byte: take_end,
-                at_line_start: take_end == 0
-                    || src.with_range(take_end - 1, take_end, &mut scratch, |b| b[0])? == b'\n',
+                at_line_start: take_end <= text_start
+                    || (take_end >= w
+                        && src.with_range(take_end - w, take_end, &mut scratch, |b| {
+                            units.ends_with_lf(take_end - w, b)
+                        })?),
             });
             page.end = take_end;
         }
@@ -661,7 +799,9 @@ impl Document {
                 next_start_byte: c.rest_at,
             })
             .collect();
-        let is_partial = page.start > 0 || page.end < file_size || !cut_lines.is_empty();
+        let text = self.text()?;
+        let text_start = self.src.text_start();
+        let is_partial = page.start > text_start || page.end < file_size || !cut_lines.is_empty();
         let omitted = is_partial.then(|| {
             omitted(
                 Regions {
@@ -674,12 +814,13 @@ impl Document {
                 Vec::new(),
             )
         });
-        let percent_of_file = if file_size == 0 {
+        // The share of the text: a byte order mark is not counted.
+        let text_bytes = file_size - text_start;
+        let percent_of_file = if text_bytes == 0 {
             100.0
         } else {
-            (page.content.len() as f64 * 1000.0 / file_size as f64).round() / 10.0
+            (page.content.len() as f64 * 1000.0 / text_bytes as f64).round() / 10.0
         };
-        let line_ending = LineEnding::of(&page.content);
         let bytes = ByteSpan {
             start: page.start,
             end: page.end,
@@ -695,14 +836,18 @@ impl Document {
             content_hash: format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&page.content)),
         };
         let map = |c: u64| page.file_offset(c);
-        let decoded = decode_utf8(page.content.clone(), self.config.utf8, map)?;
+        let decoded = decode(page.content.clone(), text.encoding, self.config.utf8, map)?;
+        // From the decoded text: CR and LF are whole code units there in every encoding.
+        let line_ending = LineEnding::of(decoded.text.as_bytes());
         Ok(ReadResult {
             path: self.path.clone(),
             resolved_path: self.resolved_path.clone(),
             content: decoded.text,
             file_size,
             total_lines,
-            encoding: "utf-8".to_string(),
+            encoding: text.encoding.name().to_string(),
+            bom: text.bom_len > 0,
+            encoding_confidence: text.confidence,
             line_ending,
             lines,
             bytes,
@@ -727,35 +872,39 @@ enum Plan {
 }
 
 /// The start of the line holding `pos`: just past the last LF before it (memrchr
-/// backwards, costing the length of that line, not of the file).
+/// backwards, costing the length of that line, not of the file), or the text start.
 fn line_floor(src: &Source, pos: u64) -> Result<u64> {
+    let units = src.units();
+    let floor = src.text_start();
     let chunk = src.chunk_size() as u64;
     let mut step = chunk.min(4096);
     let mut scratch = Vec::new();
     let mut hi = pos;
-    while hi > 0 {
-        let lo = hi.saturating_sub(step);
+    while hi > floor {
+        let lo = units.align_down(hi.saturating_sub(step)).max(floor);
         step = (step * 2).min(chunk);
-        if let Some(i) = src.with_range(lo, hi, &mut scratch, |b| memchr::memrchr(b'\n', b))? {
-            return Ok(lo + i as u64 + 1);
+        if let Some(e) = src.with_range(lo, hi, &mut scratch, |b| units.rfind_lf(lo, b))? {
+            return Ok(lo + e as u64);
         }
         hi = lo;
     }
-    Ok(0)
+    Ok(floor)
 }
 
 /// The end of the line holding `pos` (just past its LF, or the end of the file).
 fn line_ceil(src: &Source, pos: u64) -> Result<u64> {
+    let units = src.units();
     let chunk = src.chunk_size() as u64;
     let len = src.len();
     let mut step = chunk.min(4096);
     let mut scratch = Vec::new();
-    let mut lo = pos;
+    // Start on a code-unit boundary so that the LF unit holding `pos` is seen whole.
+    let mut lo = units.align_down(pos).max(src.text_start());
     while lo < len {
         let hi = (lo + step).min(len);
         step = (step * 2).min(chunk);
-        if let Some(i) = src.with_range(lo, hi, &mut scratch, |b| memchr::memchr(b'\n', b))? {
-            return Ok(lo + i as u64 + 1);
+        if let Some(e) = src.with_range(lo, hi, &mut scratch, |b| units.find_lf(lo, b))? {
+            return Ok(lo + e as u64);
         }
         lo = hi;
     }

@@ -134,7 +134,8 @@ pub struct Omitted {
     pub landmarks: Vec<Landmark>,
 }
 
-/// Invalid UTF-8 met under the lossy policy.
+/// Invalid UTF-8 (or invalid sequences of the file's encoding) met under the lossy
+/// policy.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InvalidUtf8 {
     /// Number of invalid sequences (each became one U+FFFD).
@@ -215,8 +216,15 @@ pub struct ReadResult {
     pub file_size: u64,
     /// Lines in the file, when known (see [`crate::Totals`]).
     pub total_lines: Option<u64>,
-    /// The text encoding, `utf-8` unless classification found another.
+    /// The file's text encoding (`utf-8`, `utf-16le`, `utf-16be`, `utf-32le`,
+    /// `utf-32be`, or a legacy encoding's WHATWG label such as `shift_jis`), found by
+    /// classification. `content` is always UTF-8.
     pub encoding: String,
+    /// Whether the file starts with a byte order mark. The mark is never part of
+    /// `content`, and `bytes` never covers it.
+    pub bom: bool,
+    /// How sure the encoding guess is, from 0 to 1 (see [`crate::TextInfo::confidence`]).
+    pub encoding_confidence: f32,
     /// How the returned lines end.
     pub line_ending: LineEnding,
     /// The lines returned (`None` when no line was returned, or numbers are unknown).
@@ -237,18 +245,21 @@ pub struct ReadResult {
     pub is_partial: bool,
     /// Share of the file's bytes returned, in percent (one decimal).
     pub percent_of_file: f64,
-    /// Invalid UTF-8 replaced under the lossy policy.
+    /// Invalid UTF-8 (or, for other encodings, invalid sequences of the file's encoding)
+    /// replaced under the lossy policy.
     pub invalid_utf8: Option<InvalidUtf8>,
     /// The state of the file this result was read from.
     pub fingerprint: Fingerprint,
-    /// The exact bytes when `content` is not them (lossy replacement happened).
+    /// The exact bytes when `content` is not them (lossy replacement of invalid UTF-8
+    /// happened in a UTF-8 file).
     #[serde(skip)]
     pub(crate) raw: Option<Vec<u8>>,
 }
 
 impl ReadResult {
     /// The exact bytes of the selection: `content`'s bytes, or the original bytes when
-    /// invalid UTF-8 was replaced.
+    /// invalid UTF-8 was replaced. For a file in another encoding (UTF-16, Shift_JIS ...)
+    /// this is the decoded text, `content`'s UTF-8 bytes, as plain output should be.
     pub fn raw_bytes(&self) -> &[u8] {
         self.raw.as_deref().unwrap_or(self.content.as_bytes())
     }

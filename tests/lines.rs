@@ -63,7 +63,11 @@ fn expected(bytes: &[u8], sel: LineSelection) -> Result<Expected, String> {
             let abs = |v: i64| if v < 0 { n + 1 + v } else { v };
             let rs = abs(s).max(1);
             let re = end.map_or(n, |e| abs(e).min(n));
-            if s > 0 && rs > n && !(n == 0 && rs == 1) {
+            if n == 0 && rs == 1 {
+                // Line 1 of an empty file (however spelled) is empty, not an error.
+                return Ok((None, Vec::new()));
+            }
+            if s > 0 && rs > n {
                 return Err(beyond(rs));
             }
             if let Some(e) = end {

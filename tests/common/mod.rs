@@ -64,9 +64,11 @@ impl Input {
     }
 }
 
-/// A reader with every budget off, for exact comparisons.
+/// A reader with every budget off, for exact comparisons of UTF-8 semantics on any
+/// bytes (classification has its own tests in `tests/classify.rs`).
 pub fn unlimited(block: u64) -> Reader {
     Reader::new()
+        .detection(rangeread::Detection::AssumeUtf8)
         .max_lines(0)
         .max_bytes(0)
         .max_line_chars(0)

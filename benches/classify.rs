@@ -1,0 +1,56 @@
+//! Classification of one 8 KiB sample, for the kinds of content that take different
+//! paths: ASCII source, UTF-8 prose, a binary with magic, binary without magic (NUL
+//! bytes), UTF-16 without a BOM, and legacy encodings (the only ones that call chardetng).
+//!
+//! `cargo bench --bench classify`; the target is at most 20 µs per 8 KiB sample.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::hint::black_box;
+
+const N: usize = 8 * 1024;
+
+fn fill(unit: &[u8]) -> Vec<u8> {
+    unit.iter().copied().cycle().take(N).collect()
+}
+
+fn samples() -> Vec<(&'static str, Vec<u8>)> {
+    let source = fill(b"fn main() {\n    let x = vec![1, 2, 3];\n    println!(\"{x:?}\");\n}\n");
+    let prose = fill("Grüße aus Köln — “naïve” café, 日本語のテキスト, Ελληνικά.\n".as_bytes());
+    let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+    png.extend((0..N - png.len()).map(|i| (i * 7919 % 251) as u8));
+    let nul: Vec<u8> = (0..N).map(|i| (i * 7919 % 251) as u8).collect();
+    let utf16: Vec<u8> = fill(
+        &"Plain log line 1234\r\n"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect::<Vec<_>>(),
+    );
+    let cp1252 =
+        fill(b"Caf\xe9 cr\xe8me br\xfbl\xe9e, na\xefve fa\xe7ade \x93quoted\x94 \x80 20.\n");
+    let sjis = fill(b"\x8c\xe1\x94y\x82\xcd\x94L\x82\xc5\x82\xa0\x82\xe9\x81B\x96\xbc\x91O\x82\xcd\x82\xdc\x82\xbe\x96\xb3\x82\xa2\x81B\n");
+    vec![
+        ("ascii_source", source),
+        ("utf8_prose", prose),
+        ("png_magic", png),
+        ("binary_nul", nul),
+        ("utf16le_no_bom", utf16),
+        ("windows_1252", cp1252),
+        ("shift_jis", sjis),
+    ]
+}
+
+fn bench(c: &mut Criterion) {
+    let mut g = c.benchmark_group("classify_8k");
+    g.throughput(Throughput::Bytes(N as u64));
+    for (name, sample) in samples() {
+        assert_eq!(sample.len(), N);
+        // Each sample takes the path it is named for.
+        let binary = name.starts_with("png") || name.starts_with("binary");
+        assert_eq!(rangeread::classify(&sample).is_text(), !binary, "{name}");
+        g.bench_function(name, |b| b.iter(|| rangeread::classify(black_box(&sample))));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
