@@ -3,16 +3,22 @@
 //! ```text
 //! cargo run --release --example read -- [SELECTION] [OPTIONS] PATH
 //!   selection: --lines SPEC | --bytes A:B | --offset N [--limit M] | --head N | --tail N
-//!              | --around LINE [--context N] | --block LINE
+//!              | --around LINE [--context N] | --block LINE | --outline
 //!   options:   --format plain|colon|cat-n|codex|markdown|frontmatter|json
 //!              --max-lines N --max-bytes N --max-line-chars N (0 = no limit)
 //!              --snap char|line --strict-utf8 --root DIR --protect GLOB --mmap
+//!              --no-summaries --max-landmarks N --landmark-window BYTES
 //! ```
 //!
 //! `--root DIR` confines PATH to DIR (relative paths resolve against it; `..`, absolute
 //! paths outside it and links that leave it are refused; race-free on Linux), and each
 //! `--protect GLOB` (gitignore syntax) refuses matching paths; `--protect` alone
 //! confines to the current directory. `--mmap` cannot be combined with them.
+//!
+//! `--around LINE` shows `--context N` lines (default 10) on each side of LINE;
+//! `--block LINE` the innermost definition (or indentation block) around LINE;
+//! `--outline` lists the landmarks of the whole file (`LINE: text`, or JSON).
+//! `--no-summaries` skips the landmark search of partial reads (the benchmark's "off").
 //!
 //! Exit status 0 on success; on error 1, `error: MESSAGE` on stderr, and with
 //! `--format json` also `{"error": MESSAGE, "kind": KIND}` on stdout.
@@ -21,14 +27,20 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use rangeread::{
-    notes, render_to, ByteSelection, Error, Format, LineSelection, Reader, Selection, Snap, Source,
-    Totals, Utf8Policy, Workspace,
+    notes, render_to, ByteSelection, Error, Format, LineSelection, Outline, ReadResult, Reader,
+    Selection, Snap, Source, Totals, Utf8Policy, Workspace,
 };
+
+/// Lines shown on each side of `--around LINE` without `--context`.
+const DEFAULT_CONTEXT: u64 = 10;
 
 struct Args {
     selection: Option<Selection>,
     offset: Option<u64>,
     limit: Option<u64>,
+    around: Option<u64>,
+    context: Option<u64>,
+    outline: bool,
     snap: Option<Snap>,
     format: Format,
     reader: Reader,
@@ -39,10 +51,12 @@ struct Args {
 }
 
 fn usage() -> &'static str {
-    "usage: read [--lines SPEC | --bytes A:B | --offset N [--limit M] | --head N | --tail N] \
+    "usage: read [--lines SPEC | --bytes A:B | --offset N [--limit M] | --head N | --tail N \
+     | --around LINE [--context N] | --block LINE | --outline] \
      [--format plain|colon|cat-n|codex|markdown|frontmatter|json] [--max-lines N] \
      [--max-bytes N] [--max-line-chars N] [--snap char|line] [--strict-utf8] \
-     [--root DIR] [--protect GLOB]... [--mmap] PATH"
+     [--root DIR] [--protect GLOB]... [--mmap] \
+     [--no-summaries] [--max-landmarks N] [--landmark-window BYTES] PATH"
 }
 
 /// The CLI's own usage errors travel as selection errors: same exit code and JSON shape.
@@ -62,6 +76,9 @@ fn parse_args(argv: Vec<String>) -> Result<Args, Error> {
         selection: None,
         offset: None,
         limit: None,
+        around: None,
+        context: None,
+        outline: false,
         snap: None,
         format: Format::Plain,
         reader: Reader::new(),
@@ -72,7 +89,7 @@ fn parse_args(argv: Vec<String>) -> Result<Args, Error> {
     };
     let mut it = argv.into_iter();
     let set = |a: &mut Args, s: Selection, flag: &str| -> Result<(), Error> {
-        if a.selection.is_some() || a.offset.is_some() {
+        if a.selection.is_some() || a.offset.is_some() || a.around.is_some() || a.outline {
             return Err(fail(format!("{flag}: only one selection can be given")));
         }
         a.selection = Some(s);
@@ -108,11 +125,27 @@ fn parse_args(argv: Vec<String>) -> Result<Args, Error> {
                 let n = number("--tail", &value()?)?;
                 set(&mut a, LineSelection::Tail(n).into(), "--tail")?
             }
-            "--offset" => {
-                if a.selection.is_some() {
-                    return Err(fail("--offset: only one selection can be given"));
+            "--offset" | "--around" | "--outline" => {
+                if a.selection.is_some() || a.offset.is_some() || a.around.is_some() || a.outline {
+                    return Err(fail(format!("{flag}: only one selection can be given")));
                 }
-                a.offset = Some(number("--offset", &value()?)?)
+                match flag.as_str() {
+                    "--offset" => a.offset = Some(number(&flag, &value()?)?),
+                    "--around" => a.around = Some(number(&flag, &value()?)?),
+                    _ => a.outline = true,
+                }
+            }
+            "--context" => a.context = Some(number("--context", &value()?)?),
+            "--block" => {
+                let n = number("--block", &value()?)?;
+                set(&mut a, LineSelection::block(n).into(), "--block")?
+            }
+            "--no-summaries" => a.reader = a.reader.clone().summaries(false),
+            "--max-landmarks" => {
+                a.reader = a.reader.clone().max_landmarks(number(&flag, &value()?)?)
+            }
+            "--landmark-window" => {
+                a.reader = a.reader.clone().landmark_window(number(&flag, &value()?)?)
             }
             "--limit" => a.limit = Some(number("--limit", &value()?)?),
             "--format" => a.format = value()?.parse()?,
@@ -124,11 +157,6 @@ fn parse_args(argv: Vec<String>) -> Result<Args, Error> {
             "--snap" => a.snap = Some(value()?.parse()?),
             "--strict-utf8" => a.reader = a.reader.clone().utf8_policy(Utf8Policy::Strict),
             "--mmap" => a.mmap = true,
-            "--around" | "--context" | "--block" => {
-                return Err(fail(format!(
-                    "{flag} is not implemented yet (planned in issue [summaries])"
-                )))
-            }
             "--root" => a.root = Some(value()?),
             "--protect" => a.protect.push(value()?),
             "-h" | "--help" => return Err(fail(usage())),
@@ -140,6 +168,12 @@ fn parse_args(argv: Vec<String>) -> Result<Args, Error> {
                 a.path = Some(arg);
             }
         }
+    }
+    if let Some(line) = a.around {
+        let context = a.context.unwrap_or(DEFAULT_CONTEXT);
+        a.selection = Some(LineSelection::around(line, context).into());
+    } else if a.context.is_some() {
+        return Err(fail("--context applies to --around only"));
     }
     if let Some(offset) = a.offset {
         a.selection = Some(LineSelection::offset_limit(offset, a.limit).into());
@@ -155,7 +189,12 @@ fn parse_args(argv: Vec<String>) -> Result<Args, Error> {
     Ok(a)
 }
 
-fn run(args: &Args) -> Result<rangeread::ReadResult, Error> {
+enum Output {
+    Read(Box<ReadResult>),
+    Outline(Outline),
+}
+
+fn run(args: &Args) -> Result<Output, Error> {
     let path = args
         .path
         .as_deref()
@@ -174,16 +213,50 @@ fn run(args: &Args) -> Result<rangeread::ReadResult, Error> {
         let workspace = Workspace::builder(args.root.as_deref().unwrap_or("."))
             .protect_all(args.protect.iter().cloned())
             .build()?;
-        return reader.read_in(&workspace, path, selection);
+        if args.outline {
+            return reader
+                .open_in(&workspace, path)?
+                .outline()
+                .map(Output::Outline);
+        }
+        return reader
+            .read_in(&workspace, path, selection)
+            .map(|r| Output::Read(Box::new(r)));
     }
     if args.mmap {
         // SAFETY: a command-line read of a file the user named; the documented hazard
         // (another process truncating the file during the read) is accepted by `--mmap`.
         let src = unsafe { Source::open_mmap(path)? };
-        reader.document(src).read(selection)
+        let mut doc = reader.document(src);
+        if args.outline {
+            return doc.outline().map(Output::Outline);
+        }
+        doc.read(selection).map(|r| Output::Read(Box::new(r)))
+    } else if args.outline {
+        reader.open(path)?.outline().map(Output::Outline)
     } else {
-        reader.read(path, selection)
+        reader
+            .read(path, selection)
+            .map(|r| Output::Read(Box::new(r)))
     }
+}
+
+fn write_outline(w: &mut impl Write, outline: &Outline, format: Format) -> std::io::Result<()> {
+    if format == Format::Json {
+        serde_json::to_writer(&mut *w, outline).map_err(std::io::Error::other)?;
+        return writeln!(w);
+    }
+    for l in &outline.landmarks {
+        writeln!(w, "{}: {}", l.line, l.text)?;
+    }
+    if !outline.complete {
+        writeln!(
+            w,
+            "[outline incomplete: looked at lines 1-{} ({} of {} bytes)]",
+            outline.scanned_lines, outline.scanned_bytes, outline.file_size
+        )?;
+    }
+    Ok(())
 }
 
 fn main() -> ExitCode {
@@ -197,6 +270,19 @@ fn main() -> ExitCode {
         Ok((format, result)) => {
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
+            let result = match result {
+                Output::Read(r) => *r,
+                Output::Outline(o) => {
+                    let written = write_outline(&mut out, &o, format).and_then(|_| out.flush());
+                    return match written {
+                        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                            eprintln!("error: {e}");
+                            ExitCode::FAILURE
+                        }
+                        _ => ExitCode::SUCCESS,
+                    };
+                }
+            };
             let written = render_to(&mut out, &result, format).and_then(|_| out.flush());
             if let Err(e) = written {
                 if e.kind() != std::io::ErrorKind::BrokenPipe {

@@ -4,7 +4,9 @@
 
 use crate::error::Result;
 use crate::result::TruncationReason;
+use crate::select::snap_start;
 use crate::source::Source;
+use crate::units::Units;
 
 /// The limits of one read. `0` means no limit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -186,6 +188,24 @@ fn read_line(win: &mut Window<'_>, pos: u64, keep: u64, out: &mut Vec<u8>) -> Re
     }
 }
 
+/// The first position `p` in `[at, end]` where a byte selection starts as asked: the
+/// contract's outward snapping leaves `p` where it is. A page that stops inside a line
+/// stops there, so that the next page neither repeats nor skips a byte. In valid UTF-8
+/// that is the next character start; inside malformed data, at most 3 bytes further.
+pub(crate) fn stable_start(src: &Source, at: u64, end: u64) -> Result<u64> {
+    let len = src.len();
+    let byte_at = |p: u64| -> Result<u8> {
+        let mut b = [0u8];
+        src.read_exact_at(p, &mut b)?;
+        Ok(b[0])
+    };
+    let mut p = at;
+    while p < end && snap_start(p, len, byte_at)? != p {
+        p += 1;
+    }
+    Ok(p.min(end))
+}
+
 /// The largest char boundary `<= at` in `bytes` (a position whose byte is not a UTF-8
 /// continuation byte), moving back at most 3 bytes.
 pub(crate) fn floor_char_boundary(bytes: &[u8], at: usize) -> usize {
@@ -261,8 +281,9 @@ pub(crate) fn collect_lines(
         // (8 past the budget: one whole character of up to 4 bytes and the next one's
         // first code unit, so that a character cut can always be found.)
         let mut keep = remaining.saturating_add(8);
+        let char_keep = budget.max_line_chars.saturating_mul(4).saturating_add(8);
         if budget.max_line_chars > 0 {
-            keep = keep.min(budget.max_line_chars.saturating_mul(4).saturating_add(8));
+            keep = keep.min(char_keep);
         }
         let raw = read_line(&mut win, pos, keep, &mut line)?;
         let kept_body = &line[..(raw.body.min(line.len() as u64)) as usize];
@@ -270,9 +291,14 @@ pub(crate) fn collect_lines(
         if budget.max_line_chars > 0 {
             if let Some(at) = units.char_cut(kept_body, budget.max_line_chars) {
                 shown = at as u64;
-            } else if kept_body.len() as u64 != raw.body {
-                // Malformed data with too few character starts: cut at what was kept.
-                shown = units.floor_boundary(kept_body, kept_body.len()) as u64;
+            } else if kept_body.len() as u64 != raw.body && char_keep < remaining.saturating_add(8)
+            {
+                // Malformed data with too few character starts: cut near the end of what
+                // was kept, where a byte selection for the rest will not snap back (the
+                // end of `kept_body` is not the end of the line, so it is no boundary).
+                // (When the byte budget limited what was kept, the line cannot fit: its
+                // cut lies past `kept_body`, and `shown` stays over the budget.)
+                shown = units.floor_boundary(kept_body, kept_body.len() - 1) as u64;
             }
         }
         let cut = shown < raw.body;
@@ -280,16 +306,39 @@ pub(crate) fn collect_lines(
         if shown_len > remaining {
             if page.lines == 0 {
                 // A single line larger than the byte budget: page it by bytes.
-                let mut take = units.floor_boundary(kept_body, remaining as usize) as u64;
-                if take == 0 {
-                    // Always make progress: one whole character, even over budget.
-                    take = units
-                        .char_cut(kept_body, 1)
-                        .map_or(raw.body.min(4), |c| c as u64)
-                        .max(1);
-                }
-                let take = take.min(raw.body);
-                page.push(pos, &kept_body[..take as usize]);
+                let take = if raw.body == 0 {
+                    // Only a CR LF, over a budget smaller than it: its first code unit.
+                    let unit = units.width().min(raw.term.len());
+                    page.push(pos, &raw.term[..unit]);
+                    unit as u64
+                } else {
+                    // Keep 4 bytes of look-ahead when the line goes on past `kept_body`,
+                    // so that the cut is judged on real bytes.
+                    let avail = if (kept_body.len() as u64) < raw.body {
+                        kept_body.len().saturating_sub(4)
+                    } else {
+                        kept_body.len()
+                    };
+                    let floor = units.floor_boundary(kept_body, (remaining as usize).min(avail));
+                    let take = if matches!(units, Units::Utf8) {
+                        // Always make progress (one character, even over budget), and end
+                        // where the next page, a byte selection, starts without snapping
+                        // back over these bytes (malformed data: at most 3 bytes further).
+                        let at = pos + floor.max(1) as u64;
+                        stable_start(src, at, pos + raw.body)? - pos
+                    } else if floor == 0 {
+                        // Always make progress: one whole character, even over budget.
+                        units
+                            .char_cut(kept_body, 1)
+                            .map_or(raw.body.min(4), |c| c as u64)
+                            .max(1)
+                            .min(raw.body)
+                    } else {
+                        floor as u64
+                    };
+                    page.push(pos, &kept_body[..take as usize]);
+                    take
+                };
                 page.lines = 1;
                 page.end = pos + take;
                 page.stop = Some(Stop {

@@ -242,10 +242,26 @@ impl Error {
     /// their own variants.
     pub(crate) fn io(path: &Path, err: io::Error) -> Error {
         let path = path.to_path_buf();
-        match err.kind() {
-            io::ErrorKind::NotFound => Error::NotFound { path },
-            io::ErrorKind::PermissionDenied => Error::PermissionDenied { path },
-            io::ErrorKind::IsADirectory => Error::IsDirectory { path },
+        let invalid = |reason| Error::InvalidPath {
+            path: path.clone(),
+            reason,
+        };
+        // ELOOP and ENAMETOOLONG on Linux and the BSDs (40/62 and 36/63).
+        match (err.kind(), err.raw_os_error()) {
+            (io::ErrorKind::NotFound, _) => Error::NotFound { path },
+            (io::ErrorKind::PermissionDenied, _) => Error::PermissionDenied { path },
+            (io::ErrorKind::IsADirectory, _) => Error::IsDirectory { path },
+            (io::ErrorKind::InvalidInput, None)
+                if path.as_os_str().as_encoded_bytes().contains(&0) =>
+            {
+                invalid("contains a NUL byte")
+            }
+            (_, Some(40)) if cfg!(target_os = "linux") => {
+                invalid("too many levels of symbolic links")
+            }
+            (_, Some(36)) if cfg!(target_os = "linux") => {
+                invalid("the path or a name in it is too long")
+            }
             _ => Error::Io { path, source: err },
         }
     }

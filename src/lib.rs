@@ -70,6 +70,30 @@
 //! # Ok::<(), rangeread::Error>(())
 //! ```
 //!
+//! # What was left out: summaries, outlines, blocks
+//!
+//! A partial read says what it did not return: `omitted` counts the lines and bytes on
+//! both sides and lists *landmarks*, the lines there that look like structure
+//! (definitions in Rust, Python, JS/TS, Go, Java/Kotlin/C#, C/C++, Ruby, PHP, shell and
+//! SQL, Markdown headings, TOML/INI sections, top-level YAML keys), nearest to the read
+//! first. The search looks at most [`Reader::landmark_window`] bytes (256 KiB) on each
+//! side, so a small read of a huge file stays small; [`Reader::summaries`] turns it off.
+//! [`Document::outline`] lists the landmarks of a whole file, and
+//! [`LineSelection::Block`] reads the definition around a line.
+//!
+//! ```
+//! use rangeread::{LineSelection, Reader};
+//!
+//! let path = "tests/data/landmarks/sample.py";
+//! let r = Reader::new().read(path, LineSelection::from(13..=13))?;
+//! let near: Vec<u64> = r.omitted.unwrap().landmarks.iter().map(|l| l.line).collect();
+//! assert_eq!(near[..2], [12, 16]); // `def __init__` above, `def loud` below
+//!
+//! let block = Reader::new().read(path, LineSelection::block(17))?;
+//! assert_eq!(block.lines.map(|l| (l.start, l.end)), Some((15, 17))); // with `@property`
+//! # Ok::<(), rangeread::Error>(())
+//! ```
+//!
 //! # Line counting and cost
 //!
 //! Counting is lazy. Output that shows totals or absolute line numbers pays for them with
@@ -135,12 +159,14 @@
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
+mod block;
 mod budget;
 mod cache;
 mod classify;
 mod decode;
 mod error;
 mod index;
+mod landmarks;
 mod protect;
 mod read;
 mod render;
@@ -164,11 +190,14 @@ pub use classify::{
 pub use decode::Utf8Policy;
 pub use error::{Error, FileKind, Result};
 pub use index::{LineIndex, DEFAULT_BLOCK_SIZE};
-pub use read::{Detection, Document, Reader, Totals};
+pub use read::{
+    Detection, Document, Reader, Totals, DEFAULT_LANDMARK_WINDOW, DEFAULT_MAX_LANDMARKS,
+    DEFAULT_OUTLINE_MAX_BYTES,
+};
 pub use render::{language_for, notes, render, render_to, Format};
 pub use result::{
     Adjustments, ByteSpan, CutLine, Fingerprint, InvalidUtf8, Landmark, LineEnding, LineSpan,
-    Omitted, ReadResult, Requested, RequestedLines, Truncation, TruncationReason,
+    Omitted, Outline, ReadResult, Requested, RequestedLines, Truncation, TruncationReason,
 };
 pub use select::{ByteSelection, LineSelection, Selection, Snap};
 pub use source::Source;

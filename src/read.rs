@@ -1,24 +1,28 @@
 //! The reader: configuration, and the one path a read takes through the steps
 //! (source → select → budget → summarize → result).
 
+use std::collections::VecDeque;
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::budget::{collect_lines, Budget, Page};
+use crate::block::{find_block, Limits};
+use crate::budget::{collect_lines, stable_start, Budget, Page};
 use crate::cache::IndexCache;
 use crate::classify::{classify_source, Classification, Encoding, TextInfo};
 use crate::decode::{decode, Utf8Policy};
 use crate::error::{Error, Result};
 use crate::index::{tail_start, LineIndex, DEFAULT_BLOCK_SIZE};
+use crate::landmarks::{each_line, landmark_text, Lang, Matcher};
 use crate::result::{
-    Adjustments, ByteSpan, CutLine, Fingerprint, LineEnding, LineSpan, ReadResult, Requested,
-    RequestedLines, Truncation,
+    Adjustments, ByteSpan, CutLine, Fingerprint, Landmark, LineEnding, LineSpan, Outline,
+    ReadResult, Requested, RequestedLines, Truncation,
 };
 use crate::select::{snap_end, snap_start, ByteSelection, LineSelection, Selection, Snap};
 use crate::source::Source;
-use crate::summarize::{omitted, Regions};
+use crate::summarize::{omitted, Regions, Searched};
 use crate::units::Units;
 use crate::workspace::Workspace;
 
@@ -64,7 +68,23 @@ struct Config {
     totals: Totals,
     block_size: u64,
     retries: u32,
+    summaries: bool,
+    max_landmarks: u64,
+    landmark_window: u64,
+    outline_max_bytes: u64,
 }
+
+/// Default number of landmarks in an omitted-content summary.
+pub const DEFAULT_MAX_LANDMARKS: u64 = 40;
+
+/// Default number of bytes looked at for landmarks on each side of a read (256 KiB).
+pub const DEFAULT_LANDMARK_WINDOW: u64 = 256 * 1024;
+
+/// The most bytes above a line that a block read looks at (and holds in memory).
+const BLOCK_WINDOW_CAP: u64 = 64 << 20;
+
+/// Default number of bytes an outline looks at (16 MiB).
+pub const DEFAULT_OUTLINE_MAX_BYTES: u64 = 16 << 20;
 
 impl Default for Config {
     fn default() -> Self {
@@ -75,6 +95,10 @@ impl Default for Config {
             totals: Totals::Auto,
             block_size: DEFAULT_BLOCK_SIZE,
             retries: 3,
+            summaries: true,
+            max_landmarks: DEFAULT_MAX_LANDMARKS,
+            landmark_window: DEFAULT_LANDMARK_WINDOW,
+            outline_max_bytes: DEFAULT_OUTLINE_MAX_BYTES,
         }
     }
 }
@@ -150,6 +174,43 @@ impl Reader {
     /// under it before it reports [`Error::Changed`].
     pub fn retries(mut self, n: u32) -> Reader {
         self.config.retries = n;
+        self
+    }
+
+    /// By default, partial reads look for landmarks (definitions, headings, section
+    /// headers) in the omitted regions and list them in `omitted.landmarks` and in the
+    /// summary line. `false` skips that search: `omitted` then holds the counts and a
+    /// summary line without structure, at no cost beyond the read itself.
+    ///
+    /// The search costs at most [`Reader::landmark_window`] bytes on each side of the
+    /// read, never a scan of the file, and needs line numbers: reads that do not know
+    /// them (a tail or byte read under [`Totals::IfKnown`]) report no landmarks.
+    pub fn summaries(mut self, on: bool) -> Reader {
+        self.config.summaries = on;
+        self
+    }
+
+    /// By default, at most 40 landmarks are reported per read, the nearest to the read
+    /// first (and at most 8 of them are named in the summary line); `0` means no limit.
+    pub fn max_landmarks(mut self, n: u64) -> Reader {
+        self.config.max_landmarks = n;
+        self
+    }
+
+    /// By default, landmarks are looked for within 256 KiB on each side of a read (lines
+    /// wholly inside that window); `0` means the whole omitted regions. When the window
+    /// does not reach the start or the end of the file, the summary says which lines
+    /// were searched. The same window bounds how far [`LineSelection::Block`] looks up
+    /// for the enclosing definition (at most 64 MiB, which it holds in memory).
+    pub fn landmark_window(mut self, bytes: u64) -> Reader {
+        self.config.landmark_window = bytes;
+        self
+    }
+
+    /// By default, [`Document::outline`] looks at the first 16 MiB of a file; `0` means
+    /// the whole file.
+    pub fn outline_max_bytes(mut self, bytes: u64) -> Reader {
+        self.config.outline_max_bytes = bytes;
         self
     }
 
@@ -440,6 +501,183 @@ impl Document {
         }
     }
 
+    /// The landmarks of the whole file (definitions, headings, section headers; the rules
+    /// of `omitted.landmarks`), in file order.
+    ///
+    /// The cost is bounded: at most [`Reader::outline_max_bytes`] bytes are looked at
+    /// (16 MiB by default), and the outline holds at most as many landmarks as the line
+    /// budget and as much text as the byte budget allow ([`Reader::max_lines`],
+    /// [`Reader::max_bytes`]). `complete` says whether the whole file was covered.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Changed`] when the file changed since it was opened, or an I/O error.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use rangeread::{Reader, Source};
+    ///
+    /// let src = Source::from_bytes(b"struct A;\n\nimpl A {\n    fn new() -> A { A }\n}\n".to_vec(), "a.rs");
+    /// let outline = Reader::new().document(src).outline()?;
+    /// let lines: Vec<u64> = outline.landmarks.iter().map(|l| l.line).collect();
+    /// assert_eq!(lines, [1, 3, 4]);
+    /// assert_eq!(outline.landmarks[2].text, "fn new() -> A { A }");
+    /// assert!(outline.complete);
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn outline(&mut self) -> Result<Outline> {
+        self.src.check_unchanged()?;
+        let len = self.src.len();
+        let end = match self.config.outline_max_bytes {
+            0 => len,
+            n => n.min(len),
+        };
+        let budget = self.config.budget;
+        let mut matcher = Matcher::new(Lang::for_path(Path::new(&self.path)));
+        let mut landmarks = Vec::new();
+        let mut text_bytes = 0u64;
+        let mut line = 0u64;
+        let mut scanned = 0u64;
+        let mut full = false;
+        each_line(&self.src, 0, end, |l| {
+            if matcher.is_landmark(l.head) {
+                let text = landmark_text(l.head);
+                let over_lines = budget.max_lines > 0 && landmarks.len() as u64 >= budget.max_lines;
+                let over_bytes =
+                    budget.max_bytes > 0 && text_bytes + text.len() as u64 + 1 > budget.max_bytes;
+                if over_lines || over_bytes {
+                    full = true;
+                    return ControlFlow::Break(());
+                }
+                text_bytes += text.len() as u64 + 1;
+                landmarks.push(Landmark {
+                    line: line + 1,
+                    text,
+                });
+            }
+            line += 1;
+            scanned = l.end;
+            ControlFlow::Continue(())
+        })?;
+        self.src.check_unchanged()?;
+        let complete = !full && scanned == len;
+        Ok(Outline {
+            path: self.path.clone(),
+            file_size: len,
+            total_lines: complete.then_some(line),
+            landmarks,
+            scanned_lines: line,
+            scanned_bytes: scanned,
+            complete,
+        })
+    }
+
+    /// Landmarks in the omitted regions around the bytes `[start, end)` of a page whose
+    /// lines are `lines`, nearest first, looking at most `landmark_window` bytes on each
+    /// side.
+    fn landmarks_around(
+        &mut self,
+        start: u64,
+        end: u64,
+        lines: LineSpan,
+    ) -> Result<(Vec<Landmark>, Searched)> {
+        let len = self.src.len();
+        let window = match self.config.landmark_window {
+            0 => u64::MAX,
+            w => w,
+        };
+        let cap = match self.config.max_landmarks {
+            0 => usize::MAX,
+            n => usize::try_from(n).unwrap_or(usize::MAX),
+        };
+        let lang = Lang::for_path(Path::new(&self.path));
+        let mut searched = Searched::default();
+        let mut scratch = Vec::new();
+        let src = &self.src;
+        let ends_line = |pos: u64, scratch: &mut Vec<u8>| -> Result<bool> {
+            Ok(pos == 0 || src.with_range(pos - 1, pos, scratch, |b| b[0] == b'\n')?)
+        };
+
+        // Before: the whole lines in the window, in file order; keep the nearest `cap`.
+        let mut before: VecDeque<(u64, String)> = VecDeque::new();
+        if start > 0 {
+            let ws = start.saturating_sub(window);
+            let whole_first = ends_line(ws, &mut scratch)?;
+            let mut matcher = Matcher::new(lang);
+            let mut k = 0u64;
+            each_line(src, ws, start, |l| {
+                // Every piece ends with an LF at or before `start`; the first one is the
+                // tail of a line cut by the window unless the window starts a line.
+                let partial = k == 0 && !whole_first;
+                if !partial && matcher.is_landmark(l.head) {
+                    before.push_back((k, landmark_text(l.head)));
+                    if before.len() > cap {
+                        before.pop_front();
+                    }
+                }
+                k += 1;
+                ControlFlow::Continue(())
+            })?;
+            // Lines numbered back from the first line of the page: the `k` pieces end
+            // with the LF before `start`, the last one is line `lines.start - 1`.
+            let whole = k - u64::from(!whole_first && k > 0);
+            if ws > 0 {
+                searched.before = Some((lines.start.saturating_sub(whole), lines.start - 1));
+            }
+            let base = lines.start.saturating_sub(k);
+            before = before.into_iter().map(|(i, t)| (base + i, t)).collect();
+        }
+
+        // After: whole lines from the end of the page, nearest first.
+        let mut after: Vec<(u64, String)> = Vec::new();
+        if end < len {
+            let we = end.saturating_add(window).min(len);
+            let skip_first = !ends_line(end, &mut scratch)?;
+            let mut matcher = Matcher::new(lang);
+            let mut k = 0u64;
+            let mut last_line = lines.end;
+            let mut stopped = false;
+            each_line(src, end, we, |l| {
+                let this = k;
+                k += 1;
+                if this == 0 && skip_first {
+                    return ControlFlow::Continue(());
+                }
+                let no = lines.end + 1 + this - u64::from(skip_first);
+                last_line = no;
+                if matcher.is_landmark(l.head) {
+                    after.push((no, landmark_text(l.head)));
+                    if after.len() >= cap {
+                        stopped = true;
+                        return ControlFlow::Break(());
+                    }
+                }
+                ControlFlow::Continue(())
+            })?;
+            if we < len && !stopped {
+                searched.after = Some((lines.end + 1, last_line));
+            }
+        }
+
+        // Merge by distance from the read; a tie goes to the line above.
+        let mut out = Vec::new();
+        let mut b = before.into_iter().rev().peekable();
+        let mut a = after.into_iter().peekable();
+        while out.len() < cap {
+            let pick_before = match (b.peek(), a.peek()) {
+                (Some((bl, _)), Some((al, _))) => lines.start - bl <= al - lines.end,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (None, None) => break,
+            };
+            let (line, text) = if pick_before { b.next() } else { a.next() }.expect("peeked");
+            out.push(Landmark { line, text });
+        }
+        searched.window = window;
+        Ok((out, searched))
+    }
+
     /// Reads a selection.
     ///
     /// # Errors
@@ -523,7 +761,25 @@ impl Document {
             end_clamped,
             ..Adjustments::default()
         };
-        self.finish(page, first_line, total_lines, requested, adjustments)
+        let lines = match (first_line, page.lines) {
+            (Some(f), n) if n > 0 => Some(LineSpan {
+                start: f,
+                end: f + n - 1,
+            }),
+            _ => None,
+        };
+        self.finish(page, lines, total_lines, requested, adjustments)
+    }
+
+    /// The byte offset of line `line`, which must exist.
+    fn require_line(&mut self, line: u64) -> Result<u64> {
+        match self.index.line_start(&self.src, line)? {
+            Some(off) => Ok(off),
+            None => Err(Error::LineBeyondEnd {
+                start: line,
+                total_lines: self.index.total_lines(&self.src)?,
+            }),
+        }
     }
 
     /// Normalizes a line selection into a forward or a backward plan.
@@ -563,6 +819,40 @@ impl Document {
                     },
                 },
             ),
+            LineSelection::Around { line, context } => {
+                self.require_line(line)?;
+                let start = line.saturating_sub(context).max(1);
+                let end = line.saturating_add(context);
+                (
+                    req(i(start), Some(i(end))),
+                    Plan::Forward {
+                        start,
+                        count: Some(end - start + 1),
+                    },
+                )
+            }
+            LineSelection::Block { line } => {
+                let off = self.require_line(line)?;
+                let budget = self.config.budget;
+                let limits = Limits {
+                    // The lines above are held in memory: bound "no limit" too.
+                    window: match self.config.landmark_window {
+                        0 => BLOCK_WINDOW_CAP,
+                        w => w.min(BLOCK_WINDOW_CAP),
+                    },
+                    max_lines: budget.max_lines,
+                    max_bytes: budget.max_bytes,
+                };
+                let lang = Lang::for_path(Path::new(&self.path));
+                let span = find_block(&self.src, lang, line, off, limits)?;
+                (
+                    req(i(span.start), span.complete.then(|| i(span.end))),
+                    Plan::Forward {
+                        start: span.start,
+                        count: Some(span.end - span.start + 1),
+                    },
+                )
+            }
             LineSelection::Range { start, end } => {
                 let s = start.unwrap_or(1);
                 let r = req(s, end);
@@ -701,12 +991,17 @@ impl Document {
             // bytes to hold one whole character and the start of the next (8).
             let probe_end = (s + budget + 4).max(s + 8).min(e);
             let probe = src.with_range(s, probe_end, &mut scratch, |b| b.to_vec())?;
-            let mut cut = units.floor_boundary(&probe, budget as usize) as u64;
-            if cut == 0 {
+            let cut = units.floor_boundary(&probe, budget as usize) as u64;
+            take_end = if matches!(units, Units::Utf8) {
+                // Always make progress (one character, even over budget), and stop where
+                // the next page starts without snapping back over these bytes.
+                stable_start(src, s + cut.max(1), e)?
+            } else if cut == 0 {
                 // Always make progress: one whole character, even over budget.
-                cut = units.char_cut(&probe, 1).unwrap_or(probe.len()) as u64;
-            }
-            take_end = s + cut;
+                s + units.char_cut(&probe, 1).unwrap_or(probe.len()) as u64
+            } else {
+                s + cut
+            };
         }
         if take_end < e {
             let w = units.width() as u64;
@@ -741,51 +1036,32 @@ impl Document {
             (Some(_), n) if n > 0 => Some(self.index.line_of_offset(&self.src, take_end - 1)?),
             _ => None,
         };
-        let at_line_start = page.stop.map(|s| s.at_line_start);
-        let mut result = self.finish(page, first_line, total_lines, requested, adjustments)?;
-        result.lines = match (first_line, last_line) {
+        let lines = match (first_line, last_line) {
             (Some(a), Some(b)) => Some(LineSpan { start: a, end: b }),
             _ => None,
         };
-        if let Some(t) = result.truncated.as_mut() {
-            t.next_start_line = match (at_line_start, first_line) {
-                (Some(true), Some(_)) => {
-                    Some(self.index.line_of_offset(&self.src, t.next_start_byte)?)
-                }
-                _ => None,
-            };
-        }
-        if let Some(o) = result.omitted.as_mut() {
-            if let (Some(l), Some(total)) = (result.lines, result.total_lines) {
-                o.before_lines = Some(l.start - 1);
-                o.after_lines = Some(total - l.end);
-            }
-        }
-        Ok(result)
+        self.finish(page, lines, total_lines, requested, adjustments)
     }
 
     /// Turns a page into the result: decoding, numbering, truncation, omitted regions.
+    ///
+    /// `lines` are the lines the page touches (for a byte page, the lines of its first
+    /// and last bytes); a page that stops at a line start continues at the next line.
     fn finish(
         &mut self,
         page: Page,
-        first_line: Option<u64>,
+        lines: Option<LineSpan>,
         total_lines: Option<u64>,
         requested: Requested,
         adjustments: Adjustments,
     ) -> Result<ReadResult> {
         let file_size = self.src.len();
-        let lines = match (first_line, page.lines) {
-            (Some(f), n) if n > 0 => Some(LineSpan {
-                start: f,
-                end: f + n - 1,
-            }),
-            _ => None,
-        };
+        let first_line = lines.map(|l| l.start);
         let truncated = page.stop.map(|stop| Truncation {
             reason: stop.reason,
             next_start_byte: stop.next_byte,
-            next_start_line: match (stop.at_line_start, first_line) {
-                (true, Some(f)) => Some(f + page.lines),
+            next_start_line: match (stop.at_line_start, lines) {
+                (true, Some(l)) => Some(l.end + 1),
                 _ => None,
             },
         });
@@ -802,8 +1078,14 @@ impl Document {
         let text = self.text()?;
         let text_start = self.src.text_start();
         let is_partial = page.start > text_start || page.end < file_size || !cut_lines.is_empty();
-        let omitted = is_partial.then(|| {
-            omitted(
+        let omitted = if is_partial {
+            let (landmarks, searched) = match lines {
+                Some(l) if self.config.summaries => {
+                    self.landmarks_around(page.start, page.end, l)?
+                }
+                _ => (Vec::new(), Searched::default()),
+            };
+            Some(omitted(
                 Regions {
                     lines: lines.map(|l| (l.start, l.end)),
                     total_lines,
@@ -811,9 +1093,12 @@ impl Document {
                     end_byte: page.end,
                     file_size,
                 },
-                Vec::new(),
-            )
-        });
+                landmarks,
+                searched,
+            ))
+        } else {
+            None
+        };
         // The share of the text: a byte order mark is not counted.
         let text_bytes = file_size - text_start;
         let percent_of_file = if text_bytes == 0 {

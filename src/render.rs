@@ -72,11 +72,10 @@ impl FromStr for Format {
 ///
 /// let doc_src = Source::from_bytes(b"fn main() {\n    run();\n}\n".to_vec(), "main.rs");
 /// let result = Reader::new().document(doc_src).read(LineSelection::from(2..=3))?;
-/// assert_eq!(
-///     render(&result, Format::Colon),
-///     "2:     run();\n3: }\n[Line 1 omitted (1 line, 12 B).]\n"
-/// );
-/// assert!(render(&result, Format::Codex).starts_with("L2:     run();\nL3: }\n"));
+/// // Numbered formats end with the notes: here, what was left out above the read.
+/// let note = "[Line 1 omitted (1 line, 12 B). Structure there: fn main() { (l.1).]\n";
+/// assert_eq!(render(&result, Format::Colon), format!("2:     run();\n3: }}\n{note}"));
+/// assert_eq!(render(&result, Format::Codex), format!("L2:     run();\nL3: }}\n{note}"));
 /// # Ok::<(), rangeread::Error>(())
 /// ```
 pub fn render(result: &ReadResult, format: Format) -> String {

@@ -108,13 +108,34 @@ pub struct CutLine {
     pub next_start_byte: u64,
 }
 
-/// A line in an omitted region that looks like structure (a definition, a heading).
+/// A line that looks like structure (a definition, a heading, a section header); see
+/// [`crate::Reader::summaries`] and [`crate::Document::outline`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Landmark {
     /// The line number, 1-based.
     pub line: u64,
-    /// The line's text, trimmed.
+    /// The line's text, trimmed, at most 200 characters (a longer one ends with `…`);
+    /// lines are judged by their first KiB.
     pub text: String,
+}
+
+/// The landmarks of a file, in file order: what [`crate::Document::outline`] returns.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outline {
+    /// The path as the caller gave it.
+    pub path: String,
+    /// Size of the file in bytes.
+    pub file_size: u64,
+    /// Lines in the file, when the whole file was looked at.
+    pub total_lines: Option<u64>,
+    /// The landmarks found, in file order.
+    pub landmarks: Vec<Landmark>,
+    /// Lines looked at: lines `1..=scanned_lines`.
+    pub scanned_lines: u64,
+    /// Bytes looked at: `[0, scanned_bytes)`.
+    pub scanned_bytes: u64,
+    /// Whether the whole file was looked at and every landmark is listed.
+    pub complete: bool,
 }
 
 /// What a partial read left out.

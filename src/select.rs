@@ -52,6 +52,22 @@ pub enum LineSelection {
     Head(u64),
     /// The last N lines.
     Tail(u64),
+    /// Line `line` and `context` lines on each side: `line - context ..= line + context`,
+    /// clamped to the file. `line` must exist.
+    Around {
+        /// The line in the middle, 1-based.
+        line: u64,
+        /// Lines shown on each side.
+        context: u64,
+    },
+    /// The innermost definition that encloses `line`, with its decorators, attributes
+    /// and doc comments; outside any definition, the enclosing indentation block. The
+    /// rules are those of the behaviour contract (SPEC §6), detailed on
+    /// [`LineSelection::block`]. `line` must exist.
+    Block {
+        /// A line inside the block, 1-based.
+        line: u64,
+    },
 }
 
 impl Default for LineSelection {
@@ -74,6 +90,58 @@ impl LineSelection {
     /// tools take them.
     pub fn offset_limit(offset: u64, limit: Option<u64>) -> LineSelection {
         LineSelection::OffsetLimit { offset, limit }
+    }
+
+    /// Line `line` with `context` lines before and after it (clamped to the file).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use rangeread::{LineSelection, Reader};
+    ///
+    /// let r = Reader::new().read("tests/data/sample.txt", LineSelection::around(3, 5))?;
+    /// assert_eq!(r.lines.map(|l| (l.start, l.end)), Some((1, 8)));
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn around(line: u64, context: u64) -> LineSelection {
+        LineSelection::Around { line, context }
+    }
+
+    /// The block that encloses line `line`:
+    ///
+    /// - the header is the nearest landmark line at or above `line` that is indented less
+    ///   than it and whose block reaches it (`line` itself when it is a definition line);
+    ///   the block starts at the header's decorators, attributes and doc comments directly
+    ///   above it (in C, also a return type on the line above the name);
+    /// - it runs through the last non-blank line before the next non-blank line indented
+    ///   at or left of the header; a closing line (`}`, `)`, `]`, `end`) at the header's
+    ///   indentation belongs to it, and lines that continue the header at its own
+    ///   indentation (`{`, `) -> T {`, `where`, `} else {`, `else:`) do not end it;
+    ///   trailing blank lines are left out;
+    /// - in Markdown a heading's block runs to the next heading of the same or a higher
+    ///   level, in TOML and INI a section's to the next section header;
+    /// - outside any definition it is the enclosing indentation block (the nearest
+    ///   less-indented line above and its block), and for a top-level line that is not
+    ///   a definition, the statement that starts there.
+    ///
+    /// The search looks up at most [`crate::Reader::landmark_window`] bytes (256 KiB by
+    /// default) and down at most as far as the budgets reach; a block longer than the
+    /// budget pages like any read.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use rangeread::{LineSelection, Reader, Source};
+    ///
+    /// let code = "use std::fmt;\n\n/// Doubles.\nfn double(x: u32) -> u32 {\n    x * 2\n}\n\nfn other() {}\n";
+    /// let mut doc = Reader::new().document(Source::from_bytes(code.as_bytes().to_vec(), "lib.rs"));
+    /// let r = doc.read(LineSelection::block(5))?;
+    /// assert_eq!(r.lines.map(|l| (l.start, l.end)), Some((3, 6)));
+    /// assert!(r.content.starts_with("/// Doubles."));
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn block(line: u64) -> LineSelection {
+        LineSelection::Block { line }
     }
 
     /// Parses the CLI text forms: `A:B`, `A:`, `:B`, `A:+N` (lines A through A+N, as bat
@@ -145,6 +213,9 @@ impl LineSelection {
             LineSelection::OffsetLimit { offset: 0, .. } => Err(Error::ZeroLine {
                 field: "start_line",
             }),
+            LineSelection::Around { line: 0, .. } | LineSelection::Block { line: 0 } => {
+                Err(Error::ZeroLine { field: "line" })
+            }
             _ => Ok(()),
         }
     }

@@ -13,8 +13,22 @@ pub(crate) struct Regions {
     pub file_size: u64,
 }
 
-/// Builds the `omitted` report; `landmarks` come from the omitted regions, nearest first.
-pub(crate) fn omitted(r: Regions, landmarks: Vec<Landmark>) -> Omitted {
+/// Which omitted lines the landmark search looked at, when it did not cover a whole
+/// omitted region.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Searched {
+    /// Lines searched before the read (`first..=last`; empty when `first > last`), or
+    /// `None` when the whole region before it was searched (or none was omitted).
+    pub before: Option<(u64, u64)>,
+    /// Lines searched after the read, or `None` when the whole region was searched.
+    pub after: Option<(u64, u64)>,
+    /// The window size, in bytes on each side.
+    pub window: u64,
+}
+
+/// Builds the `omitted` report; `landmarks` come from the omitted regions, nearest first,
+/// and `searched` says where they were looked for.
+pub(crate) fn omitted(r: Regions, landmarks: Vec<Landmark>, searched: Searched) -> Omitted {
     let before_bytes = r.start_byte;
     let after_bytes = r.file_size.saturating_sub(r.end_byte);
     let before_lines = r.lines.map(|(first, _)| first.saturating_sub(1));
@@ -42,7 +56,7 @@ pub(crate) fn omitted(r: Regions, landmarks: Vec<Landmark>) -> Omitted {
         parts.push(match (r.lines, after_lines, r.total_lines) {
             (Some((_, last)), Some(n), Some(total)) if n > 0 => format!(
                 "{} omitted ({} {}, {})",
-                line_range(last + 1, total).to_lowercase(),
+                line_range(last + 1, total),
                 n,
                 plural(n, "line"),
                 human_bytes(after_bytes)
@@ -72,6 +86,27 @@ pub(crate) fn omitted(r: Regions, landmarks: Vec<Landmark>) -> Omitted {
         }
         summary.push('.');
     }
+    let span = |side: Option<(u64, u64)>, where_: &str| {
+        side.map(|(a, b)| match a.cmp(&b) {
+            std::cmp::Ordering::Less => format!("lines {a}-{b} {where_}"),
+            std::cmp::Ordering::Equal => format!("line {a} {where_}"),
+            std::cmp::Ordering::Greater => format!("no whole line {where_}"),
+        })
+    };
+    let partial: Vec<String> = [
+        span(searched.before, "above the read"),
+        span(searched.after, "below it"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if !partial.is_empty() {
+        summary.push_str(&format!(
+            " Landmarks were looked for only in {} ({} on each side).",
+            partial.join(" and "),
+            human_bytes(searched.window)
+        ));
+    }
     Omitted {
         before_lines,
         after_lines,
@@ -82,11 +117,12 @@ pub(crate) fn omitted(r: Regions, landmarks: Vec<Landmark>) -> Omitted {
     }
 }
 
+/// `lines 3-9`, or `line 3` for a single line.
 fn line_range(a: u64, b: u64) -> String {
     if a == b {
-        format!("Line {a}")
+        format!("line {a}")
     } else {
-        format!("Lines {a}-{b}")
+        format!("lines {a}-{b}")
     }
 }
 
@@ -143,6 +179,7 @@ mod tests {
                 file_size: 1024,
             },
             vec![],
+            Searched::default(),
         );
         assert_eq!(o.before_lines, Some(9));
         assert_eq!(o.after_lines, Some(20));

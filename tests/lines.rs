@@ -28,6 +28,9 @@ fn expected(bytes: &[u8], sel: LineSelection) -> Result<Expected, String> {
     };
     let zero = |f: &str| format!("{f} (0) is invalid: lines are 1-indexed");
     match sel {
+        LineSelection::Around { .. } | LineSelection::Block { .. } => {
+            unreachable!("around and block reads are tested in tests/summaries.rs")
+        }
         LineSelection::Head(k) => Ok(take(1, n.min(k as i64))),
         LineSelection::Tail(k) => Ok(take((n - k as i64 + 1).max(1), n)),
         LineSelection::OffsetLimit { offset, limit } => {

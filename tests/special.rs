@@ -338,3 +338,26 @@ fn byte_selections_on_special_files_behave_the_same() {
     let r = Reader::new().read("/proc/self/status", 0..5).unwrap();
     assert_eq!(r.content, "Name:");
 }
+
+#[test]
+fn bad_paths_get_clear_errors_without_a_workspace() {
+    let e = Reader::new()
+        .read("a\0b", LineSelection::Head(1))
+        .unwrap_err();
+    assert_eq!(e.to_string(), "Invalid path \"a\\0b\": contains a NUL byte");
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("loop1"), dir.path().join("loop2"));
+    std::os::unix::fs::symlink(&b, &a).unwrap();
+    std::os::unix::fs::symlink(&a, &b).unwrap();
+    let e = Reader::new().read(&a, LineSelection::Head(1)).unwrap_err();
+    assert_eq!(e.kind(), "invalid_path");
+    assert!(
+        e.to_string().ends_with("too many levels of symbolic links"),
+        "{e}"
+    );
+    let long = dir.path().join("n".repeat(300));
+    let e = Reader::new()
+        .read(&long, LineSelection::Head(1))
+        .unwrap_err();
+    assert!(e.to_string().ends_with("is too long"), "{e}");
+}

@@ -1,0 +1,297 @@
+//! `block L`: the innermost definition around a line, found from indentation and
+//! landmarks, with bounded cost.
+//!
+//! The header is the nearest landmark at or above line L that is indented less than L
+//! (L itself when L is a definition line) and whose block reaches L; the block runs
+//! through the last non-blank line before the next non-blank line indented at or left of
+//! the header, and a closing line (`}`, `)`, `end` …) at the header's indentation belongs
+//! to it. Lines that continue a header at its own indentation (`{` alone, `) -> T {`,
+//! `where`, `} else {`, `else:`) do not end it. Decorators, attributes and doc comments
+//! directly above the header are part of the block. In Markdown the block of a heading
+//! runs to the next heading of the same or a higher level; in TOML and INI, to the next
+//! section header. Outside any definition the block is the enclosing indentation block
+//! (the nearest less-indented line above and its block), and for a top-level line that
+//! is not a definition, the statement that starts there.
+//!
+//! Cost: the search upwards looks at most `window` bytes above L; the search downwards
+//! stops once the block is longer than the read budget (the read then pages as usual).
+
+use std::ops::ControlFlow;
+
+use crate::error::Result;
+use crate::landmarks::{
+    each_line, heading_level, indent, is_c_return_type_line, is_closer, is_preamble, step, trim,
+    Lang, Matcher, Step, HEAD_CAP,
+};
+use crate::source::Source;
+
+/// The lines of a block, 1-indexed and inclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct BlockSpan {
+    pub start: u64,
+    pub end: u64,
+    /// Whether the downward search found the end; if not, `end` is where it stopped
+    /// (past the budget), and the read pages from there as usual.
+    pub complete: bool,
+}
+
+/// Bounds of the search.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    /// Bytes above L that are looked at.
+    pub window: u64,
+    /// Stop the downward search after this many lines of block (0: no limit).
+    pub max_lines: u64,
+    /// Stop the downward search after this many bytes of block (0: no limit).
+    pub max_bytes: u64,
+}
+
+struct Before {
+    buf: Vec<u8>,
+    /// `(start, end)` of each whole line in `buf`, without terminators.
+    lines: Vec<(usize, usize)>,
+}
+
+impl Before {
+    fn line(&self, i: usize) -> &[u8] {
+        let (s, e) = self.lines[i];
+        let l = &self.buf[s..e];
+        &l[..l.len().min(HEAD_CAP)]
+    }
+}
+
+/// The whole lines in the `window` bytes before `line_off` (a line start).
+fn lines_before(src: &Source, line_off: u64, window: u64) -> Result<Before> {
+    let ws = line_off.saturating_sub(window);
+    let mut buf = vec![0; usize::try_from(line_off - ws).map_err(|_| src.changed())?];
+    src.read_exact_at(ws, &mut buf)?;
+    let mut at_start = ws == 0;
+    if !at_start {
+        let mut b = [0u8];
+        src.read_exact_at(ws - 1, &mut b)?;
+        at_start = b[0] == b'\n';
+    }
+    let mut lines = Vec::new();
+    let mut from = 0;
+    for lf in memchr::memchr_iter(b'\n', &buf) {
+        if from > 0 || at_start {
+            lines.push((from, lf));
+        }
+        from = lf + 1;
+    }
+    Ok(Before { buf, lines })
+}
+
+/// Finds the block of line `line` (which starts at byte `line_off`).
+pub(crate) fn find_block(
+    src: &Source,
+    lang: Lang,
+    line: u64,
+    line_off: u64,
+    limits: Limits,
+) -> Result<BlockSpan> {
+    let before = lines_before(src, line_off, limits.window)?;
+    let n = before.lines.len();
+    // Landmark flags in file order (Markdown fences need the order).
+    let mut matcher = Matcher::new(lang);
+    let flags: Vec<bool> = (0..n)
+        .map(|i| matcher.is_landmark(before.line(i)))
+        .collect();
+
+    // Line L and the next non-blank line (for the indentation of a blank L).
+    let mut l_head: Vec<u8> = Vec::new();
+    let mut next_nonblank_indent = None;
+    each_line(src, line_off, src.len(), |l| {
+        if l_head.is_empty() && l.start == line_off {
+            l_head = l.head.to_vec();
+            if !trim(l.head).is_empty() {
+                return ControlFlow::Break(());
+            }
+            return ControlFlow::Continue(());
+        }
+        if l.end - line_off > limits.window {
+            return ControlFlow::Break(());
+        }
+        if !trim(l.head).is_empty() {
+            next_nonblank_indent = Some(indent(l.head));
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    })?;
+    let l_is_landmark = matcher.is_landmark(&l_head);
+    let line_of = |i: usize| line - (n - i) as u64;
+
+    // `header` is an index into `before`, or `None` for L itself.
+    let (header, header_indent, sections): (Option<usize>, usize, Option<usize>) = if l_is_landmark
+    {
+        (None, indent(&l_head), section_rank(lang, &l_head))
+    } else if let Some(found) = section_header(lang, &before, &flags) {
+        let rank = section_rank(lang, before.line(found));
+        (Some(found), 0, rank)
+    } else {
+        let blank = trim(&l_head).is_empty();
+        let prev_nonblank = (0..n)
+            .rev()
+            .map(|i| before.line(i))
+            .find(|l| !trim(l).is_empty())
+            .map(indent);
+        let (target, closer) = if blank {
+            (
+                prev_nonblank
+                    .unwrap_or(0)
+                    .max(next_nonblank_indent.unwrap_or(0)),
+                false,
+            )
+        } else {
+            (indent(&l_head), is_closer(lang, &l_head))
+        };
+        // Headers must be indented less than `bound`: L's own indentation first,
+        // then every line between a candidate and L that would end its block.
+        let mut bound = if closer { target + 1 } else { target };
+        let mut found = None;
+        let mut enclosing = None;
+        for j in (0..n).rev() {
+            if bound == 0 {
+                break;
+            }
+            let lj = before.line(j);
+            if trim(lj).is_empty() {
+                continue;
+            }
+            let ij = indent(lj);
+            if ij < bound {
+                if flags[j] {
+                    found = Some(j);
+                    break;
+                }
+                enclosing.get_or_insert(j);
+            }
+            let stops_at = if step(lang, ij, lj) == Step::Inside {
+                ij + 1
+            } else {
+                ij
+            };
+            bound = bound.min(stops_at);
+        }
+        match found.or(enclosing) {
+            Some(j) => (Some(j), indent(before.line(j)), None),
+            None => (None, indent(&l_head), None),
+        }
+    };
+
+    // Decorators, attributes and doc comments directly above the header.
+    let header_idx = header.unwrap_or(n);
+    let header_line = match header {
+        Some(j) => before.line(j),
+        None => &l_head[..],
+    };
+    let mut first = header_idx;
+    if lang != Lang::Markdown {
+        while first > 0 {
+            let above = before.line(first - 1);
+            let t = trim(above);
+            if t.is_empty() {
+                break;
+            }
+            let doc = is_preamble(lang, t) && indent(above) >= header_indent;
+            let c_type =
+                lang == Lang::C && first == header_idx && is_c_return_type_line(header_line, above);
+            if !(doc || c_type) {
+                break;
+            }
+            first -= 1;
+        }
+    }
+    let start = if first == n { line } else { line_of(first) };
+
+    // Downward: from the line after the header to the end of the block.
+    let header_no = header.map_or(line, line_of);
+    // Lines between the header and L are inside by construction.
+    let mut last_inside = if header.is_some() { line - 1 } else { line };
+    let mut end = None;
+    let mut complete = false;
+    let mut no = line;
+    let start_off = line_off; // lines before L are inside by construction
+    let mut first_seen = true;
+    each_line(src, start_off, src.len(), |l| {
+        let this = no;
+        no += 1;
+        let is_l = first_seen;
+        first_seen = false;
+        let landmark = if is_l {
+            l_is_landmark
+        } else {
+            matcher.is_landmark(l.head)
+        };
+        if this == header_no {
+            return ControlFlow::Continue(());
+        }
+        if limits.max_lines > 0 && this - start >= limits.max_lines {
+            end = Some(this);
+            return ControlFlow::Break(());
+        }
+        if limits.max_bytes > 0 && l.start - line_off >= limits.max_bytes {
+            end = Some(this);
+            return ControlFlow::Break(());
+        }
+        if let Some(rank) = sections {
+            let ends = landmark && section_rank(lang, l.head).is_some_and(|r| r <= rank);
+            if ends {
+                end = Some(last_inside);
+                complete = true;
+                return ControlFlow::Break(());
+            }
+            if !trim(l.head).is_empty() {
+                last_inside = this;
+            }
+            return ControlFlow::Continue(());
+        }
+        match step(lang, header_indent, l.head) {
+            Step::Inside => {
+                if !trim(l.head).is_empty() {
+                    last_inside = this;
+                }
+                ControlFlow::Continue(())
+            }
+            Step::Closes => {
+                end = Some(this);
+                complete = true;
+                ControlFlow::Break(())
+            }
+            Step::Outside => {
+                end = Some(last_inside);
+                complete = true;
+                ControlFlow::Break(())
+            }
+        }
+    })?;
+    let end = match end {
+        Some(e) => e,
+        None => {
+            complete = true;
+            last_inside
+        }
+    };
+    Ok(BlockSpan {
+        start,
+        end: end.max(line).max(start),
+        complete,
+    })
+}
+
+/// In section languages, the nearest header at or above L (L is handled by the caller).
+fn section_header(lang: Lang, before: &Before, flags: &[bool]) -> Option<usize> {
+    if !lang.sections() {
+        return None;
+    }
+    (0..before.lines.len()).rev().find(|&i| flags[i])
+}
+
+/// The rank of a section header: a Markdown heading's level; 1 for TOML/INI headers.
+fn section_rank(lang: Lang, line: &[u8]) -> Option<usize> {
+    match lang {
+        Lang::Markdown => heading_level(trim(line)),
+        Lang::Section => Some(1),
+        _ => None,
+    }
+}
