@@ -18,6 +18,9 @@ use crate::units::Units;
 /// 0.45-0.6 s (see the README's performance section).
 pub(crate) const DEFAULT_CHUNK: usize = 128 << 10;
 
+/// Alignment of the buffers positional reads copy into (a cache line).
+const ALIGN: usize = 64;
+
 /// Upper bound for streaming a regular file that reports size 0 when no byte budget
 /// is set (64 MiB): such files (`/proc`, `/sys`) are small in practice, but the bound
 /// keeps a misbehaving one from exhausting memory.
@@ -372,10 +375,18 @@ impl Source {
             return Ok(f(&s[start as usize..end as usize]));
         }
         let n = usize::try_from(end - start).map_err(|_| self.changed())?;
-        scratch.clear();
-        scratch.resize(n, 0);
-        self.read_exact_at(start, scratch)?;
-        Ok(f(scratch))
+        // Read into a 64-byte aligned window of `scratch`: the kernel's copy into a
+        // misaligned buffer ran at half speed on the benchmark machine (the whole
+        // 90%-deep read took 0.45 s of system time instead of 0.13 s). The buffer is
+        // only grown, never cleared, so that reused scratch costs no memset.
+        let need = n + ALIGN - 1;
+        if scratch.len() < need {
+            scratch.resize(need, 0);
+        }
+        let off = scratch.as_ptr().align_offset(ALIGN).min(ALIGN - 1);
+        let buf = &mut scratch[off..off + n];
+        self.read_exact_at(start, buf)?;
+        Ok(f(buf))
     }
 
     /// Checks that the file still is in the state it was in when the source was created
