@@ -132,6 +132,13 @@
 //! [`ReadResult::raw_bytes`] still gives the exact bytes. [`Utf8Policy::Strict`] fails with
 //! `Invalid UTF-8 at byte X` (for files in another encoding, [`Error::InvalidText`]).
 //!
+//! # Agent tools
+//!
+//! The [`tool`] module turns the parameters of every `read_file` dialect in use (Cursor,
+//! Claude Code, Codex, the MCP filesystem server) into a [`Selection`], and has presets
+//! that reproduce known tools' response shapes. `examples/mcp_server.rs` serves it over
+//! MCP (see `docs/mcp.md`).
+//!
 //! # Crate features
 //!
 //! - `legacy-encodings` (on by default): detect legacy 8-bit and CJK encodings
@@ -144,6 +151,8 @@
 //!   transcripts (Claude Code, Codex CLI, OpenCode's legacy JSON files, generic JSONL).
 //! - `opencode`: OpenCode's SQLite database (`opencode.db`) in [`sessions`], through
 //!   rusqlite with a bundled SQLite (a C build; off by default to keep builds light).
+//! - `schemars`: JSON Schemas for the [`tool`] module's parameter structs, with
+//!   schemars 1.x (the version `rmcp` uses); needed by `examples/mcp_server.rs`.
 //!
 //! The library is pure-sync and depends only on small, well-kept crates.
 
@@ -165,6 +174,7 @@ mod result;
 mod select;
 mod source;
 mod summarize;
+pub mod tool;
 mod walk;
 mod workspace;
 

@@ -919,7 +919,9 @@ impl Document {
         let len = self.src.len();
         let start = sel.start.unwrap_or(0);
         let end = sel.end.unwrap_or(len);
-        if start > end {
+        // Only an end the caller gave can be "before" the start; a defaulted end is the
+        // file size, and a start past it is beyond the end.
+        if sel.end.is_some() && start > end {
             return Err(Error::ByteStartAfterEnd { start, end });
         }
         if start > len {

@@ -1,0 +1,210 @@
+//! Reading tool arguments out of a JSON object, naming the parameter in every error.
+//!
+//! serde's derived `Deserialize` says `invalid type: integer, expected a string` without
+//! the field, and accepts two aliases of one field only as "duplicate field". Models read
+//! these messages and retry, so every parameter struct of the `tool` module goes through
+//! this walker instead: each getter takes the accepted spellings of one parameter (the
+//! canonical name first), and the messages quote the spelling the caller used.
+
+use serde_json::{Map, Value};
+
+use crate::error::{Error, Result};
+
+/// The arguments of one call, consumed parameter by parameter.
+pub(crate) struct Args {
+    map: Map<String, Value>,
+}
+
+impl Args {
+    pub fn new(map: Map<String, Value>) -> Args {
+        Args { map }
+    }
+
+    /// Removes the value of the parameter spelled one of `names`; `null` counts as absent.
+    /// Returns the spelling used with the value.
+    fn take(&mut self, names: &[&'static str]) -> Result<Option<(&'static str, Value)>> {
+        let mut found: Option<(&'static str, Value)> = None;
+        for &name in names {
+            match self.map.remove(name) {
+                None | Some(Value::Null) => {}
+                Some(v) => {
+                    if let Some((first, _)) = &found {
+                        return Err(Error::selection(format!(
+                            "Conflicting parameters: {first} and {name} name the same parameter; give only one"
+                        )));
+                    }
+                    found = Some((name, v));
+                }
+            }
+        }
+        Ok(found)
+    }
+
+    /// A string parameter.
+    pub fn string(&mut self, names: &[&'static str]) -> Result<Option<(&'static str, String)>> {
+        match self.take(names)? {
+            None => Ok(None),
+            Some((name, Value::String(s))) => Ok(Some((name, s))),
+            Some((name, v)) => Err(invalid(name, "a string", &v)),
+        }
+    }
+
+    /// A non-negative integer (a JSON number, or a string of digits as some models send),
+    /// with the message of [`crate::select::de_offset`].
+    pub fn uint(&mut self, names: &[&'static str]) -> Result<Option<(&'static str, u64)>> {
+        use serde::de::IntoDeserializer;
+        match self.take(names)? {
+            None => Ok(None),
+            Some((name, v)) => crate::select::de_offset(v.into_deserializer(), name)
+                .map(|n| n.map(|n| (name, n)))
+                .map_err(|e| Error::selection(e.to_string())),
+        }
+    }
+
+    /// A line number: an integer, negative counting from the end (SPEC §2).
+    pub fn line(&mut self, names: &[&'static str]) -> Result<Option<(&'static str, i64)>> {
+        let what = "an integer line number (1-based; negative counts from the end)";
+        match self.take(names)? {
+            None => Ok(None),
+            Some((name, v)) => {
+                let n = match &v {
+                    Value::Number(n) => n.as_i64(),
+                    Value::String(s) => s.trim().parse().ok(),
+                    _ => None,
+                };
+                n.map(|n| Some((name, n)))
+                    .ok_or_else(|| invalid(name, what, &v))
+            }
+        }
+    }
+
+    /// A boolean (`true`/`false`, also as strings).
+    pub fn boolean(&mut self, names: &[&'static str]) -> Result<Option<(&'static str, bool)>> {
+        match self.take(names)? {
+            None => Ok(None),
+            Some((name, Value::Bool(b))) => Ok(Some((name, b))),
+            Some((name, Value::String(s))) if s == "true" || s == "false" => {
+                Ok(Some((name, s == "true")))
+            }
+            Some((name, v)) => Err(invalid(name, "true or false", &v)),
+        }
+    }
+
+    /// Fails on any parameter no getter took, listing what is accepted: a model that
+    /// misspells `start_line` must not silently get the whole file.
+    pub fn finish(self, accepted: &str) -> Result<()> {
+        match self.map.keys().next() {
+            None => Ok(()),
+            Some(k) => Err(Error::selection(format!(
+                "Unknown parameter {k:?}; accepted: {accepted}"
+            ))),
+        }
+    }
+}
+
+/// The error for a value of the wrong type or range.
+fn invalid(name: &str, expected: &str, got: &Value) -> Error {
+    Error::selection(format!("Invalid {name}: expected {expected}, got {got}"))
+}
+
+/// The error for a missing required parameter.
+pub(crate) fn missing(names: &[&str]) -> Error {
+    let (first, rest) = names.split_first().unwrap_or((&"?", &[]));
+    if rest.is_empty() {
+        Error::selection(format!("Missing required parameter {first}"))
+    } else {
+        Error::selection(format!(
+            "Missing required parameter {first} (or {})",
+            rest.join(", ")
+        ))
+    }
+}
+
+/// Turns the arguments of a call into an object map.
+pub(crate) fn object(value: Value) -> Result<Map<String, Value>> {
+    match value {
+        Value::Object(m) => Ok(m),
+        Value::Null => Ok(Map::new()),
+        other => Err(Error::selection(format!(
+            "Invalid arguments: expected a JSON object, got {other}"
+        ))),
+    }
+}
+
+/// Implements `Deserialize` for a parameter struct through its `from_args` constructor,
+/// so that serde users (rmcp's `Parameters<T>`, `serde_json::from_str`) get the same
+/// messages as [`Args`] gives.
+macro_rules! deserialize_via_args {
+    ($ty:ty) => {
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let map = <serde_json::Map<String, serde_json::Value>>::deserialize(d)?;
+                <$ty>::from_args(crate::tool::args::Args::new(map))
+                    .map_err(<D::Error as serde::de::Error>::custom)
+            }
+        }
+    };
+}
+pub(crate) use deserialize_via_args;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn args(v: Value) -> Args {
+        Args::new(object(v).unwrap())
+    }
+
+    #[test]
+    fn messages_name_the_spelling_used() {
+        let e = args(json!({"file_path": 5}))
+            .string(&["path", "file_path"])
+            .unwrap_err();
+        assert_eq!(e.to_string(), "Invalid file_path: expected a string, got 5");
+        let e = args(json!({"limit": -3})).uint(&["limit"]).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "Invalid limit: expected a non-negative integer, got -3"
+        );
+        let e = args(json!({"limit": 2.5})).uint(&["limit"]).unwrap_err();
+        assert!(e.to_string().starts_with("Invalid limit"), "{e}");
+        let e = args(json!({"start_line": "ten"}))
+            .line(&["start_line"])
+            .unwrap_err();
+        assert!(e.to_string().starts_with("Invalid start_line"), "{e}");
+        let e = args(json!({"should_read_entire_file": 1}))
+            .boolean(&["should_read_entire_file"])
+            .unwrap_err();
+        assert!(e.to_string().contains("should_read_entire_file"), "{e}");
+    }
+
+    #[test]
+    fn null_is_absent_and_strings_of_digits_are_numbers() {
+        let mut a = args(json!({"path": null, "head": "12", "start_line": "-5"}));
+        assert_eq!(a.string(&["path"]).unwrap(), None);
+        assert_eq!(a.uint(&["head"]).unwrap(), Some(("head", 12)));
+        assert_eq!(a.line(&["start_line"]).unwrap(), Some(("start_line", -5)));
+        a.finish("").unwrap();
+    }
+
+    #[test]
+    fn two_spellings_of_one_parameter_conflict() {
+        let e = args(json!({"path": "a", "filename": "b"}))
+            .string(&["path", "target_file", "filename"])
+            .unwrap_err();
+        assert!(e.to_string().contains("path and filename"), "{e}");
+    }
+
+    #[test]
+    fn unknown_parameters_are_refused() {
+        let e = args(json!({"line_start": 3}))
+            .finish("path, start_line")
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "Unknown parameter \"line_start\"; accepted: path, start_line"
+        );
+        assert!(object(json!([1])).is_err());
+    }
+}

@@ -1,0 +1,74 @@
+//! The MCP server example driven by a real MCP client: the official Python SDK, installed
+//! (pinned) by `tests/mcp_client/run.sh` into a virtualenv under `target/`.
+//!
+//! Skipped, loudly, only when this machine has no `python3` or cannot create a
+//! virtualenv; a failing `pip install` fails the test.
+#![cfg(feature = "schemars")]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// `target/<profile>/examples/mcp_server`, next to this test's own `deps` directory.
+/// `cargo test` builds examples before it runs tests; when only this test was built
+/// (`cargo test --test mcp_client`), build the example with the same profile.
+fn server_binary() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("target/<profile>/deps/<test>");
+    let server = profile_dir
+        .join("examples")
+        .join(format!("mcp_server{}", std::env::consts::EXE_SUFFIX));
+    if !server.exists() {
+        let mut cargo = Command::new(env!("CARGO"));
+        cargo
+            .args(["build", "--example", "mcp_server", "--features", "schemars"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"));
+        if profile_dir.file_name().is_some_and(|n| n == "release") {
+            cargo.arg("--release");
+        }
+        let status = cargo.status().expect("run cargo build");
+        assert!(status.success(), "cargo build --example mcp_server failed");
+    }
+    server
+}
+
+fn skip(why: &str) {
+    eprintln!();
+    eprintln!("==================================================================");
+    eprintln!("SKIPPED mcp_client: {why}");
+    eprintln!("The MCP server was NOT tested with the Python MCP SDK on this machine.");
+    eprintln!("==================================================================");
+    eprintln!();
+}
+
+#[test]
+fn python_mcp_sdk_drives_the_server() {
+    if Command::new("python3").arg("--version").output().is_err() {
+        return skip("python3 is not installed");
+    }
+    let server = server_binary();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_client/run.sh");
+    let out = Command::new("bash")
+        .arg(&script)
+        .arg(&server)
+        .output()
+        .expect("run tests/mcp_client/run.sh");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    println!("{stdout}");
+    eprintln!("{stderr}");
+    match out.status.code() {
+        Some(0) => {}
+        Some(77) => skip("python3 cannot create a virtualenv here (python3-venv missing?)"),
+        code => panic!(
+            "the Python MCP client failed (exit {code:?}):\n{}",
+            stdout
+                .lines()
+                .filter(|l| !l.starts_with("ok "))
+                .collect::<Vec<_>>()
+                .join("\n")
+        ),
+    }
+}

@@ -1,0 +1,258 @@
+"""Drive examples/mcp_server.rs with the official Python MCP SDK (`mcp` on PyPI).
+
+    python client.py SERVER_BINARY
+
+Builds a workspace of fixtures in a temporary directory, starts the server on it over
+stdio, and checks tools/list and tools/call: lines in three dialects, bytes, tail N,
+paging past the budget to the end, a binary file, paths outside the root, a protected
+path, invalid parameters, and that the server still answers a good call after all the
+bad ones. Prints one line per check and `N passed, M failed`; exits 1 on any failure.
+"""
+
+import os
+import sys
+import tempfile
+import traceback
+
+import anyio
+from mcp import Client, StdioServerParameters
+
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000a49444154789c6300010000050001"
+    "0d0a2db40000000049454e44ae426082"
+)
+BINARY_PNG = (
+    "Binary files are not supported. File detected as image/png. "
+    "Please use another tool or method to process this file."
+)
+LINES = 5000
+
+passed = 0
+failed = 0
+
+
+def check(name, ok, detail=""):
+    global passed, failed
+    if ok:
+        passed += 1
+        print(f"ok   {name}")
+    else:
+        failed += 1
+        print(f"FAIL {name}: {detail}")
+
+
+def field(obj, snake, camel):
+    """A result field, whichever spelling this SDK version gives it."""
+    return getattr(obj, snake, getattr(obj, camel, None))
+
+
+def texts(result):
+    return [c.text for c in result.content]
+
+
+def make_fixtures(tmp):
+    root = os.path.join(tmp, "root")
+    os.makedirs(os.path.join(root, "sub"))
+    lines = "".join(f"line {i}\n" for i in range(1, LINES + 1))
+    with open(os.path.join(root, "lines.txt"), "w") as f:
+        f.write(lines)
+    with open(os.path.join(root, "utf8.txt"), "w", encoding="utf-8") as f:
+        f.write("a\u00e9\u20ac\U0001f980\n")
+    # One 300 KiB line with multi-byte characters: paged by bytes, never split.
+    long_line = ("abc\u00e9" * 61440) + "\n"
+    with open(os.path.join(root, "long.txt"), "w", encoding="utf-8") as f:
+        f.write(long_line)
+    with open(os.path.join(root, "pixel.png"), "wb") as f:
+        f.write(PNG)
+    with open(os.path.join(root, "server.pem"), "w") as f:
+        f.write("-----BEGIN PRIVATE KEY-----\n")
+    with open(os.path.join(tmp, "outside.txt"), "w") as f:
+        f.write("outside the root\n")
+    os.symlink(os.path.join(tmp, "outside.txt"), os.path.join(root, "sub", "escape"))
+    return root, lines, long_line
+
+
+async def page_through(client, path, budget_unit):
+    """Follow the continuation from the first page to the last; returns the text."""
+    args = {"path": path} if budget_unit == "lines" else {"path": path, "start_byte": 0}
+    pages = []
+    for _ in range(1000):
+        r = await client.call_tool("read_file", args)
+        if field(r, "is_error", "isError"):
+            raise AssertionError(f"error while paging {path}: {texts(r)}")
+        pages.append(texts(r)[0])
+        meta = field(r, "structured_content", "structuredContent")
+        t = meta.get("truncated")
+        if not t:
+            return "".join(pages), len(pages)
+        if t.get("next_start_line") is not None and budget_unit == "lines":
+            args = {"path": path, "start_line": t["next_start_line"]}
+        else:
+            args = {"path": path, "start_byte": t["next_start_byte"]}
+    raise AssertionError("paging did not end")
+
+
+async def run(server, root, lines, long_line):
+    with anyio.fail_after(300):
+        await session(server, root, lines, long_line)
+
+
+async def session(server, root, lines, long_line):
+    params = StdioServerParameters(command=server, args=["--root", root, "--protect", "*.pem"])
+    async with Client(params, read_timeout_seconds=60) as client:
+        # tools/list: the unified parameters as a JSON Schema.
+        listed = await client.list_tools()
+        tools = {t.name: t for t in listed.tools}
+        check("tools/list has read_file", list(tools) == ["read_file"], list(tools))
+        schema = field(tools["read_file"], "input_schema", "inputSchema")
+        props = schema.get("properties", {})
+        expected = {"path", "start_line", "end_line", "offset", "limit", "head", "tail",
+                    "start_byte", "end_byte", "should_read_entire_file", "explanation"}
+        check("schema lists the parameters", set(props) == expected, sorted(props))
+        check("schema requires path", schema.get("required") == ["path"], schema.get("required"))
+        check("schema refuses unknown parameters", schema.get("additionalProperties") is False,
+              schema.get("additionalProperties"))
+        check("schema: start_byte is a non-negative integer",
+              "integer" in str(props["start_byte"].get("type")) and props["start_byte"].get("minimum") == 0,
+              props["start_byte"])
+
+        async def call(args):
+            return await client.call_tool("read_file", args)
+
+        # Lines, in three dialects.
+        want = "line 10\nline 11\nline 12\n"
+        for dialect, args in [
+            ("path/start_line/end_line", {"path": "lines.txt", "start_line": 10, "end_line": 12}),
+            ("Cursor", {"target_file": "lines.txt", "start_line_one_indexed": 10,
+                        "end_line_one_indexed_inclusive": 12, "should_read_entire_file": False,
+                        "explanation": "testing"}),
+            ("Claude Code", {"file_path": "lines.txt", "offset": 10, "limit": 3}),
+        ]:
+            r = await call(args)
+            check(f"lines ({dialect})", not field(r, "is_error", "isError") and texts(r)[0] == want,
+                  texts(r))
+            meta = field(r, "structured_content", "structuredContent") or {}
+            check(f"lines ({dialect}): structured range", meta.get("lines") == {"start": 10, "end": 12},
+                  meta.get("lines"))
+        r = await call({"path": "lines.txt", "start_line": -3})
+        check("negative start_line counts from the end",
+              texts(r)[0] == "line 4998\nline 4999\nline 5000\n", texts(r))
+
+        # head and tail: exactly N lines.
+        r = await call({"path": "lines.txt", "tail": 250})
+        body = texts(r)[0]
+        check("tail 250 returns exactly 250 lines",
+              body.count("\n") == 250 and body.startswith("line 4751\n") and body.endswith("line 5000\n"),
+              body[:40])
+        r = await call({"path": "lines.txt", "head": 250})
+        body = texts(r)[0]
+        check("head 250 returns exactly 250 lines",
+              body.count("\n") == 250 and body.endswith("line 250\n"), body[-40:])
+
+        # Bytes: snapped outward to whole characters.
+        r = await call({"path": "utf8.txt", "start_byte": 2, "end_byte": 7})
+        meta = field(r, "structured_content", "structuredContent") or {}
+        check("bytes snap to whole characters", texts(r)[0] == "\u00e9\u20ac\U0001f980",
+              texts(r))
+        check("bytes report requested and actual ranges",
+              meta.get("bytes") == {"start": 1, "end": 10}
+              and meta.get("requested", {}).get("bytes") == {"start": 2, "end": 7},
+              meta)
+
+        # Paging past the budget (2000 lines, 100 KiB) to the end.
+        r = await call({"path": "lines.txt"})
+        notes = texts(r)[1] if len(texts(r)) > 1 else ""
+        check("a read over the line budget is cut, not refused",
+              not field(r, "is_error", "isError") and texts(r)[0].count("\n") == 2000, texts(r)[0][-30:])
+        check("the note says where to continue", "continue with start_line=2001" in notes, notes)
+        text, pages = await page_through(client, "lines.txt", "lines")
+        check("paging by lines yields the file exactly once", text == lines and pages == 3,
+              (len(text), pages))
+        r = await call({"path": "long.txt"})
+        meta = field(r, "structured_content", "structuredContent") or {}
+        cut = (meta.get("cut_lines") or [{}])[0]
+        notes = texts(r)[1] if len(texts(r)) > 1 else ""
+        check("a line over 2000 characters is cut and says where the rest starts",
+              len(texts(r)[0]) == 2001 and cut.get("line") == 1
+              and f"read the rest with start_byte={cut.get('next_start_byte')}" in notes,
+              (len(texts(r)[0]), cut, notes))
+        text, pages = await page_through(client, "long.txt", "bytes")
+        check("paging a 300 KiB line by bytes yields it exactly once",
+              text == long_line and pages >= 3, (len(text), pages))
+
+        # Failures: tool results with isError, never protocol errors or a crash.
+        errors = [
+            ("binary file", {"path": "pixel.png"}, BINARY_PNG),
+            ("absolute path outside the root", {"path": "/etc/passwd"},
+             'Path "/etc/passwd" is outside the workspace'),
+            ("relative path outside the root", {"path": "../outside.txt"},
+             'Path "../outside.txt" is outside the workspace'),
+            ("symlink leaving the root", {"path": "sub/escape"},
+             'Path "sub/escape" is outside the workspace'),
+            ("protected path", {"path": "server.pem"},
+             'Access denied: "server.pem" is a protected path'),
+            ("missing file", {"path": "nope.txt"}, 'File not found: "nope.txt"'),
+            ("negative start_byte", {"path": "lines.txt", "start_byte": -5},
+             "Invalid start_byte: expected a non-negative integer, got -5"),
+            ("negative head", {"path": "lines.txt", "head": -1},
+             "Invalid head: expected a non-negative integer, got -1"),
+            ("fractional limit", {"path": "lines.txt", "limit": 2.5},
+             "Invalid limit: expected a non-negative integer, got 2.5"),
+            ("string start_line", {"path": "lines.txt", "start_line": "ten"},
+             "Invalid start_line: expected an integer line number"),
+            ("path of the wrong type", {"path": 42}, "Invalid path: expected a string, got 42"),
+            ("boolean of the wrong type", {"path": "lines.txt", "should_read_entire_file": 3},
+             "Invalid should_read_entire_file"),
+            ("head with tail", {"path": "lines.txt", "head": 5, "tail": 5},
+             "Conflicting parameters: head and tail cannot be used together"),
+            ("lines with bytes", {"path": "lines.txt", "start_line": 1, "end_byte": 9},
+             "Conflicting parameters: start_line and end_byte cannot be used together"),
+            ("line 0", {"path": "lines.txt", "start_line": 0},
+             "start_line (0) is invalid: lines are 1-indexed"),
+            ("start after end", {"path": "lines.txt", "start_line": 9, "end_line": 3},
+             "Invalid range specified: start_line (9) is greater than end_line (3)."),
+            ("start beyond the end", {"path": "lines.txt", "start_line": 9999},
+             "Invalid range specified: start_line (9999) is beyond the end of the file (5000 lines)."),
+            ("unknown parameter", {"path": "lines.txt", "lines": "1:5"},
+             'Unknown parameter "lines"'),
+            ("missing path", {"start_line": 1}, "Missing required parameter path"),
+        ]
+        for name, args, message in errors:
+            try:
+                r = await call(args)
+            except Exception as e:  # a protocol error instead of a tool result
+                check(f"error as a tool result: {name}", False, repr(e))
+                continue
+            got = texts(r)[0] if r.content else ""
+            check(f"error as a tool result: {name}",
+                  field(r, "is_error", "isError") is True and got.startswith(message), got)
+        try:
+            r = await client.call_tool("no_such_tool", {"path": "lines.txt"})
+            unknown_ok = field(r, "is_error", "isError") is True
+            detail = texts(r)
+        except Exception as e:  # noqa: BLE001 - a JSON-RPC error is also a clean refusal
+            unknown_ok, detail = "no_such_tool" in str(e) or "not found" in str(e).lower(), repr(e)
+        check("unknown tool is refused cleanly", unknown_ok, detail)
+
+        # Still serving after all of that.
+        r = await call({"path": "lines.txt", "start_line": 4999})
+        check("a good call after the bad ones",
+              not field(r, "is_error", "isError") and texts(r)[0] == "line 4999\nline 5000\n", texts(r))
+
+
+def main():
+    server = os.path.abspath(sys.argv[1])
+    with tempfile.TemporaryDirectory() as tmp:
+        root, lines, long_line = make_fixtures(tmp)
+        try:
+            anyio.run(run, server, root, lines, long_line)
+        except BaseException:  # noqa: BLE001 - report, then count as a failure
+            traceback.print_exc()
+            check("the session ran to the end", False, "exception above")
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
