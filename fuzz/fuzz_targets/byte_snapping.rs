@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use rangeread::{ByteSelection, Reader, Source};
+use rangeread::{ByteSelection, Detection, Reader, Source};
 
 fuzz_target!(|data: &[u8]| {
     if data.len() < 2 {
@@ -14,7 +14,10 @@ fuzz_target!(|data: &[u8]| {
     let len = bytes.len() as u64;
     let (start, end) = (a.min(b).min(len), a.max(b));
     let src = Source::from_bytes(bytes.to_vec(), "fuzz");
+    // UTF-8 snapping on any bytes: classification (which would refuse binary input or
+    // decode a legacy encoding) has its own target.
     let r = Reader::new()
+        .detection(Detection::AssumeUtf8)
         .max_bytes(0)
         .document(src)
         .read(ByteSelection::new(Some(start), Some(end)))
