@@ -92,6 +92,22 @@ impl Args {
 
     /// Fails on any parameter no getter took, listing what is accepted: a model that
     /// misspells `start_line` must not silently get the whole file.
+    /// The shape three seed tools share: a required path and two optional non-negative
+    /// numbers (a line or byte range), and nothing else.
+    pub fn path_and_range(
+        mut self,
+        path: &'static str,
+        from: &'static str,
+        to: &'static str,
+    ) -> Result<(String, Option<u64>, Option<u64>)> {
+        let p = self.string(&[path])?;
+        let a = self.uint(&[from])?;
+        let b = self.uint(&[to])?;
+        self.finish(&format!("{path}, {from}, {to}"))?;
+        let p = p.ok_or_else(|| missing(&[path]))?.1;
+        Ok((p, a.map(|v| v.1), b.map(|v| v.1)))
+    }
+
     pub fn finish(self, accepted: &str) -> Result<()> {
         match self.map.keys().next() {
             None => Ok(()),

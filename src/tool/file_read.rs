@@ -21,7 +21,7 @@ use crate::error::{Error, Result};
 use crate::read::Reader;
 use crate::render::{render, Format};
 use crate::select::LineSelection;
-use crate::tool::args::{self, deserialize_via_args, missing, Args};
+use crate::tool::args::{self, deserialize_via_args, Args};
 use crate::tool::{read_at, ToolResponse};
 use crate::workspace::Workspace;
 
@@ -48,15 +48,13 @@ pub struct FileReadParams {
 deserialize_via_args!(FileReadParams);
 
 impl FileReadParams {
-    fn from_args(mut a: Args) -> Result<FileReadParams> {
-        let filename = a.string(&["filename"])?;
-        let start_line = a.uint(&["start_line"])?;
-        let end_line = a.uint(&["end_line"])?;
-        a.finish("filename, start_line, end_line")?;
+    fn from_args(a: Args) -> Result<FileReadParams> {
+        let (filename, start_line, end_line) =
+            a.path_and_range("filename", "start_line", "end_line")?;
         Ok(FileReadParams {
-            filename: filename.ok_or_else(|| missing(&["filename"]))?.1,
-            start_line: start_line.map(|v| v.1),
-            end_line: end_line.map(|v| v.1),
+            filename,
+            start_line,
+            end_line,
         })
     }
 

@@ -21,7 +21,7 @@ use crate::error::Result;
 use crate::read::Reader;
 use crate::result::{Adjustments, ByteSpan, InvalidUtf8, ReadResult, Truncation};
 use crate::select::ByteSelection;
-use crate::tool::args::{self, deserialize_via_args, missing, Args};
+use crate::tool::args::{self, deserialize_via_args, Args};
 use crate::tool::{read_at, ToolResponse};
 use crate::workspace::Workspace;
 
@@ -45,15 +45,12 @@ pub struct FsReadParams {
 deserialize_via_args!(FsReadParams);
 
 impl FsReadParams {
-    fn from_args(mut a: Args) -> Result<FsReadParams> {
-        let path = a.string(&["path"])?;
-        let start_byte = a.uint(&["start_byte"])?;
-        let end_byte = a.uint(&["end_byte"])?;
-        a.finish("path, start_byte, end_byte")?;
+    fn from_args(a: Args) -> Result<FsReadParams> {
+        let (path, start_byte, end_byte) = a.path_and_range("path", "start_byte", "end_byte")?;
         Ok(FsReadParams {
-            path: path.ok_or_else(|| missing(&["path"]))?.1,
-            start_byte: start_byte.map(|v| v.1),
-            end_byte: end_byte.map(|v| v.1),
+            path,
+            start_byte,
+            end_byte,
         })
     }
 }

@@ -21,7 +21,7 @@ use crate::error::Result;
 use crate::read::Reader;
 use crate::render::{render, Format};
 use crate::select::LineSelection;
-use crate::tool::args::{self, deserialize_via_args, missing, Args};
+use crate::tool::args::{self, deserialize_via_args, Args};
 use crate::tool::{read_at, ToolResponse};
 use crate::workspace::Workspace;
 
@@ -45,15 +45,12 @@ pub struct VaultReadParams {
 deserialize_via_args!(VaultReadParams);
 
 impl VaultReadParams {
-    fn from_args(mut a: Args) -> Result<VaultReadParams> {
-        let path = a.string(&["path"])?;
-        let start_line = a.uint(&["start_line"])?;
-        let end_line = a.uint(&["end_line"])?;
-        a.finish("path, start_line, end_line")?;
+    fn from_args(a: Args) -> Result<VaultReadParams> {
+        let (path, start_line, end_line) = a.path_and_range("path", "start_line", "end_line")?;
         Ok(VaultReadParams {
-            path: path.ok_or_else(|| missing(&["path"]))?.1,
-            start_line: start_line.map(|v| v.1),
-            end_line: end_line.map(|v| v.1),
+            path,
+            start_line,
+            end_line,
         })
     }
 }
