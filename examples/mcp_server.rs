@@ -1,9 +1,10 @@
-//! `mcp_server`: a stdio MCP server with one tool, `read_file`, built on `rmcp` (the
-//! official Rust SDK).
+//! `mcp_server`: a stdio MCP server with the tools `read_file` and (when a session store
+//! is configured) `read_session_messages`, built on `rmcp` (the official Rust SDK).
 //!
 //! ```text
 //! cargo run --release --features schemars --example mcp_server -- [--root DIR]
 //!     [--protect GLOB]... [--max-lines N] [--max-bytes N] [--max-line-chars N]
+//!     [--sessions-store claude|codex|opencode|jsonl --sessions-dir DIR]
 //! ```
 //!
 //! - `read_file` takes [`rangeread::tool::ReadFileParams`]: `path` (or `target_file`,
@@ -24,12 +25,32 @@
 //!   and `tail` of a 1 GiB file never count it. Line indexes are kept in an
 //!   [`rangeread::IndexCache`] (64 MiB budget), so a second read deep in a large file
 //!   costs no new scan.
+//! - `read_session_messages` reads an agent's session transcripts from the store named by
+//!   `--sessions-store` (`claude`, `codex`, `opencode` or `jsonl` with the default field
+//!   pointers `/role`, `/content`, `/timestamp`) in `--sessions-dir` (the store's home:
+//!   Claude Code's `projects` directory or the directory holding it, `$CODEX_HOME`,
+//!   OpenCode's data directory). Input, camelCase as in the seed: `sessionId` or
+//!   `searchTitle`, and optionally `limit` (default 20), `offset`, `order`
+//!   (`oldest`/`newest`); the snake_case spellings are accepted too. The answer is one
+//!   text block of JSON: `{sessionId, sessionTitle, messageCount, messages: [{role,
+//!   content, timestamp}]}`. Every failure (`Either session_id or search_title must be
+//!   provided`, `Session not found: "ID"`, `No sessions found matching "X". Available
+//!   sessions: ...`, bad parameters such as `Invalid limit: expected a non-negative
+//!   integer, got -1`) is a tool result with `isError: true`.
+//! - Without `--sessions-store`, `read_session_messages` is **not listed** by
+//!   `tools/list`; a call to it anyway is an `isError` result saying that no session
+//!   store is configured. `--sessions-dir` is required with `--sessions-store`, and a
+//!   missing directory stops the server at startup.
 //!
 //! Registering it with Claude Code, Cursor and other hosts: `docs/mcp.md`.
 
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use rangeread::sessions::{
+    read_session_messages, ClaudeStore, CodexStore, JsonlFields, JsonlStore, OpenCodeStore,
+    SessionQuery, SessionStore,
+};
 use rangeread::tool::{ReadFile, ReadFileParams};
 use rangeread::{Error, IndexCache, Reader, Totals, Workspace};
 use rmcp::model::{
@@ -50,14 +71,122 @@ const DESCRIPTION: &str = "Read a text file, or part of it, from the workspace. 
     is cut, a note says where to continue (start_line=N or start_byte=N). Binary files are \
     refused.";
 
+const SESSIONS_TOOL: &str = "read_session_messages";
+
+const SESSIONS_DESCRIPTION: &str = "Read the messages of a past agent session (a \
+    transcript). Name the session with sessionId, or find it with searchTitle (a \
+    case-insensitive substring of the title; the most recently updated match wins). limit \
+    (default 20) and offset select a window of messages; order is oldest (default: the \
+    first messages, oldest first) or newest (the last messages, newest first). Returns \
+    JSON: {sessionId, sessionTitle, messageCount, messages: [{role, content, timestamp}]}, \
+    where messageCount counts the whole session.";
+
 /// The index cache's memory budget: one `u64` per 64 KiB of file, so 64 MiB covers
 /// about 512 TiB of indexed files.
 const CACHE_BYTES: usize = 64 << 20;
+
+/// A session store shared with the blocking tasks that read it.
+type Store = Arc<dyn SessionStore + Send + Sync>;
 
 #[derive(Clone)]
 struct Server {
     tool: Arc<ReadFile>,
     schema: Arc<JsonObject>,
+    /// `None` without `--sessions-store`: `read_session_messages` is then not listed.
+    sessions: Option<Store>,
+}
+
+/// The input schema of `read_session_messages`: the seed's camelCase names.
+fn sessions_schema() -> Arc<JsonObject> {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "sessionId": {
+                "type": "string",
+                "description": "The id of the session to read."
+            },
+            "searchTitle": {
+                "type": "string",
+                "description": "A case-insensitive substring of the session's title, \
+                    used when sessionId is not given; several matches: the most recently \
+                    updated one."
+            },
+            "limit": {
+                "type": "integer",
+                "minimum": 0,
+                "default": 20,
+                "description": "At most this many messages (0: the count and title only)."
+            },
+            "offset": {
+                "type": "integer",
+                "minimum": 0,
+                "default": 0,
+                "description": "Messages to skip, from the end that order starts at."
+            },
+            "order": {
+                "type": "string",
+                "enum": ["oldest", "newest"],
+                "default": "oldest",
+                "description": "oldest: the first messages, oldest first; newest: the \
+                    last messages, newest first."
+            }
+        },
+        "additionalProperties": false
+    });
+    match schema {
+        Value::Object(m) => Arc::new(m),
+        _ => unreachable!("the schema is an object"),
+    }
+}
+
+fn sessions_tool_definition() -> Tool {
+    Tool::new(SESSIONS_TOOL, SESSIONS_DESCRIPTION, sessions_schema()).with_annotations(
+        ToolAnnotations::with_title("Read session messages")
+            .read_only(true)
+            .destructive(false)
+            .idempotent(true)
+            .open_world(false),
+    )
+}
+
+/// A message naming the parameter when `limit`, `offset` or `order` has a bad value
+/// (serde's own messages do not name the field).
+fn check_session_args(args: &Value) -> Option<String> {
+    for name in ["limit", "offset"] {
+        match args.get(name) {
+            Some(v) if !v.is_u64() => {
+                return Some(format!(
+                    "Invalid {name}: expected a non-negative integer, got {v}"
+                ))
+            }
+            _ => {}
+        }
+    }
+    match args.get("order") {
+        Some(Value::String(s)) if s == "oldest" || s == "newest" => None,
+        Some(v) => Some(format!(
+            "Invalid order: expected \"oldest\" or \"newest\", got {v}"
+        )),
+        None => None,
+    }
+}
+
+/// Runs one `read_session_messages` call; every failure becomes a message.
+fn run_sessions(store: &(dyn SessionStore + Send + Sync), args: Value) -> CallToolResult {
+    if let Some(message) = check_session_args(&args) {
+        return error_result(&message, "invalid_params");
+    }
+    let query: SessionQuery = match serde_json::from_value(args) {
+        Ok(q) => q,
+        Err(e) => return error_result(&format!("Invalid parameters: {e}"), "invalid_params"),
+    };
+    match read_session_messages(store, &query) {
+        Ok(r) => match serde_json::to_string(&r.camel_case()) {
+            Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
+            Err(e) => error_result(&format!("Could not encode the result: {e}"), "internal"),
+        },
+        Err(e) => error_result(&e.to_string(), e.kind()),
+    }
 }
 
 impl Server {
@@ -114,13 +243,19 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(
-            vec![self.tool_definition()],
-        ))
+        let mut tools = vec![self.tool_definition()];
+        if self.sessions.is_some() {
+            tools.push(sessions_tool_definition());
+        }
+        Ok(ListToolsResult::with_all_items(tools))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        (name == TOOL).then(|| self.tool_definition())
+        match name {
+            TOOL => Some(self.tool_definition()),
+            SESSIONS_TOOL if self.sessions.is_some() => Some(sessions_tool_definition()),
+            _ => None,
+        }
     }
 
     async fn call_tool(
@@ -128,11 +263,31 @@ impl ServerHandler for Server {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        let args = Value::Object(request.arguments.unwrap_or_default());
+        if request.name == SESSIONS_TOOL {
+            let Some(store) = self.sessions.clone() else {
+                let message = "read_session_messages is not available: no session store is \
+                    configured (start the server with --sessions-store \
+                    claude|codex|opencode|jsonl --sessions-dir DIR)";
+                return Ok(error_result(message, "no_session_store").into());
+            };
+            // Store reads are blocking file (or SQLite) I/O, like read_file's.
+            let result = tokio::task::spawn_blocking(move || run_sessions(store.as_ref(), args))
+                .await
+                .unwrap_or_else(|e| {
+                    error_result(&format!("Internal error while reading: {e}"), "internal")
+                });
+            return Ok(result.into());
+        }
         if request.name != TOOL {
-            let message = format!("Unknown tool {:?}; this server has {TOOL}", request.name);
+            let mut names = TOOL.to_string();
+            if self.sessions.is_some() {
+                names.push_str(" and ");
+                names.push_str(SESSIONS_TOOL);
+            }
+            let message = format!("Unknown tool {:?}; this server has {names}", request.name);
             return Ok(error_result(&message, "unknown_tool").into());
         }
-        let args = Value::Object(request.arguments.unwrap_or_default());
         let tool = self.tool.clone();
         // Reads are blocking file I/O: keep them off the transport's thread. A panic in
         // a read ends its task only, and is reported like any other failure.
@@ -149,13 +304,21 @@ struct Options {
     root: String,
     protect: Vec<String>,
     reader: Reader,
+    sessions_store: Option<String>,
+    sessions_dir: Option<String>,
 }
+
+const USAGE: &str = "usage: mcp_server [--root DIR] [--protect GLOB]... [--max-lines N] \
+    [--max-bytes N] [--max-line-chars N] \
+    [--sessions-store claude|codex|opencode|jsonl --sessions-dir DIR]";
 
 fn parse_args(argv: impl Iterator<Item = String>) -> Result<Options, String> {
     let mut o = Options {
         root: ".".to_string(),
         protect: Vec::new(),
         reader: Reader::new().totals(Totals::IfKnown),
+        sessions_store: None,
+        sessions_dir: None,
     };
     let mut it = argv;
     while let Some(arg) = it.next() {
@@ -179,31 +342,61 @@ fn parse_args(argv: impl Iterator<Item = String>) -> Result<Options, String> {
             "--max-lines" => o.reader = o.reader.max_lines(number(value()?)?),
             "--max-bytes" => o.reader = o.reader.max_bytes(number(value()?)?),
             "--max-line-chars" => o.reader = o.reader.max_line_chars(number(value()?)?),
-            "-h" | "--help" => {
-                return Err("usage: mcp_server [--root DIR] [--protect GLOB]... \
-                            [--max-lines N] [--max-bytes N] [--max-line-chars N]"
-                    .to_string())
-            }
+            "--sessions-store" => o.sessions_store = Some(value()?),
+            "--sessions-dir" => o.sessions_dir = Some(value()?),
+            "-h" | "--help" => return Err(USAGE.to_string()),
             other => return Err(format!("unknown argument {other:?} (see --help)")),
         }
     }
-    Ok(o)
+    match (&o.sessions_store, &o.sessions_dir) {
+        (Some(_), None) => Err("--sessions-store needs --sessions-dir DIR".to_string()),
+        (None, Some(_)) => Err("--sessions-dir needs --sessions-store".to_string()),
+        _ => Ok(o),
+    }
 }
 
-fn build(o: Options) -> Result<Server, Error> {
+/// Opens the session store named by `--sessions-store` in `--sessions-dir`.
+fn open_store(kind: &str, dir: &str) -> Result<Store, String> {
+    let store: Store = match kind {
+        "claude" => Arc::new(ClaudeStore::open(dir).map_err(|e| e.to_string())?),
+        "codex" => Arc::new(CodexStore::open(dir).map_err(|e| e.to_string())?),
+        "opencode" => Arc::new(OpenCodeStore::open(dir).map_err(|e| e.to_string())?),
+        "jsonl" => {
+            Arc::new(JsonlStore::open(dir, JsonlFields::default()).map_err(|e| e.to_string())?)
+        }
+        other => {
+            return Err(format!(
+                "--sessions-store expects claude, codex, opencode or jsonl, got {other:?}"
+            ))
+        }
+    };
+    Ok(store)
+}
+
+fn build(o: Options) -> Result<Server, String> {
+    let sessions = match (&o.sessions_store, &o.sessions_dir) {
+        (Some(kind), Some(dir)) => Some(open_store(kind, dir)?),
+        _ => None,
+    };
+    let server = build_reader(o).map_err(|e| e.to_string())?;
+    Ok(Server { sessions, ..server })
+}
+
+fn build_reader(o: Options) -> Result<Server, Error> {
     let ws = Workspace::builder(&o.root).protect_all(o.protect).build()?;
     let reader = o.reader.cache(Arc::new(IndexCache::new(CACHE_BYTES)));
     let schema = rmcp::handler::server::common::schema_for_type::<ReadFileParams>();
     Ok(Server {
         tool: Arc::new(ReadFile::with_reader(reader).workspace(ws)),
         schema,
+        sessions: None,
     })
 }
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> ExitCode {
     let server = match parse_args(std::env::args().skip(1)) {
-        Ok(o) => build(o).map_err(|e| e.to_string()),
+        Ok(o) => build(o),
         Err(e) => Err(e),
     };
     let server = match server {

@@ -3,7 +3,7 @@
 //!
 //! Skipped, loudly, only when this machine has no `python3` or cannot create a
 //! virtualenv; a failing `pip install` fails the test.
-#![cfg(feature = "schemars")]
+#![cfg(all(feature = "schemars", feature = "sessions"))]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -23,7 +23,13 @@ fn server_binary() -> PathBuf {
     if !server.exists() {
         let mut cargo = Command::new(env!("CARGO"));
         cargo
-            .args(["build", "--example", "mcp_server", "--features", "schemars"])
+            .args([
+                "build",
+                "--example",
+                "mcp_server",
+                "--features",
+                "schemars,sessions",
+            ])
             .current_dir(env!("CARGO_MANIFEST_DIR"));
         if profile_dir.file_name().is_some_and(|n| n == "release") {
             cargo.arg("--release");

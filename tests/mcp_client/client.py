@@ -6,7 +6,9 @@ Builds a workspace of fixtures in a temporary directory, starts the server on it
 stdio, and checks tools/list and tools/call: lines in three dialects, bytes, tail N,
 paging past the budget to the end, a binary file, paths outside the root, a protected
 path, invalid parameters, and that the server still answers a good call after all the
-bad ones. Prints one line per check and `N passed, M failed`; exits 1 on any failure.
+bad ones. With `--sessions-store claude` on tests/data/sessions/claude/projects it checks
+read_session_messages too (schema, title search, id lookup with limit/order, errors as
+isError results); a second server without a store must not list that tool. Prints one line per check and `N passed, M failed`; exits 1 on any failure.
 """
 
 import os
@@ -14,8 +16,15 @@ import sys
 import tempfile
 import traceback
 
+import json
+
 import anyio
 from mcp import Client, StdioServerParameters
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CLAUDE_PROJECTS = os.path.join(HERE, "..", "data", "sessions", "claude", "projects")
+C1 = "7f3c9a10-0000-4000-8000-000000000001"
+C3 = "7f3c9a10-0000-4000-8000-000000000003"
 
 PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
@@ -96,15 +105,20 @@ async def page_through(client, path, budget_unit):
 async def run(server, root, lines, long_line):
     with anyio.fail_after(300):
         await session(server, root, lines, long_line)
+        await session_without_store(server, root)
 
 
 async def session(server, root, lines, long_line):
-    params = StdioServerParameters(command=server, args=["--root", root, "--protect", "*.pem"])
+    params = StdioServerParameters(command=server, args=[
+        "--root", root, "--protect", "*.pem",
+        "--sessions-store", "claude", "--sessions-dir", CLAUDE_PROJECTS,
+    ])
     async with Client(params, read_timeout_seconds=60) as client:
         # tools/list: the unified parameters as a JSON Schema.
         listed = await client.list_tools()
         tools = {t.name: t for t in listed.tools}
-        check("tools/list has read_file", list(tools) == ["read_file"], list(tools))
+        check("tools/list has read_file and read_session_messages",
+              list(tools) == ["read_file", "read_session_messages"], list(tools))
         schema = field(tools["read_file"], "input_schema", "inputSchema")
         props = schema.get("properties", {})
         expected = {"path", "start_line", "end_line", "offset", "limit", "head", "tail",
@@ -235,10 +249,101 @@ async def session(server, root, lines, long_line):
             unknown_ok, detail = "no_such_tool" in str(e) or "not found" in str(e).lower(), repr(e)
         check("unknown tool is refused cleanly", unknown_ok, detail)
 
+        await sessions_checks(client, tools)
+
         # Still serving after all of that.
         r = await call({"path": "lines.txt", "start_line": 4999})
         check("a good call after the bad ones",
               not field(r, "is_error", "isError") and texts(r)[0] == "line 4999\nline 5000\n", texts(r))
+
+
+async def sessions_checks(client, tools):
+    """read_session_messages on the Claude Code fixtures."""
+    schema = field(tools["read_session_messages"], "input_schema", "inputSchema")
+    props = schema.get("properties", {})
+    check("sessions schema lists the camelCase parameters",
+          set(props) == {"sessionId", "searchTitle", "limit", "offset", "order"}, sorted(props))
+    check("sessions schema: limit is a non-negative integer",
+          props["limit"].get("type") == "integer" and props["limit"].get("minimum") == 0,
+          props["limit"])
+    check("sessions schema: order is oldest or newest",
+          props["order"].get("enum") == ["oldest", "newest"], props["order"])
+    check("sessions schema refuses unknown parameters",
+          schema.get("additionalProperties") is False, schema.get("additionalProperties"))
+
+    async def call(args):
+        return await client.call_tool("read_session_messages", args)
+
+    def body(r):
+        if field(r, "is_error", "isError"):
+            raise AssertionError(f"unexpected error: {texts(r)}")
+        return json.loads(texts(r)[0])
+
+    r = await call({"searchTitle": "RELEASE notes"})
+    got = body(r)
+    check("title search finds the session, camelCase keys",
+          got.get("sessionId") == C3 and got.get("sessionTitle") == "Write the release notes for 0.3"
+          and set(got) == {"sessionId", "sessionTitle", "messageCount", "messages"}, got)
+    check("title search: messageCount and messages",
+          got.get("messageCount") == 3 and len(got.get("messages", [])) == 3
+          and got["messages"][2] == {"role": "assistant", "content": "Here is a draft of the notes.",
+                                     "timestamp": "2025-06-03T08:01:30.000Z"}, got.get("messages"))
+
+    r = await call({"sessionId": C1, "limit": 2})
+    got = body(r)
+    check("id lookup with limit: 2 of 9 messages, oldest first",
+          got.get("sessionId") == C1 and got.get("sessionTitle") == "Fix the parser"
+          and got.get("messageCount") == 9 and len(got.get("messages", [])) == 2
+          and got["messages"][1]["content"] == "The parser crashes on empty input. Can you fix it?",
+          got)
+    r = await call({"sessionId": C1, "limit": 1, "offset": 1, "order": "newest"})
+    got = body(r)
+    check("id lookup, order newest with offset",
+          [m["content"] for m in got.get("messages", [])] == ["Added `parses_empty_input`.\n[tool: Bash]"],
+          got.get("messages"))
+
+    errors = [
+        ("neither id nor title", {"limit": 5}, "Either session_id or search_title must be provided", True),
+        ("unknown id", {"sessionId": "no-such-id"}, 'Session not found: "no-such-id"', True),
+        ("no title match", {"searchTitle": "zzz-nothing"},
+         'No sessions found matching "zzz-nothing". Available sessions: ', False),
+        ("bad order", {"sessionId": C1, "order": "sideways"},
+         'Invalid order: expected "oldest" or "newest", got "sideways"', True),
+        ("negative limit", {"sessionId": C1, "limit": -1},
+         "Invalid limit: expected a non-negative integer, got -1", True),
+        ("string sessionId", {"sessionId": 42}, "Invalid parameters: ", False),
+        ("unknown parameter", {"sessionId": C1, "bogus": 1}, "Invalid parameters: unknown field", False),
+    ]
+    for name, args, message, exact in errors:
+        try:
+            r = await call(args)
+        except Exception as e:  # a protocol error instead of a tool result
+            check(f"sessions error as a tool result: {name}", False, repr(e))
+            continue
+        got = texts(r)[0] if r.content else ""
+        ok = got == message if exact else got.startswith(message)
+        meta = field(r, "structured_content", "structuredContent") or {}
+        check(f"sessions error as a tool result: {name}",
+              field(r, "is_error", "isError") is True and ok and meta.get("error") == got, (got, meta))
+
+
+async def session_without_store(server, root):
+    """Without --sessions-store the tool is not listed, and a call says why."""
+    params = StdioServerParameters(command=server, args=["--root", root])
+    async with Client(params, read_timeout_seconds=60) as client:
+        listed = await client.list_tools()
+        names = [t.name for t in listed.tools]
+        check("without a store only read_file is listed", names == ["read_file"], names)
+        try:
+            r = await client.call_tool("read_session_messages", {"sessionId": C1})
+            ok = field(r, "is_error", "isError") is True and "no session store is configured" in texts(r)[0]
+            detail = texts(r)
+        except Exception as e:  # noqa: BLE001
+            ok, detail = False, repr(e)
+        check("without a store a call is an isError saying so", ok, detail)
+        r = await client.call_tool("read_file", {"path": "lines.txt", "head": 1})
+        check("without a store read_file still works",
+              not field(r, "is_error", "isError") and texts(r)[0] == "line 1\n", texts(r))
 
 
 def main():
