@@ -220,52 +220,40 @@ fn to_message(p: Piece) -> Message {
     }
 }
 
-/// Merges pieces read oldest first into messages.
+/// Merges consecutive pieces of one reply (same `merge` key) into messages, in the order
+/// they are read: oldest first, or newest first for backward walks.
 #[derive(Default)]
-struct Forward {
+struct Assembler {
     cur: Option<Piece>,
     boundary: bool,
+    newest_first: bool,
 }
 
-impl Forward {
-    fn push(&mut self, p: Piece) -> Option<Message> {
-        if let Some(c) = &mut self.cur {
-            if !self.boundary && c.merge.is_some() && c.merge == p.merge {
-                let mut s = String::with_capacity(c.content.len() + p.content.len() + 1);
-                join(&mut s, &c.content, &p.content);
-                c.content = s;
-                if c.timestamp.is_none() {
-                    c.timestamp = p.timestamp;
-                }
-                return None;
-            }
+impl Assembler {
+    fn newest_first() -> Assembler {
+        Assembler {
+            newest_first: true,
+            ..Assembler::default()
         }
-        self.boundary = false;
-        self.cur.replace(p).map(to_message)
     }
 
-    fn finish(&mut self) -> Option<Message> {
-        self.cur.take().map(to_message)
-    }
-}
-
-/// Merges pieces read newest first into messages.
-#[derive(Default)]
-struct Backward {
-    cur: Option<Piece>,
-    boundary: bool,
-}
-
-impl Backward {
     fn push(&mut self, p: Piece) -> Option<Message> {
         if let Some(c) = &mut self.cur {
             if !self.boundary && c.merge.is_some() && c.merge == p.merge {
                 let mut s = String::with_capacity(c.content.len() + p.content.len() + 1);
-                join(&mut s, &p.content, &c.content);
-                c.content = s;
-                if p.timestamp.is_some() {
-                    c.timestamp = p.timestamp;
+                // The message keeps its text in file order and its earliest timestamp.
+                if self.newest_first {
+                    join(&mut s, &p.content, &c.content);
+                    if p.timestamp.is_some() {
+                        c.timestamp = p.timestamp;
+                    }
+                } else {
+                    join(&mut s, &c.content, &p.content);
+                    if c.timestamp.is_none() {
+                        c.timestamp = p.timestamp;
+                    }
                 }
+                c.content = s;
                 return None;
             }
         }
@@ -336,7 +324,7 @@ pub(crate) fn read_window(
     }
     match req.order {
         Order::Oldest => {
-            let mut asm = Forward::default();
+            let mut asm = Assembler::default();
             scan_lines(src, 0, src.len(), |_, line, _| {
                 if line.iter().all(u8::is_ascii_whitespace) {
                     return true;
@@ -358,7 +346,7 @@ pub(crate) fn read_window(
             }
         }
         Order::Newest => {
-            let mut asm = Backward::default();
+            let mut asm = Assembler::newest_first();
             let mut lines = RevLines::new(src, src.len());
             while !win.stop {
                 let Some(line) = lines.next_line()? else {
@@ -885,7 +873,7 @@ mod tests {
 
     /// The naive reading: every line decoded, merged oldest first, then windowed.
     fn naive(text: &str, req: &MessageRequest) -> Vec<Message> {
-        let mut asm = Forward::default();
+        let mut asm = Assembler::default();
         let mut all = Vec::new();
         for line in text.split('\n').filter(|l| !l.is_empty()) {
             match Toy.decode(line.as_bytes()) {
