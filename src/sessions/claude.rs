@@ -201,18 +201,12 @@ impl SessionStore for ClaudeStore {
             return Ok(None);
         }
         let name = format!("{id}.jsonl");
-        let mut best: Option<SessionInfo> = None;
-        for project in read_dir(&self.root)? {
-            let path = project.join(&name);
-            if is_session_file(&path) {
-                if let Some(info) = self.info(path, None) {
-                    if best.as_ref().is_none_or(|b| info.updated > b.updated) {
-                        best = Some(info);
-                    }
-                }
-            }
-        }
-        Ok(best)
+        let found = read_dir(&self.root)?
+            .into_iter()
+            .map(|project| project.join(&name))
+            .filter(|path| is_session_file(path))
+            .filter_map(|path| self.info(path, None));
+        Ok(super::newest(found))
     }
 
     fn read_messages(

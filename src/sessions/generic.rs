@@ -204,17 +204,12 @@ impl SessionStore for JsonlStore {
         if !plain_id(id) {
             return Ok(None);
         }
-        let mut best: Option<SessionInfo> = None;
-        for path in self.files()? {
-            if path.file_stem().is_some_and(|s| s == id) {
-                if let Some(info) = self.info(path, None) {
-                    if best.as_ref().is_none_or(|b| info.updated > b.updated) {
-                        best = Some(info);
-                    }
-                }
-            }
-        }
-        Ok(best)
+        let found = self
+            .files()?
+            .into_iter()
+            .filter(|path| path.file_stem().is_some_and(|s| s == id))
+            .filter_map(|path| self.info(path, None));
+        Ok(super::newest(found))
     }
 
     fn read_messages(

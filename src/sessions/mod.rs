@@ -675,6 +675,15 @@ pub fn read_sessions<S: SessionStore + ?Sized>(
     Ok(out)
 }
 
+/// The most recently updated of `infos`; the first of equally recent ones.
+pub(crate) fn newest(infos: impl IntoIterator<Item = SessionInfo>) -> Option<SessionInfo> {
+    infos.into_iter().fold(None, |best, info| match best {
+        Some(b) if info.updated > b.updated => Some(info),
+        None => Some(info),
+        kept => kept,
+    })
+}
+
 /// Lists a store's sessions, most recently updated first.
 ///
 /// # Errors
