@@ -24,7 +24,8 @@
 //!   limit). Totals are reported only when known ([`rangeread::Totals::IfKnown`]): `head`
 //!   and `tail` of a 1 GiB file never count it. Line indexes are kept in an
 //!   [`rangeread::IndexCache`] (64 MiB budget), so a second read deep in a large file
-//!   costs no new scan.
+//!   costs no new scan; the session stores keep their per-transcript counts and titles
+//!   in the same cache.
 //! - `read_session_messages` reads an agent's session transcripts from the store named by
 //!   `--sessions-store` (`claude`, `codex`, `opencode` or `jsonl` with the default field
 //!   pointers `/role`, `/content`, `/timestamp`) in `--sessions-dir` (the store's home:
@@ -355,15 +356,20 @@ fn parse_args(argv: impl Iterator<Item = String>) -> Result<Options, String> {
     }
 }
 
-/// Opens the session store named by `--sessions-store` in `--sessions-dir`.
-fn open_store(kind: &str, dir: &str) -> Result<Store, String> {
+/// Opens the session store named by `--sessions-store` in `--sessions-dir`; the JSONL
+/// stores keep their transcript state in the server's index cache.
+fn open_store(kind: &str, dir: &str, cache: &Arc<IndexCache>) -> Result<Store, String> {
+    let e = |e: Error| e.to_string();
     let store: Store = match kind {
-        "claude" => Arc::new(ClaudeStore::open(dir).map_err(|e| e.to_string())?),
-        "codex" => Arc::new(CodexStore::open(dir).map_err(|e| e.to_string())?),
-        "opencode" => Arc::new(OpenCodeStore::open(dir).map_err(|e| e.to_string())?),
-        "jsonl" => {
-            Arc::new(JsonlStore::open(dir, JsonlFields::default()).map_err(|e| e.to_string())?)
-        }
+        "claude" => Arc::new(ClaudeStore::open(dir).map_err(e)?.cache(cache.clone())),
+        "codex" => Arc::new(CodexStore::open(dir).map_err(e)?.cache(cache.clone())),
+        // SQLite and small JSON files: nothing line-indexed to keep.
+        "opencode" => Arc::new(OpenCodeStore::open(dir).map_err(e)?),
+        "jsonl" => Arc::new(
+            JsonlStore::open(dir, JsonlFields::default())
+                .map_err(e)?
+                .cache(cache.clone()),
+        ),
         other => {
             return Err(format!(
                 "--sessions-store expects claude, codex, opencode or jsonl, got {other:?}"
@@ -374,17 +380,19 @@ fn open_store(kind: &str, dir: &str) -> Result<Store, String> {
 }
 
 fn build(o: Options) -> Result<Server, String> {
+    // One cache, one budget, for file reads and session transcripts alike.
+    let cache = Arc::new(IndexCache::new(CACHE_BYTES));
     let sessions = match (&o.sessions_store, &o.sessions_dir) {
-        (Some(kind), Some(dir)) => Some(open_store(kind, dir)?),
+        (Some(kind), Some(dir)) => Some(open_store(kind, dir, &cache)?),
         _ => None,
     };
-    let server = build_reader(o).map_err(|e| e.to_string())?;
+    let server = build_reader(o, cache).map_err(|e| e.to_string())?;
     Ok(Server { sessions, ..server })
 }
 
-fn build_reader(o: Options) -> Result<Server, Error> {
+fn build_reader(o: Options, cache: Arc<IndexCache>) -> Result<Server, Error> {
     let ws = Workspace::builder(&o.root).protect_all(o.protect).build()?;
-    let reader = o.reader.cache(Arc::new(IndexCache::new(CACHE_BYTES)));
+    let reader = o.reader.cache(cache);
     let schema = rmcp::handler::server::common::schema_for_type::<ReadFileParams>();
     Ok(Server {
         tool: Arc::new(ReadFile::with_reader(reader).workspace(ws)),

@@ -13,6 +13,12 @@
 //!
 //! Memory is bounded by a byte budget with least-recently-used eviction.
 //!
+//! The layers above the read keep what they derive from a file in the same entry, under
+//! the same rules: the session stores keep a transcript's message count and title state
+//! there, continue it over appended records, and lose it with the entry when the file is
+//! rewritten, replaced or evicted. One cache given to a [`crate::Reader`] and to the
+//! session stores (their `cache` setters) bounds all of it with one budget.
+//!
 //! # Pitfalls
 //!
 //! Validation trusts the modification time and a 64-byte sample before the old end. A
@@ -23,8 +29,10 @@
 //! with the same size is not noticed; on Linux 6.13+ (multigrain timestamps) that cannot
 //! happen once a stat has observed the first change.
 
+use std::any::Any;
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::SystemTime;
 
@@ -77,12 +85,61 @@ struct Entry {
     sample: Vec<u8>,
     last_used: u64,
     path: PathBuf,
+    /// What layers above derived from the file (see [`IndexCache::attachment`]).
+    attached: Vec<Attached>,
 }
 
 impl Entry {
     fn cost(&self) -> usize {
-        self.index.memory_bytes() + self.sample.len() + self.path.as_os_str().len() + 128
+        self.index.memory_bytes()
+            + self.sample.len()
+            + self.path.as_os_str().len()
+            + self.attached.iter().map(|a| a.cost).sum::<usize>()
+            + 128
     }
+
+    fn is_at(&self, stamp: &crate::source::Stamp) -> bool {
+        self.len == stamp.len && self.modified == stamp.modified
+    }
+}
+
+/// A value attached to an entry, with the state of the file it was derived from.
+struct Attached {
+    slot: u64,
+    value: Box<dyn Any + Send + Sync>,
+    len: u64,
+    modified: Option<SystemTime>,
+    cost: usize,
+}
+
+impl std::fmt::Debug for Attached {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Attached")
+            .field("slot", &self.slot)
+            .field("len", &self.len)
+            .field("cost", &self.cost)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How an attached value relates to the file as a source sees it now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Attachment {
+    /// Derived from this very state of the file.
+    Current,
+    /// Derived from the first `len` bytes, which are unchanged: the file grew by
+    /// appending since.
+    Prefix(u64),
+}
+
+/// What a lookup found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lookup {
+    Missing,
+    /// The entry was stale and is gone.
+    Dropped,
+    Hit,
+    Extended,
 }
 
 /// Counters of what the cache did, for tests and monitoring.
@@ -170,14 +227,20 @@ impl IndexCache {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A valid index for `src`, if the cache has one (extended over appended bytes).
-    pub(crate) fn checkout(&self, src: &Source, block: u64) -> Option<LineIndex> {
+    /// The key of `src`'s file, when the cache can hold it.
+    fn key_of(src: &Source) -> Option<(&crate::source::Stamp, (u64, u64))> {
         let stamp = src.stamp()?;
         let key = stamp.id?;
-        if src.is_streamed() {
-            return None;
-        }
-        let mut inner = self.lock();
+        (!src.is_streamed()).then_some((stamp, key))
+    }
+
+    /// Finds the entry of `src`'s file and brings it up to date with `src`: kept when
+    /// unchanged, moved forward over appended bytes (index extended, sample and stamp
+    /// renewed, attachments kept), dropped otherwise.
+    fn validate(&self, inner: &mut Inner, src: &Source) -> Lookup {
+        let Some((stamp, key)) = Self::key_of(src) else {
+            return Lookup::Missing;
+        };
         inner.tick += 1;
         let tick = inner.tick;
         // A path that now names another file: its old entry is stale.
@@ -188,60 +251,172 @@ impl IndexCache {
             }
         }
         let Some(entry) = inner.entries.get_mut(&key) else {
-            inner.stats.misses += 1;
-            return None;
+            return Lookup::Missing;
         };
         entry.last_used = tick;
-        let reusable = entry.index.block_size() == block;
-        if reusable && entry.len == stamp.len && entry.modified == stamp.modified {
-            let index = entry.index.clone();
-            inner.stats.hits += 1;
-            return Some(index);
+        if entry.is_at(stamp) {
+            return Lookup::Hit;
         }
-        if reusable && stamp.len > entry.len && entry.modified != stamp.modified {
+        // Longer, whatever the time says (two writes within the time resolution of the
+        // file system share one): an append when the old end is unchanged.
+        if stamp.len > entry.len {
             let from = entry.len - entry.sample.len() as u64;
             let mut now = vec![0; entry.sample.len()];
             let same = src.read_exact_at(from, &mut now).is_ok() && now == entry.sample;
-            if same {
-                let mut index = entry.index.clone();
-                index.extend(stamp.len);
-                inner.stats.extended += 1;
-                return Some(index);
+            if let (true, Some(sample)) = (same, tail_sample(src)) {
+                let before = entry.cost();
+                entry.index.extend(stamp.len);
+                entry.len = stamp.len;
+                entry.modified = stamp.modified;
+                entry.sample = sample;
+                let after = entry.cost();
+                inner.bytes = inner.bytes - before + after;
+                return Lookup::Extended;
             }
         }
         inner.remove(key);
-        inner.stats.invalidated += 1;
-        None
+        Lookup::Dropped
+    }
+
+    fn record(inner: &mut Inner, found: Lookup) {
+        let s = &mut inner.stats;
+        match found {
+            Lookup::Missing => s.misses += 1,
+            Lookup::Dropped => s.invalidated += 1,
+            Lookup::Hit => s.hits += 1,
+            Lookup::Extended => s.extended += 1,
+        }
+    }
+
+    /// A valid index for `src`, if the cache has one (extended over appended bytes).
+    pub(crate) fn checkout(&self, src: &Source, block: u64) -> Option<LineIndex> {
+        let mut inner = self.lock();
+        let found = self.validate(&mut inner, src);
+        Self::record(&mut inner, found);
+        if !matches!(found, Lookup::Hit | Lookup::Extended) {
+            return None;
+        }
+        let (_, key) = Self::key_of(src)?;
+        let index = &inner.entries.get(&key)?.index;
+        (index.block_size() == block).then(|| index.clone())
     }
 
     /// Stores the index of `src` (after a read extended it), evicting the least recently
-    /// used entries beyond the budget.
+    /// used entries beyond the budget. What is attached to the entry stays when the entry
+    /// describes the same state of the file.
     pub(crate) fn checkin(&self, src: &Source, index: &LineIndex) {
-        let Some(stamp) = src.stamp() else { return };
-        let Some(key) = stamp.id else { return };
-        if src.is_streamed() || index.len() != src.len() {
+        let Some((stamp, key)) = Self::key_of(src) else {
+            return;
+        };
+        if index.len() != src.len() {
             return;
         }
-        let from = src.len().saturating_sub(SAMPLE);
-        let mut sample = vec![0; (src.len() - from) as usize];
-        if src.read_exact_at(from, &mut sample).is_err() {
+        let Some(sample) = tail_sample(src) else {
             return;
-        }
+        };
         let mut inner = self.lock();
         inner.tick += 1;
-        let entry = Entry {
-            index: index.clone(),
+        let tick = inner.tick;
+        let mut entry = match inner.take(key) {
+            Some(mut e) if e.is_at(stamp) => {
+                e.index = index.clone();
+                e
+            }
+            _ => Entry {
+                index: index.clone(),
+                len: stamp.len,
+                modified: stamp.modified,
+                sample,
+                last_used: tick,
+                path: src.path().to_path_buf(),
+                attached: Vec::new(),
+            },
+        };
+        entry.last_used = tick;
+        self.insert(&mut inner, key, entry);
+    }
+
+    /// The value a layer above attached to the file of `src` under `slot` (see
+    /// [`IndexCache::attach`]), if the entry is still valid, and whether it describes the
+    /// file as `src` sees it or an unchanged prefix of it.
+    pub(crate) fn attachment<T: Any + Clone>(
+        &self,
+        src: &Source,
+        slot: u64,
+    ) -> Option<(T, Attachment)> {
+        let mut inner = self.lock();
+        let found = self.validate(&mut inner, src);
+        Self::record(&mut inner, found);
+        let (stamp, key) = Self::key_of(src)?;
+        let a = inner
+            .entries
+            .get(&key)?
+            .attached
+            .iter()
+            .find(|a| a.slot == slot)?;
+        let value = a.value.downcast_ref::<T>()?.clone();
+        let how = if a.len == stamp.len && a.modified == stamp.modified {
+            Attachment::Current
+        } else {
+            Attachment::Prefix(a.len)
+        };
+        Some((value, how))
+    }
+
+    /// Keeps `value`, derived from the file as `src` sees it, with the file's entry under
+    /// `slot` (from [`IndexCache::slot`]); `cost` is its heap size in bytes, counted
+    /// against the budget. The value is dropped with the entry: when the file changes
+    /// other than by appending, is replaced, or is evicted.
+    pub(crate) fn attach<T: Any + Send + Sync>(
+        &self,
+        src: &Source,
+        slot: u64,
+        value: T,
+        cost: usize,
+    ) {
+        let Some((stamp, key)) = Self::key_of(src) else {
+            return;
+        };
+        let mut inner = self.lock();
+        let mut entry = match self.validate(&mut inner, src) {
+            Lookup::Hit | Lookup::Extended => inner.take(key).expect("validated"),
+            Lookup::Missing | Lookup::Dropped => {
+                let Some(sample) = tail_sample(src) else {
+                    return;
+                };
+                Entry {
+                    index: LineIndex::new(stamp.len),
+                    len: stamp.len,
+                    modified: stamp.modified,
+                    sample,
+                    last_used: inner.tick,
+                    path: src.path().to_path_buf(),
+                    attached: Vec::new(),
+                }
+            }
+        };
+        entry.attached.retain(|a| a.slot != slot);
+        entry.attached.push(Attached {
+            slot,
+            value: Box::new(value),
             len: stamp.len,
             modified: stamp.modified,
-            sample,
-            last_used: inner.tick,
-            path: src.path().to_path_buf(),
-        };
+            cost: cost + std::mem::size_of::<Attached>(),
+        });
+        self.insert(&mut inner, key, entry);
+    }
+
+    /// A slot number no other user of any cache has: what a layer above attaches under.
+    pub(crate) fn slot() -> u64 {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Inserts `entry` (not in the map) and evicts beyond the budget.
+    fn insert(&self, inner: &mut Inner, key: (u64, u64), entry: Entry) {
         if entry.cost() > self.budget {
-            inner.remove(key);
             return;
         }
-        inner.remove(key);
         inner.bytes += entry.cost();
         inner.by_path.insert(entry.path.clone(), key);
         inner.entries.insert(key, entry);
@@ -260,14 +435,27 @@ impl IndexCache {
     }
 }
 
+/// The last [`SAMPLE`] bytes of `src`, to recognize an append later.
+fn tail_sample(src: &Source) -> Option<Vec<u8>> {
+    let from = src.len().saturating_sub(SAMPLE);
+    let mut sample = vec![0; (src.len() - from) as usize];
+    src.read_exact_at(from, &mut sample).ok()?;
+    Some(sample)
+}
+
 impl Inner {
-    fn remove(&mut self, key: (u64, u64)) {
-        if let Some(e) = self.entries.remove(&key) {
-            self.bytes -= e.cost();
-            if self.by_path.get(&e.path) == Some(&key) {
-                self.by_path.remove(&e.path);
-            }
+    /// Takes the entry out of the maps (and out of the byte count).
+    fn take(&mut self, key: (u64, u64)) -> Option<Entry> {
+        let e = self.entries.remove(&key)?;
+        self.bytes -= e.cost();
+        if self.by_path.get(&e.path) == Some(&key) {
+            self.by_path.remove(&e.path);
         }
+        Some(e)
+    }
+
+    fn remove(&mut self, key: (u64, u64)) {
+        self.take(key);
     }
 }
 

@@ -330,6 +330,63 @@ fn transcript_that_grows_between_two_reads() {
     assert_eq!(r.session_id, C1);
 }
 
+#[test]
+fn one_cache_serves_file_reads_and_transcripts() {
+    use rangeread::{IndexCache, LineSelection, Reader};
+    use std::sync::Arc;
+    let (_tmp, root) = copy_fixture("claude");
+    let path = claude_file(&root, "-work-app", C1);
+    let cache = Arc::new(IndexCache::new(1 << 20));
+    let reader = Reader::new().cache(cache.clone());
+    let store = ClaudeStore::open(&root).unwrap().cache(cache.clone());
+    let q = SessionQuery::id(C1).order(Order::Newest).limit(1);
+    assert_eq!(
+        read_session_messages(&store, &q).unwrap().message_count,
+        Some(9)
+    );
+    // The transcript's count and title state sit in the file's entry, which the reader
+    // then finds and fills with its line index: one entry, one budget.
+    let lines = reader.read(&path, LineSelection::Tail(1)).unwrap();
+    assert_eq!(cache.len(), 1);
+    let misses = cache.stats().misses;
+    assert_eq!(
+        read_session_messages(&store, &q).unwrap().message_count,
+        Some(9)
+    );
+    assert_eq!(cache.stats().misses, misses, "the second read is a hit");
+    // An appended record extends the entry (index and count alike) instead of rebuilding.
+    let mut f = fs::OpenOptions::new().append(true).open(&path).unwrap();
+    writeln!(
+        f,
+        r#"{{"type":"user","uuid":"c1000000-0000-4000-8000-000000000040","timestamp":"2025-06-01T12:00:00.000Z","message":{{"role":"user","content":"And the changelog?"}}}}"#
+    )
+    .unwrap();
+    drop(f);
+    let r = read_session_messages(&store, &q).unwrap();
+    assert_eq!(r.message_count, Some(10));
+    assert_eq!(contents(&r), ["And the changelog?"]);
+    assert_eq!(cache.stats().extended, 1);
+    let total = lines.total_lines.unwrap();
+    let after = reader.read(&path, LineSelection::Tail(1)).unwrap();
+    assert_eq!(after.total_lines, Some(total + 1));
+    // Rewritten: the state goes with the entry, and the new content is counted.
+    let first_two: String = fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .take(2)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(&path, first_two).unwrap();
+    let r = read_session_messages(&store, &q).unwrap();
+    assert_eq!(r.message_count, Some(0));
+    assert!(cache.stats().invalidated >= 1);
+    // A budget too small for anything keeps nothing, and reads still work.
+    let tiny = Arc::new(IndexCache::new(16));
+    let store = ClaudeStore::open(&root).unwrap().cache(tiny.clone());
+    read_session_messages(&store, &q).unwrap();
+    assert_eq!((tiny.len(), tiny.memory_bytes()), (0, 0));
+}
+
 // ---- errors ----
 
 #[test]

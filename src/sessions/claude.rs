@@ -126,6 +126,33 @@ impl ClaudeStore {
         self
     }
 
+    /// By default, the store keeps what it learns of each transcript (message counts,
+    /// titles) in a cache of its own with a 16 MiB budget. Give it the cache your
+    /// [`crate::Reader`] uses to keep both under one budget: transcripts are then cached
+    /// by file identity, continued over appended records, and dropped when rewritten,
+    /// replaced or evicted, exactly like line indexes.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use rangeread::sessions::{read_session_messages, ClaudeStore, SessionQuery};
+    /// use rangeread::{IndexCache, Reader};
+    ///
+    /// let cache = Arc::new(IndexCache::new(64 << 20));
+    /// let reader = Reader::new().cache(cache.clone());
+    /// let store = ClaudeStore::open("tests/data/sessions/claude")?.cache(cache.clone());
+    /// let q = SessionQuery::id("7f3c9a10-0000-4000-8000-000000000001");
+    /// read_session_messages(&store, &q)?;
+    /// assert_eq!(cache.len(), 1); // the transcript's count and title state
+    /// # let _ = reader;
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn cache(mut self, cache: std::sync::Arc<crate::IndexCache>) -> ClaudeStore {
+        self.engine.cache = cache;
+        self
+    }
+
     /// The `projects` directory being read.
     pub fn root(&self) -> &Path {
         &self.root

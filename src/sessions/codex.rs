@@ -90,6 +90,33 @@ impl CodexStore {
         home_dir().map(|h| h.join(".codex"))
     }
 
+    /// By default, the store keeps what it learns of each transcript (message counts,
+    /// titles) in a cache of its own with a 16 MiB budget. Give it the cache your
+    /// [`crate::Reader`] uses to keep both under one budget: transcripts are then cached
+    /// by file identity, continued over appended records, and dropped when rewritten,
+    /// replaced or evicted, exactly like line indexes.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use rangeread::sessions::{read_session_messages, CodexStore, SessionQuery};
+    /// use rangeread::{IndexCache, Reader};
+    ///
+    /// let cache = Arc::new(IndexCache::new(64 << 20));
+    /// let reader = Reader::new().cache(cache.clone());
+    /// let store = CodexStore::open("tests/data/sessions/codex")?.cache(cache.clone());
+    /// let q = SessionQuery::id("0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a51");
+    /// assert!(read_session_messages(&store, &q)?.message_count.is_some());
+    /// assert_eq!(cache.len(), 1);
+    /// # let _ = reader;
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn cache(mut self, cache: std::sync::Arc<crate::IndexCache>) -> CodexStore {
+        self.engine.cache = cache;
+        self
+    }
+
     /// The Codex home being read.
     pub fn home(&self) -> &Path {
         &self.home

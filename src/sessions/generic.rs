@@ -160,6 +160,32 @@ impl JsonlStore {
         self
     }
 
+    /// By default, the store keeps what it learns of each transcript (message counts,
+    /// titles) in a cache of its own with a 16 MiB budget. Give it the cache your
+    /// [`crate::Reader`] uses to keep both under one budget: transcripts are then cached
+    /// by file identity, continued over appended records, and dropped when rewritten,
+    /// replaced or evicted, exactly like line indexes.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use rangeread::sessions::{read_session_messages, JsonlStore, SessionQuery};
+    /// use rangeread::{IndexCache, Reader};
+    ///
+    /// let cache = Arc::new(IndexCache::new(64 << 20));
+    /// let reader = Reader::new().cache(cache.clone());
+    /// let store = JsonlStore::open("tests/data/sessions/jsonl", Default::default())?.cache(cache.clone());
+    /// read_session_messages(&store, &SessionQuery::id("chat-1"))?;
+    /// assert_eq!(cache.len(), 1);
+    /// # let _ = reader;
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn cache(mut self, cache: std::sync::Arc<crate::IndexCache>) -> JsonlStore {
+        self.engine.cache = cache;
+        self
+    }
+
     fn files(&self) -> Result<Vec<PathBuf>> {
         let mut out = Vec::new();
         walk(&self.root, 4, &mut out)?;

@@ -2,22 +2,19 @@
 //! [`Source`], records decoded by a per-store [`LineFormat`], split replies merged,
 //! windows taken, and the per-file cache of counts and titles.
 
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::time::SystemTime;
+use std::path::Path;
+use std::sync::Arc;
 
 use memchr::memmem;
 
 use super::{Message, MessagePage, MessageRequest, Order, Timestamp};
-use crate::error::{Error, Result};
+use crate::cache::{Attachment, IndexCache};
+use crate::error::Result;
 use crate::index::tail_start;
 use crate::source::Source;
 
 /// Size of one forward read (1 MiB).
 const CHUNK: u64 = 1 << 20;
-/// How many bytes before a scanned offset are kept to recognize an append-only change.
-const SAMPLE: u64 = 64;
 /// Lines fetched by the first step of a backward walk; each step doubles it up to
 /// [`MAX_BATCH`].
 const FIRST_BATCH: u64 = 16;
@@ -424,29 +421,7 @@ impl Titles {
 struct Pass<T> {
     /// Offset just past the last LF-terminated line taken into account.
     done: u64,
-    /// The bytes before `done`, to check that a longer file is the same file appended.
-    sample: Vec<u8>,
     state: T,
-}
-
-impl<T> Pass<T> {
-    /// Whether the file in `src` continues what was scanned.
-    fn still_valid(&self, src: &Source) -> Result<bool> {
-        if src.len() < self.done {
-            return Ok(false);
-        }
-        let mut now = vec![0u8; self.sample.len()];
-        src.read_exact_at(self.done - now.len() as u64, &mut now)?;
-        Ok(now == self.sample)
-    }
-
-    fn seal(&mut self, src: &Source, done: u64) -> Result<()> {
-        self.done = done;
-        let from = done.saturating_sub(SAMPLE);
-        self.sample.resize((done - from) as usize, 0);
-        src.read_exact_at(from, &mut self.sample)?;
-        Ok(())
-    }
 }
 
 /// The state of the counting pass.
@@ -482,37 +457,69 @@ impl Count {
     }
 }
 
-/// What identifies a state of a file for the cache.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Stamp {
-    len: u64,
-    modified: Option<SystemTime>,
+impl Titles {
+    /// Heap bytes held, for the cache's budget.
+    fn memory_bytes(&self) -> usize {
+        let s = |t: &Option<String>| t.as_ref().map_or(0, String::capacity);
+        s(&self.custom)
+            + s(&self.ai)
+            + s(&self.prompt)
+            + self
+                .summaries
+                .iter()
+                .map(|(a, b)| a.capacity() + b.capacity() + 48)
+                .sum::<usize>()
+    }
 }
 
-#[derive(Debug, Default)]
-struct Entry {
-    stamp: Option<Stamp>,
+/// What the engine knows of one transcript, kept with the file's entry in the
+/// [`IndexCache`]: the cache validates it (same file, unchanged or appended to) and
+/// bounds it with the line indexes under one budget.
+#[derive(Debug, Clone, Default)]
+struct State {
     count: Option<Pass<Count>>,
-    /// The count (with the unterminated last line, if any) and malformed lines for
-    /// `stamp`.
+    /// The count (with the unterminated last line, if any) and malformed lines of the
+    /// file as last seen.
     count_result: Option<(u64, u64)>,
     titles: Option<Pass<Titles>>,
-    /// The resolved title for `stamp` and how it was found.
+    /// The resolved title of the file as last seen, and how it was found.
     title: Option<(TitleScan, Option<String>)>,
 }
 
-/// A JSONL transcript reader for one format, with its per-file cache.
+impl State {
+    fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<State>()
+            + self.count.as_ref().map_or(0, |c| {
+                c.state.titles.memory_bytes() + c.state.last_merge.as_ref().map_or(0, |m| m.len())
+            })
+            + self.titles.as_ref().map_or(0, |t| t.state.memory_bytes())
+            + self
+                .title
+                .as_ref()
+                .and_then(|(_, t)| t.as_ref())
+                .map_or(0, String::capacity)
+    }
+}
+
+/// How much memory the store-owned cache of a session store may hold: the count and
+/// title state of a transcript is a few hundred bytes, so this is room for thousands.
+pub(crate) const DEFAULT_CACHE_BYTES: usize = 16 << 20;
+
+/// A JSONL transcript reader for one format; what it learns of each file is kept in an
+/// [`IndexCache`].
 pub(crate) struct Engine<F> {
     pub(crate) fmt: F,
-    cache: Mutex<HashMap<PathBuf, Entry>>,
+    pub(crate) cache: Arc<IndexCache>,
+    /// Where this engine's state sits in cache entries: two stores sharing a cache (even
+    /// of the same format, with other field pointers) never see each other's counts.
+    slot: u64,
 }
 
 impl<F> std::fmt::Debug for Engine<F> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let files = self.cache.lock().map(|c| c.len()).unwrap_or(0);
         f.debug_struct("Engine")
-            .field("cached_files", &files)
-            .finish()
+            .field("cached_files", &self.cache.len())
+            .finish_non_exhaustive()
     }
 }
 
@@ -520,30 +527,34 @@ impl<F: LineFormat> Engine<F> {
     pub(crate) fn new(fmt: F) -> Engine<F> {
         Engine {
             fmt,
-            cache: Mutex::new(HashMap::new()),
+            cache: Arc::new(IndexCache::new(DEFAULT_CACHE_BYTES)),
+            slot: IndexCache::slot(),
         }
     }
 
-    fn open(&self, path: &Path) -> Result<(Source, Stamp)> {
-        let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
-        let src = Source::open(path)?;
-        let stamp = Stamp {
-            len: src.len(),
-            modified: meta.modified().ok(),
-        };
-        Ok((src, stamp))
+    /// The state of the file of `src` as cached: as is when it describes this state of
+    /// the file; with the per-state results cleared when the file grew by appending
+    /// (the passes continue from where they stopped); empty otherwise.
+    fn state(&self, src: &Source) -> State {
+        match self.cache.attachment::<State>(src, self.slot) {
+            Some((s, Attachment::Current)) => s,
+            Some((s, Attachment::Prefix(_))) => State {
+                count_result: None,
+                title: None,
+                ..s
+            },
+            None => State::default(),
+        }
     }
 
-    /// Runs `f` on the cache entry of `path`, brought up to date with `stamp`.
-    fn with_entry<R>(&self, path: &Path, stamp: Stamp, f: impl FnOnce(&mut Entry) -> R) -> R {
-        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        let entry = cache.entry(path.to_path_buf()).or_default();
-        if entry.stamp != Some(stamp) {
-            entry.stamp = Some(stamp);
-            entry.count_result = None;
-            entry.title = None;
-        }
-        f(entry)
+    /// Runs `f` on the cached state of `src`'s file and stores what it leaves, unless
+    /// it fails.
+    fn with_state<R>(&self, src: &Source, f: impl FnOnce(&mut State) -> Result<R>) -> Result<R> {
+        let mut state = self.state(src);
+        let r = f(&mut state)?;
+        let cost = state.memory_bytes();
+        self.cache.attach(src, self.slot, state, cost);
+        Ok(r)
     }
 
     /// Reads a window of a transcript; counts and finds the title as the request and
@@ -554,85 +565,66 @@ impl<F: LineFormat> Engine<F> {
         req: &MessageRequest,
         title_scan: TitleScan,
     ) -> Result<MessagePage> {
-        let (mut src, stamp) = self.open(path)?;
+        let mut src = Source::open(path)?;
         // The backward walk steps through the file a chunk at a time (`tail_start`):
         // small chunks keep a read of the last few messages small.
         src.set_chunk_size(WALK_CHUNK);
         let (messages, mut malformed) = read_window(&src, &self.fmt, req)?;
-        let mut message_count = None;
-        if req.count {
-            let (n, bad) = self.count(path, &src, stamp)?;
-            message_count = Some(n);
-            malformed = malformed.max(bad);
-        }
-        let scan = if req.count || self.fresh_full_title(path, stamp) {
-            title_scan
-        } else {
-            match title_scan {
-                TitleScan::Full => TitleScan::BOUNDED,
-                b => b,
-            }
-        };
         // Only `[0, len)` as it was at opening is read: a transcript that grows meanwhile
         // (the usual change) leaves this result consistent.
-        let title = self.title_of(path, &src, stamp, scan)?;
-        Ok(MessagePage {
-            messages,
-            message_count,
-            title,
-            malformed_lines: malformed,
-        })
-    }
-
-    fn fresh_full_title(&self, path: &Path, stamp: Stamp) -> bool {
-        let cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        cache.get(path).is_some_and(|e| {
-            e.stamp == Some(stamp)
-                && (e.count_result.is_some() || matches!(e.title, Some((TitleScan::Full, _))))
+        self.with_state(&src, |st| {
+            let mut message_count = None;
+            if req.count {
+                let (n, bad) = self.count(&src, st)?;
+                message_count = Some(n);
+                malformed = malformed.max(bad);
+            }
+            let fresh_full =
+                st.count_result.is_some() || matches!(st.title, Some((TitleScan::Full, _)));
+            let scan = match title_scan {
+                TitleScan::Full if !(req.count || fresh_full) => TitleScan::BOUNDED,
+                s => s,
+            };
+            let title = self.title_of(&src, st, scan)?;
+            Ok(MessagePage {
+                messages,
+                message_count,
+                title,
+                malformed_lines: malformed,
+            })
         })
     }
 
     /// The title of a transcript, opening it.
     pub(crate) fn title(&self, path: &Path, scan: TitleScan) -> Result<Option<String>> {
-        let (src, stamp) = self.open(path)?;
-        self.title_of(path, &src, stamp, scan)
+        let src = Source::open(path)?;
+        self.with_state(&src, |st| self.title_of(&src, st, scan))
     }
 
-    fn title_of(
-        &self,
-        path: &Path,
-        src: &Source,
-        stamp: Stamp,
-        scan: TitleScan,
-    ) -> Result<Option<String>> {
-        self.with_entry(path, stamp, |e| {
-            if let Some((how, t)) = &e.title {
-                if *how == scan || *how == TitleScan::Full {
-                    return Ok(t.clone());
-                }
+    fn title_of(&self, src: &Source, st: &mut State, scan: TitleScan) -> Result<Option<String>> {
+        if let Some((how, t)) = &st.title {
+            if *how == scan || *how == TitleScan::Full {
+                return Ok(t.clone());
             }
-            let t = match scan {
-                TitleScan::Full => {
-                    let pass = self.full_titles(src, e)?;
-                    pass.resolve(|leaf| self.leaf_in(src, leaf, &[(0, src.len())]))?
-                }
-                TitleScan::Bounded(n) => self.bounded_title(src, n)?,
-            };
-            e.title = Some((scan, t.clone()));
-            Ok(t)
-        })
+        }
+        let t = match scan {
+            TitleScan::Full => {
+                let pass = self.full_titles(src, st)?;
+                pass.resolve(|leaf| self.leaf_in(src, leaf, &[(0, src.len())]))?
+            }
+            TitleScan::Bounded(n) => self.bounded_title(src, n)?,
+        };
+        st.title = Some((scan, t.clone()));
+        Ok(t)
     }
 
     /// Brings the full title scan of a file up to date and returns what it found.
-    fn full_titles(&self, src: &Source, e: &mut Entry) -> Result<Titles> {
-        if let (Some(c), Some(_)) = (&e.count, e.count_result) {
+    fn full_titles(&self, src: &Source, st: &mut State) -> Result<Titles> {
+        if let (Some(c), Some(_)) = (&st.count, st.count_result) {
             // The counting pass saw every line of this state of the file.
             return Ok(c.state.titles.clone());
         }
-        let mut pass = match e.titles.take() {
-            Some(p) if p.still_valid(src)? => p,
-            _ => Pass::default(),
-        };
+        let mut pass = st.titles.take().unwrap_or_default();
         let markers = self.fmt.title_markers();
         let finders: Vec<memmem::Finder<'_>> = markers.iter().map(memmem::Finder::new).collect();
         let fmt = &self.fmt;
@@ -661,9 +653,9 @@ impl<F: LineFormat> Engine<F> {
             true
         })?;
         pass.state = titles;
-        pass.seal(src, done)?;
+        pass.done = done;
         let result = tail.unwrap_or_else(|| pass.state.clone());
-        e.titles = Some(pass);
+        st.titles = Some(pass);
         Ok(result)
     }
 
@@ -734,48 +726,43 @@ impl<F: LineFormat> Engine<F> {
 
     /// The exact number of messages and the malformed lines of the whole file: the
     /// cached pass, continued if the file grew by appending.
-    fn count(&self, path: &Path, src: &Source, stamp: Stamp) -> Result<(u64, u64)> {
-        self.with_entry(path, stamp, |e| {
-            if let Some(r) = e.count_result {
-                return Ok(r);
+    fn count(&self, src: &Source, st: &mut State) -> Result<(u64, u64)> {
+        if let Some(r) = st.count_result {
+            return Ok(r);
+        }
+        let mut pass = st.count.take().unwrap_or_default();
+        let fmt = &self.fmt;
+        let mut state = std::mem::take(&mut pass.state);
+        let mut extra = (0u64, 0u64);
+        let done = scan_lines(src, pass.done, src.len(), |_, line, terminated| {
+            if line.iter().all(u8::is_ascii_whitespace) {
+                return true;
             }
-            let mut pass = match e.count.take() {
-                Some(p) if p.still_valid(src)? => p,
-                _ => Pass::default(),
-            };
-            let fmt = &self.fmt;
-            let mut state = std::mem::take(&mut pass.state);
-            let mut extra = (0u64, 0u64);
-            let done = scan_lines(src, pass.done, src.len(), |_, line, terminated| {
-                if line.iter().all(u8::is_ascii_whitespace) {
-                    return true;
-                }
-                let d = fmt.decode(line);
-                if terminated {
-                    state.take(d);
-                } else {
-                    // A last line without LF may still be being written: count it now,
-                    // but keep it out of the state that later passes continue from.
-                    let mut probe = Count {
-                        last_merge: state.last_merge.clone(),
-                        boundary: state.boundary,
-                        ..Count::default()
-                    };
-                    let was_bad = matches!(d, Decoded::Malformed);
-                    extra = (u64::from(probe.take(d)), u64::from(was_bad));
-                }
-                true
-            })?;
-            pass.state = state;
-            pass.seal(src, done)?;
-            let r = (
-                pass.state.messages + extra.0,
-                pass.state.malformed + extra.1,
-            );
-            e.count = Some(pass);
-            e.count_result = Some(r);
-            Ok(r)
-        })
+            let d = fmt.decode(line);
+            if terminated {
+                state.take(d);
+            } else {
+                // A last line without LF may still be being written: count it now,
+                // but keep it out of the state that later passes continue from.
+                let mut probe = Count {
+                    last_merge: state.last_merge.clone(),
+                    boundary: state.boundary,
+                    ..Count::default()
+                };
+                let was_bad = matches!(d, Decoded::Malformed);
+                extra = (u64::from(probe.take(d)), u64::from(was_bad));
+            }
+            true
+        })?;
+        pass.state = state;
+        pass.done = done;
+        let r = (
+            pass.state.messages + extra.0,
+            pass.state.malformed + extra.1,
+        );
+        st.count = Some(pass);
+        st.count_result = Some(r);
+        Ok(r)
     }
 }
 
@@ -833,6 +820,23 @@ mod tests {
 
         fn title_markers(&self) -> Vec<&[u8]> {
             vec![b"t:"]
+        }
+    }
+
+    /// [`Toy`], counting the lines it decodes.
+    #[derive(Default)]
+    struct Counted(std::sync::atomic::AtomicUsize);
+
+    impl Counted {
+        fn decoded(&self) -> usize {
+            self.0.load(std::sync::atomic::Ordering::Relaxed)
+        }
+    }
+
+    impl LineFormat for Counted {
+        fn decode(&self, line: &[u8]) -> Decoded {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Toy.decode(line)
         }
     }
 
@@ -951,5 +955,50 @@ mod tests {
             .unwrap();
         assert_eq!(r.message_count, Some(1));
         assert_eq!(r.title.as_deref(), Some("rewritten"));
+    }
+
+    #[test]
+    fn the_shared_cache_carries_counts_across_reads_and_appends() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.jsonl");
+        let text: String = (0..1000).map(|i| format!("u:m{i}\n")).collect();
+        std::fs::write(&path, text).unwrap();
+        let cache = Arc::new(IndexCache::new(1 << 20));
+        let mut engine = Engine::new(Counted::default());
+        engine.cache = cache.clone();
+        // Limit 0: only the counting pass decodes lines.
+        let count = |e: &Engine<Counted>| {
+            e.read(&path, &req(Order::Newest, 0, 0), TitleScan::Full)
+                .unwrap()
+                .message_count
+        };
+        assert_eq!(count(&engine), Some(1000));
+        assert_eq!(engine.fmt.decoded(), 1000);
+        assert_eq!(cache.len(), 1);
+        // Unchanged: answered from the cache.
+        assert_eq!(count(&engine), Some(1000));
+        assert_eq!(engine.fmt.decoded(), 1000);
+        assert!(cache.stats().hits >= 1);
+        // Appended: only the new records are decoded.
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        f.write_all(b"u:new1\nu:new2\n").unwrap();
+        assert_eq!(count(&engine), Some(1002));
+        assert_eq!(engine.fmt.decoded(), 1002);
+        assert_eq!(cache.stats().extended, 1);
+        // A second engine on the same cache keeps its own state.
+        let mut other = Engine::new(Counted::default());
+        other.cache = cache.clone();
+        assert_eq!(count(&other), Some(1002));
+        assert_eq!(other.fmt.decoded(), 1002);
+        assert_eq!(cache.len(), 1);
+        // Rewritten: counted again from the start.
+        std::fs::write(&path, "u:a\nu:b\n").unwrap();
+        assert_eq!(count(&engine), Some(2));
+        assert_eq!(engine.fmt.decoded(), 1004);
+        assert!(cache.stats().invalidated >= 1);
     }
 }
