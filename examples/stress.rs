@@ -7,15 +7,19 @@
 //!
 //! Every line of every version of every file is `v<version> line <n> <padding>`: a read
 //! is consistent when its lines carry one version and their numbers match the line
-//! numbers the result reports. The run fails (exit 1) on any inconsistent read, any
-//! unexpected error, a panic, or a cache over its memory budget. `tests/cache.rs` runs the
-//! same code for a few seconds.
+//! numbers the result reports. One of the files is a JSONL transcript whose records hold
+//! those lines as messages; the readers also read its last messages through a session
+//! store on the same cache: consistent when the newest message is number
+//! `message_count` and the others count down from it, all of one version. The run fails
+//! (exit 1) on any inconsistent read, any unexpected error, a panic, or a cache over its
+//! memory budget. `tests/cache.rs` runs the same code for a few seconds.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use rangeread::sessions::{read_session_messages, JsonlStore, Order, SessionQuery};
 use rangeread::{Error, IndexCache, LineSelection, Reader, Selection};
 
 /// The text of line `n` in version `v`.
@@ -23,8 +27,67 @@ pub fn line(v: u64, n: u64) -> String {
     format!("v{v} line {n} {}\n", "x".repeat((n * 7 % 23) as usize))
 }
 
-fn version(v: u64, lines: u64) -> String {
-    (1..=lines).map(|n| line(v, n)).collect()
+/// Line `n` of version `v` of `file`: the text itself, or in a transcript a record
+/// whose message is that text.
+fn record(file: &Path, v: u64, n: u64) -> String {
+    let text = line(v, n);
+    if is_transcript(file) {
+        format!(
+            "{{\"role\":\"user\",\"content\":\"{}\"}}\n",
+            text.trim_end()
+        )
+    } else {
+        text
+    }
+}
+
+fn is_transcript(file: &Path) -> bool {
+    file.extension().is_some_and(|e| e == "jsonl")
+}
+
+fn version(file: &Path, v: u64, lines: u64) -> String {
+    (1..=lines).map(|n| record(file, v, n)).collect()
+}
+
+/// The version and number of the last whole line of `text`.
+fn last_line(text: &str) -> Option<(u64, u64)> {
+    let last = text.lines().last()?;
+    let last = last
+        .strip_prefix("{\"role\":\"user\",\"content\":\"")
+        .unwrap_or(last);
+    let mut p = last.split(' ');
+    let v = p.next()?.strip_prefix('v')?.parse().ok()?;
+    let n = p.nth(1)?.parse().ok()?;
+    Some((v, n))
+}
+
+/// Checks the newest messages of the transcript against the rule above.
+pub fn check_session(r: &rangeread::sessions::SessionMessages) -> Result<(), String> {
+    let count = r.message_count.ok_or("no message count")?;
+    let Some(first) = r.messages.first() else {
+        return if count == 0 {
+            Ok(())
+        } else {
+            Err(format!("no messages but a count of {count}"))
+        };
+    };
+    let v: u64 = first
+        .content
+        .strip_prefix('v')
+        .and_then(|s| s.split(' ').next())
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(|| format!("no version in {:?}", first.content))?;
+    for (i, m) in r.messages.iter().enumerate() {
+        let n = count.checked_sub(i as u64).filter(|&n| n > 0);
+        let want = n.map(|n| line(v, n));
+        if want.as_deref().map(str::trim_end) != Some(m.content.as_str()) {
+            return Err(format!(
+                "message {i} from the end of {count} is {:?}, version {v} has {want:?}",
+                m.content
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Checks one result against the rule above; a file cut inside a line may end with a
@@ -69,9 +132,10 @@ pub fn run(
     readers: usize,
     budget: usize,
 ) -> Result<Report, String> {
-    let files: Vec<PathBuf> = (0..3).map(|i| dir.join(format!("f{i}.log"))).collect();
+    let mut files: Vec<PathBuf> = (0..3).map(|i| dir.join(format!("f{i}.log"))).collect();
+    files.push(dir.join("chat.jsonl"));
     for (i, f) in files.iter().enumerate() {
-        std::fs::write(f, version(i as u64, 3000)).map_err(|e| e.to_string())?;
+        std::fs::write(f, version(f, i as u64, 3000)).map_err(|e| e.to_string())?;
     }
     let cache = Arc::new(IndexCache::new(budget));
     let stop = Arc::new(AtomicBool::new(false));
@@ -86,11 +150,11 @@ pub fn run(
         std::thread::spawn(move || -> Result<(), String> {
             let mut v = 10u64;
             while !stop.load(Ordering::Relaxed) {
-                let f = &files[(v % 3) as usize];
+                let f = &files[(v % 4) as usize];
                 let io = |e: std::io::Error| e.to_string();
                 match v % 5 {
                     // Rewrite in place with another version.
-                    0 => std::fs::write(f, version(v, 500 + v * 37 % 4000)).map_err(io)?,
+                    0 => std::fs::write(f, version(f, v, 500 + v * 37 % 4000)).map_err(io)?,
                     // Truncate (possibly inside a line).
                     1 => {
                         if let Ok(h) = std::fs::OpenOptions::new().write(true).open(f) {
@@ -102,11 +166,9 @@ pub fn run(
                     2 => {
                         let text = std::fs::read_to_string(f).unwrap_or_default();
                         if text.ends_with('\n') {
-                            let last = text.lines().last().unwrap_or("v0 line 0");
-                            let mut p = last.split(' ');
-                            let lv: u64 = p.next().and_then(|s| s[1..].parse().ok()).unwrap_or(0);
-                            let ln: u64 = p.nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-                            let more: String = (ln + 1..ln + 300).map(|n| line(lv, n)).collect();
+                            let (lv, ln) = last_line(&text).unwrap_or((0, 0));
+                            let more: String =
+                                (ln + 1..ln + 300).map(|n| record(f, lv, n)).collect();
                             use std::io::Write;
                             let mut h = std::fs::OpenOptions::new()
                                 .append(true)
@@ -119,12 +181,12 @@ pub fn run(
                     3 => {
                         let _ = std::fs::remove_file(f);
                         std::thread::sleep(Duration::from_millis(1));
-                        std::fs::write(f, version(v, 800)).map_err(io)?;
+                        std::fs::write(f, version(f, v, 800)).map_err(io)?;
                     }
                     // Swap: write a new version beside it and rename it over.
                     _ => {
                         let tmp = dir.join(format!("swap{v}.tmp"));
-                        std::fs::write(&tmp, version(v, 1000 + v % 2000)).map_err(io)?;
+                        std::fs::write(&tmp, version(f, v, 1000 + v % 2000)).map_err(io)?;
                         std::fs::rename(&tmp, f).map_err(io)?;
                     }
                 }
@@ -137,16 +199,35 @@ pub fn run(
     let deadline = Instant::now() + duration;
     let handles: Vec<_> = (0..readers)
         .map(|t| {
-            let (files, cache) = (files.clone(), cache.clone());
+            let (files, cache, dir) = (files.clone(), cache.clone(), dir.to_path_buf());
             std::thread::spawn(move || -> Result<(u64, u64, usize), String> {
                 let reader = Reader::new().cache(cache.clone()).retries(1);
+                let (dir, tail) = (dir.clone(), SessionQuery::id("chat").order(Order::Newest));
+                let store = JsonlStore::open(&dir, Default::default())
+                    .map_err(|e| e.to_string())?
+                    .cache(cache.clone());
                 let (mut ok, mut changed, mut max_bytes) = (0, 0, 0);
                 let mut k = t as u64 * 7919;
                 while Instant::now() < deadline {
                     k = k
                         .wrapping_mul(6364136223846793005)
                         .wrapping_add(1442695040888963407);
-                    let f = &files[(k >> 33) as usize % 3];
+                    let f = &files[(k >> 33) as usize % 4];
+                    if is_transcript(f) {
+                        let q = tail.clone().limit(1 + (k >> 40) as usize % 40);
+                        match read_session_messages(&store, &q) {
+                            Ok(r) => {
+                                check_session(&r)?;
+                                ok += 1;
+                            }
+                            Err(Error::Changed { .. })
+                            | Err(Error::NotFound { .. })
+                            | Err(Error::SessionNotFound { .. }) => changed += 1,
+                            Err(e) => return Err(format!("unexpected session error: {e}")),
+                        }
+                        max_bytes = max_bytes.max(cache.memory_bytes());
+                        continue;
+                    }
                     let start = 1 + (k >> 40) % 4000;
                     let sel: Selection = match (k >> 20) % 5 {
                         0 => LineSelection::Head(40).into(),

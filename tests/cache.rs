@@ -1,6 +1,7 @@
 //! The shared index cache: reuse, growth, rewrites, replacement, the memory budget, and
 //! the concurrency stress run of `examples/stress.rs`.
 
+#[cfg(feature = "sessions")]
 #[allow(dead_code)]
 #[path = "../examples/stress.rs"]
 mod stress;
@@ -156,6 +157,7 @@ fn fingerprints_tell_unchanged_reads_from_changed_ones() {
     assert_ne!(a.fingerprint.modified_ns, c.fingerprint.modified_ns);
 }
 
+#[cfg(feature = "sessions")]
 #[test]
 fn stress_eight_readers_one_cache_while_files_change() {
     let dir = tempfile::tempdir().unwrap();

@@ -559,7 +559,20 @@ impl<F: LineFormat> Engine<F> {
 
     /// Reads a window of a transcript; counts and finds the title as the request and
     /// `title_scan` say.
+    ///
+    /// A transcript rewritten, truncated or replaced while it is read is read again,
+    /// up to [`RETRIES`] times, then [`crate::Error::Changed`]: a page never mixes two
+    /// states of the file, and what is cached comes from one state.
     pub(crate) fn read(
+        &self,
+        path: &Path,
+        req: &MessageRequest,
+        title_scan: TitleScan,
+    ) -> Result<MessagePage> {
+        retry(|| self.read_once(path, req, title_scan))
+    }
+
+    fn read_once(
         &self,
         path: &Path,
         req: &MessageRequest,
@@ -586,6 +599,7 @@ impl<F: LineFormat> Engine<F> {
                 s => s,
             };
             let title = self.title_of(&src, st, scan)?;
+            src.check_unchanged()?;
             Ok(MessagePage {
                 messages,
                 message_count,
@@ -597,8 +611,14 @@ impl<F: LineFormat> Engine<F> {
 
     /// The title of a transcript, opening it.
     pub(crate) fn title(&self, path: &Path, scan: TitleScan) -> Result<Option<String>> {
-        let src = Source::open(path)?;
-        self.with_state(&src, |st| self.title_of(&src, st, scan))
+        retry(|| {
+            let src = Source::open(path)?;
+            self.with_state(&src, |st| {
+                let t = self.title_of(&src, st, scan)?;
+                src.check_unchanged()?;
+                Ok(t)
+            })
+        })
     }
 
     fn title_of(&self, src: &Source, st: &mut State, scan: TitleScan) -> Result<Option<String>> {
@@ -763,6 +783,20 @@ impl<F: LineFormat> Engine<F> {
         st.count = Some(pass);
         st.count_result = Some(r);
         Ok(r)
+    }
+}
+
+/// How many times a transcript that changed while being read is read again.
+const RETRIES: u32 = 3;
+
+/// Runs `f` again while it reports [`crate::Error::Changed`], at most [`RETRIES`] times.
+fn retry<R>(mut f: impl FnMut() -> Result<R>) -> Result<R> {
+    let mut attempt = 0;
+    loop {
+        match f() {
+            Err(crate::Error::Changed { .. }) if attempt < RETRIES => attempt += 1,
+            r => return r,
+        }
     }
 }
 
