@@ -643,6 +643,39 @@ fn codex_titles_from_the_index_else_first_prompt() {
 }
 
 #[test]
+fn codex_index_follows_appended_names_through_the_cache() {
+    use rangeread::IndexCache;
+    use std::sync::Arc;
+    let (_tmp, home) = copy_fixture("codex");
+    let cache = Arc::new(IndexCache::new(1 << 20));
+    let store = CodexStore::open(&home).unwrap().cache(cache.clone());
+    let title = |q: &SessionQuery| read_session_messages(&store, q).unwrap().session_title;
+    let q = SessionQuery::id(X1).limit(0);
+    assert_eq!(title(&q), "Export --json flag");
+    // The transcript and the session index: two files, two entries.
+    assert_eq!(cache.len(), 2);
+    // The fixture ends with an unterminated "not json" line; Codex appends whole lines.
+    let index = home.join("session_index.jsonl");
+    let mut f = fs::OpenOptions::new().append(true).open(&index).unwrap();
+    writeln!(f).unwrap();
+    writeln!(
+        f,
+        r#"{{"id":"{X1}","thread_name":"Export as JSON","updated_at":"2025-09-02T08:00:00Z"}}"#
+    )
+    .unwrap();
+    drop(f);
+    assert_eq!(title(&q), "Export as JSON");
+    assert!(cache.stats().extended >= 1, "{:?}", cache.stats());
+    // Rewritten: parsed again from the start.
+    fs::write(
+        &index,
+        format!("{{\"id\":\"{X1}\",\"thread_name\":\"Fresh start\"}}\n"),
+    )
+    .unwrap();
+    assert_eq!(title(&q), "Fresh start");
+}
+
+#[test]
 fn codex_archived_early_format() {
     let r = read_session_messages(&codex(), &SessionQuery::id(X2)).unwrap();
     assert_eq!(r.session_title, "Why does the export job time out?");

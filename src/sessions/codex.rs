@@ -7,8 +7,11 @@ use serde::Deserialize;
 
 use super::claude::{home_dir, plain_id, read_dir};
 use super::de::{Content, Str, Text};
-use super::jsonl::{normalize_time, scan_lines, Decoded, Engine, LineFormat, Piece, TitleScan};
+use super::jsonl::{
+    follow, normalize_time, retry, scan_lines, Decoded, Engine, LineFormat, Piece, TitleScan,
+};
 use super::{MessagePage, MessageRequest, SessionInfo, SessionStore, Timestamp};
+use crate::cache::IndexCache;
 use crate::error::{Error, Result};
 use crate::source::Source;
 
@@ -51,6 +54,8 @@ use crate::source::Source;
 pub struct CodexStore {
     home: PathBuf,
     engine: Engine<CodexFormat>,
+    /// Where the parsed `session_index.jsonl` sits in the cache.
+    index_slot: u64,
 }
 
 impl CodexStore {
@@ -70,6 +75,7 @@ impl CodexStore {
         Ok(CodexStore {
             home: dir.to_path_buf(),
             engine: Engine::new(CodexFormat),
+            index_slot: IndexCache::slot(),
         })
     }
 
@@ -108,7 +114,7 @@ impl CodexStore {
     /// let store = CodexStore::open("tests/data/sessions/codex")?.cache(cache.clone());
     /// let q = SessionQuery::id("0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a51");
     /// assert!(read_session_messages(&store, &q)?.message_count.is_some());
-    /// assert_eq!(cache.len(), 1);
+    /// assert_eq!(cache.len(), 2); // the transcript, and `session_index.jsonl`
     /// # let _ = reader;
     /// # Ok::<(), rangeread::Error>(())
     /// ```
@@ -133,10 +139,10 @@ impl CodexStore {
         Ok(out)
     }
 
-    /// `thread_name` by session id, from `session_index.jsonl`.
+    /// `thread_name` by session id, from `session_index.jsonl`: parsed once, then only
+    /// the lines appended since (the state is kept in the store's cache).
     fn index(&self) -> Result<HashMap<String, String>> {
         let path = self.home.join("session_index.jsonl");
-        let mut best: HashMap<String, (Option<Timestamp>, String)> = HashMap::new();
         if !path.is_file() {
             return Ok(HashMap::new());
         }
@@ -149,16 +155,16 @@ impl CodexStore {
             #[serde(borrow, default)]
             updated_at: Str<'a>,
         }
-        let src = Source::open(&path)?;
-        scan_lines(&src, 0, src.len(), |_, line, _| {
+        type Best = HashMap<String, (Option<Timestamp>, String)>;
+        let take = |best: &mut Best, line: &[u8]| {
             let Ok(row) = serde_json::from_slice::<Row<'_>>(line) else {
-                return true;
+                return;
             };
             let (Some(id), Some(name)) = (row.id.get(), row.thread_name.get()) else {
-                return true;
+                return;
             };
             if name.trim().is_empty() {
-                return true;
+                return;
             }
             let at = row.updated_at.get().and_then(Timestamp::parse_text);
             let newer = match best.get(id) {
@@ -168,7 +174,15 @@ impl CodexStore {
             if newer {
                 best.insert(id.to_string(), (at, name.trim().to_string()));
             }
-            true
+        };
+        let cost = |best: &Best| {
+            best.iter()
+                .map(|(k, (_, v))| k.capacity() + v.capacity() + 64)
+                .sum()
+        };
+        let best = retry(|| {
+            let src = Source::open(&path)?;
+            follow(&self.engine.cache, self.index_slot, &src, take, cost)
         })?;
         Ok(best.into_iter().map(|(k, (_, v))| (k, v)).collect())
     }

@@ -786,11 +786,54 @@ impl<F: LineFormat> Engine<F> {
     }
 }
 
+/// The state that `take` builds from the lines of `src`, one line at a time, kept in
+/// `cache` under `slot` and continued over appended lines: each LF-terminated line is
+/// taken once per file (until the file is rewritten or replaced), an unterminated last
+/// line only into the copy returned (it may still be being written). `cost` tells the
+/// cache the heap size of a state.
+///
+/// # Errors
+///
+/// [`crate::Error::Changed`] when the file changed during the pass, or an I/O error.
+pub(crate) fn follow<T>(
+    cache: &IndexCache,
+    slot: u64,
+    src: &Source,
+    mut take: impl FnMut(&mut T, &[u8]),
+    cost: impl Fn(&T) -> usize,
+) -> Result<T>
+where
+    T: Clone + Default + Send + Sync + 'static,
+{
+    let mut pass = cache
+        .attachment::<Pass<T>>(src, slot)
+        .map(|(p, _)| p)
+        .unwrap_or_default();
+    let mut state = std::mem::take(&mut pass.state);
+    let mut tail = None;
+    pass.done = scan_lines(src, pass.done, src.len(), |_, line, terminated| {
+        if terminated {
+            take(&mut state, line);
+        } else {
+            let mut t = state.clone();
+            take(&mut t, line);
+            tail = Some(t);
+        }
+        true
+    })?;
+    src.check_unchanged()?;
+    let result = tail.unwrap_or_else(|| state.clone());
+    let bytes = cost(&state);
+    pass.state = state;
+    cache.attach(src, slot, pass, bytes);
+    Ok(result)
+}
+
 /// How many times a transcript that changed while being read is read again.
 const RETRIES: u32 = 3;
 
 /// Runs `f` again while it reports [`crate::Error::Changed`], at most [`RETRIES`] times.
-fn retry<R>(mut f: impl FnMut() -> Result<R>) -> Result<R> {
+pub(crate) fn retry<R>(mut f: impl FnMut() -> Result<R>) -> Result<R> {
     let mut attempt = 0;
     loop {
         match f() {
