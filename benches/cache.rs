@@ -1,6 +1,8 @@
 //! The shared index cache on the 1 GiB file of `benches/compare.sh`: repeated reads
 //! through the cache, the first read against an uncached one, and a read after 1 MiB
-//! was appended.
+//! was appended. The same for a session store on a 1 GiB Claude Code transcript
+//! (`scripts/gen_claude_transcript.py`): the last 20 messages with the exact message
+//! count, cached, and after 1 MiB of records was appended.
 
 use std::hint::black_box;
 use std::io::Write;
@@ -9,6 +11,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use rangeread::sessions::{read_session_messages, ClaudeStore, Order, SessionQuery};
 use rangeread::{IndexCache, LineSelection, Reader, Totals};
 
 const SIZE: u64 = 1 << 30;
@@ -104,5 +107,78 @@ fn append_then_read(c: &mut Criterion) {
     std::fs::remove_file(&path).unwrap();
 }
 
-criterion_group!(benches, cached_reads, append_then_read);
+/// A private 1 GiB Claude Code transcript in a store directory of its own.
+fn big_transcript() -> (PathBuf, PathBuf, &'static str) {
+    const ID: &str = "b3f1c2d4-0000-4000-8000-00000000b1b1";
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let store = root.join("bench-data/claude-cache");
+    let path = store.join(format!("projects/-work-bench/{ID}.jsonl"));
+    if std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0) < SIZE {
+        let ok = std::process::Command::new("python3")
+            .arg(root.join("scripts/gen_claude_transcript.py"))
+            .arg(&path)
+            .args(["--size-mib", "1024"])
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok);
+    }
+    (store, path, ID)
+}
+
+fn session_reads(c: &mut Criterion) {
+    let (dir, path, id) = big_transcript();
+    let original = std::fs::metadata(&path).unwrap().len();
+    let cache = Arc::new(IndexCache::new(64 << 20));
+    let store = ClaudeStore::open(&dir).unwrap().cache(cache.clone());
+    let q = SessionQuery::id(id).order(Order::Newest).limit(20);
+    let t = Instant::now();
+    let first = read_session_messages(&store, &q).unwrap();
+    println!(
+        "first counted read of the 1 GiB transcript ({} messages): {:.0} ms",
+        first.message_count.unwrap(),
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    // Whole records from the start of the file, 1 MiB of them.
+    let head = {
+        let mut buf = vec![0; 1 << 20];
+        use std::io::Read;
+        std::fs::File::open(&path)
+            .unwrap()
+            .read_exact(&mut buf)
+            .unwrap();
+        let end = buf.iter().rposition(|&b| b == b'\n').unwrap() + 1;
+        buf.truncate(end);
+        buf
+    };
+    let mut g = c.benchmark_group("sessions_1GiB");
+    g.sample_size(20);
+    g.bench_function("newest_20_counted_cached", |b| {
+        b.iter(|| black_box(read_session_messages(&store, &q).unwrap()))
+    });
+    g.bench_function("newest_20_counted_after_appending_1MiB", |b| {
+        b.iter_batched(
+            || {
+                let mut f = std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(&path)
+                    .unwrap();
+                f.write_all(&head).unwrap();
+            },
+            |_| black_box(read_session_messages(&store, &q).unwrap()),
+            BatchSize::PerIteration,
+        )
+    });
+    g.finish();
+    println!("cache stats: {:?}", cache.stats());
+    // Back to the generated size for the next run.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(original)
+        .unwrap();
+}
+
+criterion_group!(benches, cached_reads, append_then_read, session_reads);
 criterion_main!(benches);

@@ -46,9 +46,11 @@
 //! end (the crate's backward line scan), so they cost O(N) whatever the file's size, and
 //! the first N messages cost O(N) from the start. Two things need the whole file:
 //!
-//! - `message_count`, the exact number of messages in the session. The pass that counts
-//!   is cached per file (by size and modification time) for the life of the store and
-//!   continues from where it stopped when the transcript grows by appending. A caller
+//! - `message_count`, the exact number of messages in the session. What the counting
+//!   pass learns is kept in an [`crate::IndexCache`] (the store's own, or the one given
+//!   with the store's `cache` setter, shared with a [`crate::Reader`] under one budget):
+//!   by file identity, validated on every use, continued from where it stopped when the
+//!   transcript grows by appending, dropped when it is rewritten or replaced. A caller
 //!   that does not need it sets `count: false`: `message_count` is then `null` and no
 //!   full pass happens.
 //! - Titles, for listing and title search, with [`TitleScan::Full`] (the default): a
@@ -58,7 +60,12 @@
 //!   first and last MiB of the file only ([`TitleScan::Bounded`]).
 //!
 //! Malformed lines (a torn last line being written, garbage) are skipped and counted
-//! (`malformed_lines` in the result), never fatal.
+//! (`malformed_lines` in the result), never fatal. A transcript rewritten, truncated or
+//! replaced while it is read is read again (up to 3 times, then `File changed while
+//! reading`): a page never mixes two states of the file. Codex's `session_index.jsonl`
+//! is parsed once and followed over appended lines the same way. [`OpenCodeStore`]
+//! keeps nothing in the cache: its SQLite database and small JSON files have no lines
+//! to index.
 //!
 //! # Errors
 //!
