@@ -72,6 +72,21 @@ fn cached_reads(c: &mut Criterion) {
     g.bench_function("read_250_lines_at_90pct_cached", |b| {
         b.iter(|| black_box(reader.read(&path, deep).unwrap()))
     });
+    let plain = Reader::new()
+        .totals(Totals::Always)
+        .cache(cache.clone())
+        .summaries(false);
+    g.bench_function("TMP_no_summaries", |b| {
+        b.iter(|| black_box(plain.read(&path, deep).unwrap()))
+    });
+    let raw = Reader::new()
+        .totals(Totals::Always)
+        .cache(cache.clone())
+        .summaries(false)
+        .detection(rangeread::Detection::AssumeUtf8);
+    g.bench_function("TMP_no_summaries_no_classify", |b| {
+        b.iter(|| black_box(raw.read(&path, deep).unwrap()))
+    });
     g.bench_function("tail_250_cached", |b| {
         b.iter(|| black_box(reader.read(&path, LineSelection::Tail(250)).unwrap()))
     });

@@ -338,15 +338,20 @@ impl IndexCache {
 
     /// The value a layer above attached to the file of `src` under `slot` (see
     /// [`IndexCache::attach`]), if the entry is still valid, and whether it describes the
-    /// file as `src` sees it or an unchanged prefix of it.
+    /// file as `src` sees it or an unchanged prefix of it. `count` says whether the
+    /// lookup shows in [`IndexCache::stats`] (not when the same read already looked up
+    /// the file's index).
     pub(crate) fn attachment<T: Any + Clone>(
         &self,
         src: &Source,
         slot: u64,
+        count: bool,
     ) -> Option<(T, Attachment)> {
         let mut inner = self.lock();
         let found = self.validate(&mut inner, src);
-        Self::record(&mut inner, found);
+        if count || found == Lookup::Dropped {
+            Self::record(&mut inner, found);
+        }
         let (stamp, key) = Self::key_of(src)?;
         let a = inner
             .entries

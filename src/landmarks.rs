@@ -29,13 +29,18 @@
 //! | Makefile | rule targets |
 //! | anything else | keyword-led definitions: `def f(`, `fn f(`, `function f(`, `func f(`, `class C`, `struct S {` … |
 
+use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::path::Path;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use memchr::memchr_iter;
 
+use crate::cache::IndexCache;
 use crate::error::Result;
+use crate::result::Landmark;
 use crate::source::Source;
+use crate::summarize::Searched;
 
 /// How many bytes of a line are examined and kept: a longer line is judged by its start.
 pub(crate) const HEAD_CAP: usize = 1024;
@@ -1179,6 +1184,323 @@ pub(crate) fn each_line(
         });
     }
     Ok(())
+}
+
+/// Bytes per landmark block: the unit in which the search around a read is done, and
+/// kept in the [`IndexCache`] so that later reads near it cost lookups, not a scan.
+pub(crate) const BLOCK: u64 = 64 << 10;
+
+/// How far past the end of its block a line that starts in it is read to be judged: a
+/// line that starts in a block and runs on for more than this is not a landmark.
+const STRADDLE: u64 = 64 << 10;
+
+/// What the search found in one block: the landmark lines that start in it.
+#[derive(Debug)]
+struct Block {
+    /// LF bytes in the block (`[b * BLOCK, (b + 1) * BLOCK)`, cut at the file's end).
+    lfs: u64,
+    /// `(line start, line end, LFs in the block before the line, text)`.
+    marks: Vec<(u64, u64, u64, String)>,
+    /// The file size the block was computed for, when it depends on where the file ends.
+    len_at: Option<u64>,
+}
+
+impl Block {
+    fn memory_bytes(&self) -> usize {
+        64 + self
+            .marks
+            .iter()
+            .map(|m| m.3.capacity() + 48)
+            .sum::<usize>()
+    }
+}
+
+/// The landmark blocks of one file, for one set of rules.
+#[derive(Debug)]
+struct Blocks {
+    lang: Lang,
+    map: HashMap<u64, Arc<Block>>,
+}
+
+/// The blocks computed so far for a file, shared through its cache entry.
+type Shared = Arc<Mutex<Blocks>>;
+
+/// The slot landmark blocks are attached under in every cache.
+fn slot() -> u64 {
+    static SLOT: OnceLock<u64> = OnceLock::new();
+    *SLOT.get_or_init(IndexCache::slot)
+}
+
+/// Finds the landmark blocks of a source: from its cache entry when there is one, else
+/// computed for this search only.
+struct BlockSource<'a> {
+    src: &'a Source,
+    cache: Option<&'a IndexCache>,
+    lang: Lang,
+    shared: Shared,
+    added: bool,
+}
+
+impl<'a> BlockSource<'a> {
+    fn new(src: &'a Source, cache: Option<&'a IndexCache>, lang: Lang) -> BlockSource<'a> {
+        let shared = cache
+            .and_then(|c| c.attachment::<Shared>(src, slot(), false))
+            .map(|(s, _)| s)
+            .filter(|s| s.lock().map(|b| b.lang == lang).unwrap_or(false));
+        let (shared, added) = match shared {
+            Some(s) => (s, false),
+            None => (
+                Arc::new(Mutex::new(Blocks {
+                    lang,
+                    map: HashMap::new(),
+                })),
+                true,
+            ),
+        };
+        BlockSource {
+            src,
+            cache,
+            lang,
+            shared,
+            added,
+        }
+    }
+
+    /// Block `b`, computed if not known for this state of the file.
+    fn get(&mut self, b: u64) -> Result<Arc<Block>> {
+        let len = self.src.len();
+        if let Ok(blocks) = self.shared.lock() {
+            if let Some(blk) = blocks.map.get(&b) {
+                if blk.len_at.is_none_or(|l| l == len) {
+                    return Ok(blk.clone());
+                }
+            }
+        }
+        let blk = Arc::new(compute_block(self.src, self.lang, b)?);
+        if let Ok(mut blocks) = self.shared.lock() {
+            blocks.map.insert(b, blk.clone());
+        }
+        self.added = true;
+        Ok(blk)
+    }
+
+    /// LF bytes in `[b * BLOCK, to)`, for `to` inside block `b`.
+    fn lfs_before(&mut self, b: u64, to: u64) -> Result<u64> {
+        let from = b * BLOCK;
+        let end = ((b + 1) * BLOCK).min(self.src.len());
+        // Count the shorter side.
+        if to - from <= end - to {
+            count_lf(self.src, from, to)
+        } else {
+            let blk = self.get(b)?;
+            Ok(blk.lfs - count_lf(self.src, to, end)?)
+        }
+    }
+
+    /// LF bytes in `[from, to)`.
+    fn lfs_between(&mut self, from: u64, to: u64) -> Result<u64> {
+        if from >= to {
+            return Ok(0);
+        }
+        let (fb, tb) = (from / BLOCK, to / BLOCK);
+        if fb == tb {
+            return Ok(self.lfs_before(tb, to)? - self.lfs_before(fb, from)?);
+        }
+        let mut n = self.get(fb)?.lfs - self.lfs_before(fb, from)?;
+        for b in fb + 1..tb {
+            n += self.get(b)?.lfs;
+        }
+        if to > tb * BLOCK {
+            n += self.lfs_before(tb, to)?;
+        }
+        Ok(n)
+    }
+
+    /// Keeps what was computed in the cache entry, with its size.
+    fn keep(self) {
+        let (Some(cache), true) = (self.cache, self.added) else {
+            return;
+        };
+        let cost = self
+            .shared
+            .lock()
+            .map(|b| b.map.values().map(|blk| blk.memory_bytes()).sum::<usize>())
+            .unwrap_or(0);
+        cache.attach(self.src, slot(), self.shared, cost);
+    }
+}
+
+fn count_lf(src: &Source, from: u64, to: u64) -> Result<u64> {
+    if from >= to {
+        return Ok(0);
+    }
+    let mut scratch = Vec::new();
+    src.with_range(from, to, &mut scratch, |b| {
+        memchr_iter(b'\n', b).count() as u64
+    })
+}
+
+/// The landmark lines that start in block `b`, judged with a matcher that starts fresh
+/// at the block's first line.
+fn compute_block(src: &Source, lang: Lang, b: u64) -> Result<Block> {
+    let len = src.len();
+    let from = b * BLOCK;
+    let to = ((b + 1) * BLOCK).min(len);
+    let lfs = count_lf(src, from, to)?;
+    let reach = to.saturating_add(STRADDLE).min(len);
+    let first_whole = from == 0 || count_lf(src, from - 1, from)? == 1;
+    let mut matcher = Matcher::new(lang);
+    let mut marks = Vec::new();
+    let mut k = 0u64;
+    each_line(src, from, reach, |l| {
+        if l.start >= to {
+            return ControlFlow::Break(());
+        }
+        let this = k;
+        k += 1;
+        if (this > 0 || first_whole) && matcher.is_landmark(l.head) {
+            marks.push((l.start, l.end, this, landmark_text(l.head)));
+        }
+        ControlFlow::Continue(())
+    })?;
+    Ok(Block {
+        lfs,
+        marks,
+        len_at: (reach == len).then_some(len),
+    })
+}
+
+/// Where a read sits, for [`around`].
+pub(crate) struct Around {
+    /// The page's bytes `[start, end)`.
+    pub start: u64,
+    pub end: u64,
+    /// Its first and last line.
+    pub first_line: u64,
+    pub last_line: u64,
+    /// Bytes looked at on each side (`u64::MAX`: everything).
+    pub window: u64,
+    /// The most landmarks returned.
+    pub cap: usize,
+}
+
+/// Landmarks in the omitted regions around a read, nearest first (a tie goes to the line
+/// above), looking at whole lines within `window` bytes on each side; and which lines
+/// were searched when the window did not reach the start or the end of the file.
+///
+/// The search runs over [`BLOCK`]s; with a cache, the blocks are kept in the file's
+/// entry (validated like its line index), so a later read nearby costs lookups and two
+/// short counts.
+pub(crate) fn around(
+    src: &Source,
+    cache: Option<&IndexCache>,
+    lang: Lang,
+    at: &Around,
+) -> Result<(Vec<Landmark>, Searched)> {
+    let len = src.len();
+    let mut blocks = BlockSource::new(src, cache, lang);
+    let (start, end) = (at.start, at.end);
+
+    // Before: lines that start at or after the window's start and end at or before the
+    // read's start, nearest first; the line the read starts inside is not omitted.
+    let mut before: Vec<(u64, String)> = Vec::new();
+    let mut searched_before = None;
+    if start > 0 {
+        let ws = start.saturating_sub(at.window);
+        let sb = (start - 1) / BLOCK;
+        // LFs from the start of the block being looked at to `start`.
+        let mut to_start = blocks.lfs_before(sb, start)?;
+        let mut b = sb;
+        'blocks: loop {
+            let blk = blocks.get(b)?;
+            for (ls, _, k, text) in blk.marks.iter().rev() {
+                if *ls >= start {
+                    continue;
+                }
+                if *ls < ws {
+                    break 'blocks;
+                }
+                let line = at.first_line.saturating_sub(to_start - k);
+                if line >= at.first_line {
+                    continue;
+                }
+                before.push((line, text.clone()));
+                if before.len() >= at.cap {
+                    break 'blocks;
+                }
+            }
+            if b == 0 || b * BLOCK <= ws {
+                break;
+            }
+            b -= 1;
+            to_start += blocks.get(b)?.lfs;
+        }
+        if ws > 0 {
+            let lfs = blocks.lfs_between(ws, start)?;
+            let whole_first = count_lf(src, ws - 1, ws)? == 1;
+            let whole = lfs - u64::from(!whole_first && lfs > 0);
+            searched_before = Some((at.first_line.saturating_sub(whole), at.first_line - 1));
+        }
+    }
+
+    // After: whole lines from the end of the read, nearest first.
+    let mut after: Vec<(u64, String)> = Vec::new();
+    let mut searched_after = None;
+    if end < len {
+        let we = end.saturating_add(at.window).min(len);
+        let skip_first = end > 0 && count_lf(src, end - 1, end)? == 0;
+        let eb = end / BLOCK;
+        // LFs from `end` to the start of the block being looked at.
+        let mut from_end = 0u64.wrapping_sub(blocks.lfs_before(eb, end)?);
+        let mut stopped = false;
+        let mut b = eb;
+        'blocks: while b * BLOCK < we {
+            let blk = blocks.get(b)?;
+            for (ls, le, k, text) in &blk.marks {
+                if *ls < end {
+                    continue;
+                }
+                if *le > we {
+                    break 'blocks;
+                }
+                let line = at.last_line + 1 + from_end.wrapping_add(*k) - u64::from(skip_first);
+                after.push((line, text.clone()));
+                if after.len() >= at.cap {
+                    stopped = true;
+                    break 'blocks;
+                }
+            }
+            from_end = from_end.wrapping_add(blk.lfs);
+            b += 1;
+        }
+        if we < len && !stopped {
+            let lfs = blocks.lfs_between(end, we)?;
+            let whole = lfs.saturating_sub(u64::from(skip_first));
+            searched_after = Some((at.last_line + 1, at.last_line + whole));
+        }
+    }
+    blocks.keep();
+
+    // Merge by distance from the read; a tie goes to the line above.
+    let mut out = Vec::new();
+    let mut b = before.into_iter().peekable();
+    let mut a = after.into_iter().peekable();
+    while out.len() < at.cap {
+        let pick_before = match (b.peek(), a.peek()) {
+            (Some((bl, _)), Some((al, _))) => at.first_line - bl <= al - at.last_line,
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => break,
+        };
+        let (line, text) = if pick_before { b.next() } else { a.next() }.expect("peeked");
+        out.push(Landmark { line, text });
+    }
+    let searched = Searched {
+        before: searched_before,
+        after: searched_after,
+        window: at.window,
+    };
+    Ok((out, searched))
 }
 
 #[cfg(test)]

@@ -1,7 +1,6 @@
 //! The reader: configuration, and the one path a read takes through the steps
 //! (source → select → budget → summarize → result).
 
-use std::collections::VecDeque;
 use std::ops::ControlFlow;
 use std::path::Path;
 use std::sync::Arc;
@@ -15,7 +14,7 @@ use crate::classify::{classify_source, Classification, Encoding, TextInfo};
 use crate::decode::{decode, Utf8Policy};
 use crate::error::{Error, Result};
 use crate::index::{tail_start, LineIndex, DEFAULT_BLOCK_SIZE};
-use crate::landmarks::{each_line, landmark_text, Lang, Matcher};
+use crate::landmarks::{around, each_line, landmark_text, Around, Lang, Matcher};
 use crate::result::{
     Adjustments, ByteSpan, CutLine, Fingerprint, Landmark, LineEnding, LineSpan, Outline,
     ReadResult, Requested, RequestedLines, Truncation,
@@ -575,107 +574,30 @@ impl Document {
 
     /// Landmarks in the omitted regions around the bytes `[start, end)` of a page whose
     /// lines are `lines`, nearest first, looking at most `landmark_window` bytes on each
-    /// side.
+    /// side (through the cache's landmark blocks when the reader has a cache).
     fn landmarks_around(
         &mut self,
         start: u64,
         end: u64,
         lines: LineSpan,
     ) -> Result<(Vec<Landmark>, Searched)> {
-        let len = self.src.len();
         let window = match self.config.landmark_window {
             0 => u64::MAX,
             w => w,
         };
-        let cap = match self.config.max_landmarks {
-            0 => usize::MAX,
-            n => usize::try_from(n).unwrap_or(usize::MAX),
+        let at = Around {
+            start,
+            end,
+            first_line: lines.start,
+            last_line: lines.end,
+            window,
+            cap: match self.config.max_landmarks {
+                0 => usize::MAX,
+                n => usize::try_from(n).unwrap_or(usize::MAX),
+            },
         };
         let lang = Lang::for_path(Path::new(&self.path));
-        let mut searched = Searched::default();
-        let mut scratch = Vec::new();
-        let src = &self.src;
-        let ends_line = |pos: u64, scratch: &mut Vec<u8>| -> Result<bool> {
-            Ok(pos == 0 || src.with_range(pos - 1, pos, scratch, |b| b[0] == b'\n')?)
-        };
-
-        // Before: the whole lines in the window, in file order; keep the nearest `cap`.
-        let mut before: VecDeque<(u64, String)> = VecDeque::new();
-        if start > 0 {
-            let ws = start.saturating_sub(window);
-            let whole_first = ends_line(ws, &mut scratch)?;
-            let mut matcher = Matcher::new(lang);
-            let mut k = 0u64;
-            each_line(src, ws, start, |l| {
-                // Every piece ends with an LF at or before `start`; the first one is the
-                // tail of a line cut by the window unless the window starts a line.
-                let partial = k == 0 && !whole_first;
-                if !partial && matcher.is_landmark(l.head) {
-                    before.push_back((k, landmark_text(l.head)));
-                    if before.len() > cap {
-                        before.pop_front();
-                    }
-                }
-                k += 1;
-                ControlFlow::Continue(())
-            })?;
-            // Lines numbered back from the first line of the page: the `k` pieces end
-            // with the LF before `start`, the last one is line `lines.start - 1`.
-            let whole = k - u64::from(!whole_first && k > 0);
-            if ws > 0 {
-                searched.before = Some((lines.start.saturating_sub(whole), lines.start - 1));
-            }
-            let base = lines.start.saturating_sub(k);
-            before = before.into_iter().map(|(i, t)| (base + i, t)).collect();
-        }
-
-        // After: whole lines from the end of the page, nearest first.
-        let mut after: Vec<(u64, String)> = Vec::new();
-        if end < len {
-            let we = end.saturating_add(window).min(len);
-            let skip_first = !ends_line(end, &mut scratch)?;
-            let mut matcher = Matcher::new(lang);
-            let mut k = 0u64;
-            let mut last_line = lines.end;
-            let mut stopped = false;
-            each_line(src, end, we, |l| {
-                let this = k;
-                k += 1;
-                if this == 0 && skip_first {
-                    return ControlFlow::Continue(());
-                }
-                let no = lines.end + 1 + this - u64::from(skip_first);
-                last_line = no;
-                if matcher.is_landmark(l.head) {
-                    after.push((no, landmark_text(l.head)));
-                    if after.len() >= cap {
-                        stopped = true;
-                        return ControlFlow::Break(());
-                    }
-                }
-                ControlFlow::Continue(())
-            })?;
-            if we < len && !stopped {
-                searched.after = Some((lines.end + 1, last_line));
-            }
-        }
-
-        // Merge by distance from the read; a tie goes to the line above.
-        let mut out = Vec::new();
-        let mut b = before.into_iter().rev().peekable();
-        let mut a = after.into_iter().peekable();
-        while out.len() < cap {
-            let pick_before = match (b.peek(), a.peek()) {
-                (Some((bl, _)), Some((al, _))) => lines.start - bl <= al - lines.end,
-                (Some(_), None) => true,
-                (None, Some(_)) => false,
-                (None, None) => break,
-            };
-            let (line, text) = if pick_before { b.next() } else { a.next() }.expect("peeked");
-            out.push(Landmark { line, text });
-        }
-        searched.window = window;
-        Ok((out, searched))
+        around(&self.src, self.cache.as_deref(), lang, &at)
     }
 
     /// Reads a selection.

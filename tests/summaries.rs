@@ -924,3 +924,142 @@ mod prop {
 fn utf8_reader() -> Reader {
     Reader::new().detection(rangeread::Detection::AssumeUtf8)
 }
+
+/// A file of many 64 KiB blocks: `fn fN() {` landmarks between body lines of every
+/// length, and now and then a line longer than a block, so that lines straddle block
+/// ends everywhere. The landmarks around reads at many places, with and without a
+/// cache (whose blocks persist between reads) and with several windows, must be exactly
+/// the naive answer: the `fn` lines wholly inside the window, nearest first.
+#[test]
+fn landmarks_across_blocks_match_the_naive_search_with_and_without_a_cache() {
+    use rangeread::IndexCache;
+    use std::sync::Arc;
+    let mut text = String::new();
+    // (start, end, is_landmark) of every line.
+    let mut lines: Vec<(u64, u64, bool)> = Vec::new();
+    let mut x = 12345u64;
+    while text.len() < 1_200_000 {
+        x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let start = text.len() as u64;
+        // Every block end falls inside a landmark line, and the rest at random.
+        let mark = 65_536 - text.len() % 65_536 < 8 || (x >> 60) < 3;
+        let line = if mark {
+            format!("fn f{}() {{\n", lines.len())
+        } else if 65_536 - text.len() % 65_536 < 200 {
+            "    tail();\n".to_string()
+        } else if (x >> 50) % 1500 == 0 {
+            format!("    // {}\n", "y".repeat(70_000))
+        } else {
+            format!(
+                "    body({});{}\n",
+                lines.len(),
+                " ".repeat((x >> 40) as usize % 120)
+            )
+        };
+        text.push_str(&line);
+        lines.push((start, text.len() as u64, mark));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("blocks.rs");
+    std::fs::write(&path, &text).unwrap();
+    let naive = |first: u64, last: u64, window: u64| -> Vec<u64> {
+        let (start, end) = (lines[first as usize - 1].0, lines[last as usize - 1].1);
+        let (ws, we) = (start.saturating_sub(window), end.saturating_add(window));
+        let mut before: Vec<u64> = (1..first)
+            .rev()
+            .filter(|&l| {
+                let (s, _, m) = lines[l as usize - 1];
+                m && s >= ws
+            })
+            .collect();
+        let mut after: Vec<u64> = (last + 1..=lines.len() as u64)
+            .filter(|&l| {
+                let (_, e, m) = lines[l as usize - 1];
+                m && e <= we
+            })
+            .collect();
+        before.truncate(40);
+        after.truncate(40);
+        let (mut b, mut a) = (before.into_iter().peekable(), after.into_iter().peekable());
+        let mut out = Vec::new();
+        while out.len() < 40 {
+            let pick_before = match (b.peek(), a.peek()) {
+                (Some(&bl), Some(&al)) => first - bl <= al - last,
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (None, None) => break,
+            };
+            out.push(if pick_before { b.next() } else { a.next() }.unwrap());
+        }
+        out
+    };
+    let n = lines.len() as u64;
+    let mut straddlers = 0;
+    for window in [256 << 10, 100_000, 4096, 70_000] {
+        let cache = Arc::new(IndexCache::new(64 << 20));
+        let cached = utf8_reader().landmark_window(window).cache(cache.clone());
+        let plain = utf8_reader().landmark_window(window);
+        // Reads at random places, and just above and below every line cut by a block end.
+        let mut reads: Vec<(u64, u64)> = (0..40u64)
+            .map(|i| {
+                let first = 1 + (i * 7919 * 31) % n;
+                (first, (first + i % 25).min(n))
+            })
+            .collect();
+        for (i, &(s, e, _)) in lines.iter().enumerate() {
+            let l = i as u64 + 1;
+            if s / 65_536 != (e - 1) / 65_536 && l > 5 && l + 5 < n {
+                reads.push((l - 4, l - 2));
+                reads.push((l + 2, l + 3));
+            }
+        }
+        for (first, last) in reads {
+            let sel = LineSelection::from(first..=last);
+            let want = naive(first, last, window);
+            straddlers += want
+                .iter()
+                .filter(|&&l| {
+                    let (s, e, _) = lines[l as usize - 1];
+                    s / 65_536 != (e - 1) / 65_536
+                })
+                .count();
+            let a = cached.read(&path, sel).unwrap();
+            let b = plain.read(&path, sel).unwrap();
+            let got: Vec<u64> = a
+                .omitted
+                .as_ref()
+                .unwrap()
+                .landmarks
+                .iter()
+                .map(|l| l.line)
+                .collect();
+            assert_eq!(got, want, "lines {first}-{last}, window {window}");
+            for l in &a.omitted.as_ref().unwrap().landmarks {
+                assert_eq!(l.text, format!("fn f{}() {{", l.line - 1));
+            }
+            assert_eq!(a.omitted, b.omitted, "cached and uncached differ");
+            // A byte read that starts and ends inside lines: cached and uncached agree.
+            let (s, e) = (
+                lines[first as usize - 1].0 + 3,
+                lines[last as usize - 1].1 - 2,
+            );
+            let by = ByteSelection::new(Some(s), Some(e.max(s + 1)));
+            let a = cached
+                .clone()
+                .totals(Totals::Always)
+                .read(&path, by)
+                .unwrap();
+            let b = plain
+                .clone()
+                .totals(Totals::Always)
+                .read(&path, by)
+                .unwrap();
+            assert_eq!(a.omitted, b.omitted, "bytes {s}-{e}, window {window}");
+        }
+        assert!(cache.memory_bytes() > 0);
+    }
+    // The reads met landmark lines cut by block ends.
+    assert!(straddlers > 10, "{straddlers}");
+}

@@ -536,7 +536,7 @@ impl<F: LineFormat> Engine<F> {
     /// the file; with the per-state results cleared when the file grew by appending
     /// (the passes continue from where they stopped); empty otherwise.
     fn state(&self, src: &Source) -> State {
-        match self.cache.attachment::<State>(src, self.slot) {
+        match self.cache.attachment::<State>(src, self.slot, true) {
             Some((s, Attachment::Current)) => s,
             Some((s, Attachment::Prefix(_))) => State {
                 count_result: None,
@@ -806,7 +806,7 @@ where
     T: Clone + Default + Send + Sync + 'static,
 {
     let mut pass = cache
-        .attachment::<Pass<T>>(src, slot)
+        .attachment::<Pass<T>>(src, slot, true)
         .map(|(p, _)| p)
         .unwrap_or_default();
     let mut state = std::mem::take(&mut pass.state);
