@@ -6,7 +6,7 @@
 
 use std::hint::black_box;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -31,6 +31,25 @@ fn big_file(name: &str) -> PathBuf {
         assert!(ok);
     }
     path
+}
+
+/// Appends `bytes` to the file at `path`.
+fn append(path: &Path, bytes: &[u8]) {
+    let mut f = std::fs::OpenOptions::new().append(true).open(path).unwrap();
+    f.write_all(bytes).unwrap();
+}
+
+/// The whole lines in the first MiB of the file at `path`.
+fn first_mib_of_lines(path: &Path) -> Vec<u8> {
+    use std::io::Read;
+    let mut buf = vec![0; 1 << 20];
+    std::fs::File::open(path)
+        .unwrap()
+        .read_exact(&mut buf)
+        .unwrap();
+    let end = buf.iter().rposition(|&b| b == b'\n').unwrap() + 1;
+    buf.truncate(end);
+    buf
 }
 
 fn cached_reads(c: &mut Criterion) {
@@ -76,16 +95,8 @@ fn cached_reads(c: &mut Criterion) {
         .totals(Totals::Always)
         .cache(cache.clone())
         .summaries(false);
-    g.bench_function("TMP_no_summaries", |b| {
+    g.bench_function("read_250_lines_at_90pct_cached_no_summaries", |b| {
         b.iter(|| black_box(plain.read(&path, deep).unwrap()))
-    });
-    let raw = Reader::new()
-        .totals(Totals::Always)
-        .cache(cache.clone())
-        .summaries(false)
-        .detection(rangeread::Detection::AssumeUtf8);
-    g.bench_function("TMP_no_summaries_no_classify", |b| {
-        b.iter(|| black_box(raw.read(&path, deep).unwrap()))
     });
     g.bench_function("tail_250_cached", |b| {
         b.iter(|| black_box(reader.read(&path, LineSelection::Tail(250)).unwrap()))
@@ -101,18 +112,12 @@ fn append_then_read(c: &mut Criterion) {
     let cache = Arc::new(IndexCache::new(64 << 20));
     let reader = Reader::new().totals(Totals::Always).cache(cache.clone());
     reader.read(&path, LineSelection::Tail(1)).unwrap();
-    let chunk: Vec<u8> = std::fs::read(&src).unwrap()[..1 << 20].to_vec();
+    let chunk = first_mib_of_lines(&src);
     let mut g = c.benchmark_group("cache_append");
     g.sample_size(20);
     g.bench_function("read_after_appending_1MiB", |b| {
         b.iter_batched(
-            || {
-                let mut f = std::fs::OpenOptions::new()
-                    .append(true)
-                    .open(&path)
-                    .unwrap();
-                f.write_all(&chunk).unwrap();
-            },
+            || append(&path, &chunk),
             |_| black_box(reader.read(&path, LineSelection::Tail(250)).unwrap()),
             BatchSize::PerIteration,
         )
@@ -155,17 +160,7 @@ fn session_reads(c: &mut Criterion) {
         t.elapsed().as_secs_f64() * 1e3
     );
     // Whole records from the start of the file, 1 MiB of them.
-    let head = {
-        let mut buf = vec![0; 1 << 20];
-        use std::io::Read;
-        std::fs::File::open(&path)
-            .unwrap()
-            .read_exact(&mut buf)
-            .unwrap();
-        let end = buf.iter().rposition(|&b| b == b'\n').unwrap() + 1;
-        buf.truncate(end);
-        buf
-    };
+    let head = first_mib_of_lines(&path);
     let mut g = c.benchmark_group("sessions_1GiB");
     g.sample_size(20);
     g.bench_function("newest_20_counted_cached", |b| {
@@ -173,13 +168,7 @@ fn session_reads(c: &mut Criterion) {
     });
     g.bench_function("newest_20_counted_after_appending_1MiB", |b| {
         b.iter_batched(
-            || {
-                let mut f = std::fs::OpenOptions::new()
-                    .append(true)
-                    .open(&path)
-                    .unwrap();
-                f.write_all(&head).unwrap();
-            },
+            || append(&path, &head),
             |_| black_box(read_session_messages(&store, &q).unwrap()),
             BatchSize::PerIteration,
         )
