@@ -76,8 +76,10 @@
 //! both sides and lists *landmarks*, the lines there that look like structure
 //! (definitions in Rust, Python, JS/TS, Go, Java/Kotlin/C#, C/C++, Ruby, PHP, shell and
 //! SQL, Markdown headings, TOML/INI sections, top-level YAML keys), nearest to the read
-//! first. The search looks at most [`Reader::landmark_window`] bytes (256 KiB) on each
-//! side, so a small read of a huge file stays small; [`Reader::summaries`] turns it off.
+//! first. The search looks at whole lines within [`Reader::landmark_window`] bytes
+//! (256 KiB) on each side, so a small read of a huge file stays small, and a reader with
+//! an [`IndexCache`] keeps what it found for later reads nearby; [`Reader::summaries`]
+//! turns it off.
 //! [`Document::outline`] lists the landmarks of a whole file, and
 //! [`LineSelection::Block`] reads the definition around a line.
 //!

@@ -181,9 +181,13 @@ impl Reader {
     /// summary line. `false` skips that search: `omitted` then holds the counts and a
     /// summary line without structure, at no cost beyond the read itself.
     ///
-    /// The search costs at most [`Reader::landmark_window`] bytes on each side of the
-    /// read, never a scan of the file, and needs line numbers: reads that do not know
-    /// them (a tail or byte read under [`Totals::IfKnown`]) report no landmarks.
+    /// The search runs over the 64 KiB blocks that hold [`Reader::landmark_window`] bytes
+    /// on each side of the read (never a scan of the file), and needs line numbers: reads
+    /// that do not know them (a tail or byte read under [`Totals::IfKnown`]) report no
+    /// landmarks. With a [`Reader::cache`], the blocks are kept with the file's entry, so
+    /// later reads nearby cost lookups; without one, each read searches its blocks again.
+    /// A landmark line that runs on for more than 64 KiB past the end of its block is
+    /// not reported.
     pub fn summaries(mut self, on: bool) -> Reader {
         self.config.summaries = on;
         self
