@@ -244,7 +244,7 @@ impl IndexCache {
         inner.tick += 1;
         let tick = inner.tick;
         // A path that now names another file: its old entry is stale.
-        if let Some(old) = inner.by_path.get(src.path()).copied() {
+        if let Some(old) = inner.by_path.get(src.identity_path()).copied() {
             if old != key {
                 inner.remove(old);
                 inner.stats.invalidated += 1;
@@ -328,7 +328,7 @@ impl IndexCache {
                 modified: stamp.modified,
                 sample,
                 last_used: tick,
-                path: src.path().to_path_buf(),
+                path: src.identity_path().to_path_buf(),
                 attached: Vec::new(),
             },
         };
@@ -395,7 +395,7 @@ impl IndexCache {
                     modified: stamp.modified,
                     sample,
                     last_used: inner.tick,
-                    path: src.path().to_path_buf(),
+                    path: src.identity_path().to_path_buf(),
                     attached: Vec::new(),
                 }
             }

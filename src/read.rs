@@ -267,7 +267,8 @@ impl Reader {
     pub fn open_in(&self, workspace: &Workspace, path: impl AsRef<Path>) -> Result<Document> {
         let path = path.as_ref();
         let opened = workspace.open(path)?;
-        let src = Source::from_file_streaming_limit(opened.file, path, self.stream_limit())?;
+        let mut src = Source::from_file_streaming_limit(opened.file, path, self.stream_limit())?;
+        src.set_resolved_path(opened.resolved_path.clone());
         let mut doc = self.document(src);
         doc.set_paths(
             path.display().to_string(),

@@ -90,6 +90,9 @@ pub struct Source {
     units: Units,
     /// Where the text starts: the end of a byte order mark, else 0.
     text_start: u64,
+    /// The file's path as resolved (inside a workspace), when `path` is only the path as
+    /// asked: what caches remember the file by.
+    resolved: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for Source {
@@ -177,6 +180,7 @@ impl Source {
                     chunk: DEFAULT_CHUNK,
                     units: Units::Utf8,
                     text_start: 0,
+                    resolved: None,
                 });
             }
         }
@@ -187,6 +191,7 @@ impl Source {
             chunk: DEFAULT_CHUNK,
             units: Units::Utf8,
             text_start: 0,
+            resolved: None,
         })
     }
 
@@ -241,6 +246,7 @@ impl Source {
             chunk: src.chunk,
             units: src.units,
             text_start: src.text_start,
+            resolved: src.resolved,
         })
     }
 
@@ -264,6 +270,7 @@ impl Source {
             chunk: DEFAULT_CHUNK,
             units: Units::Utf8,
             text_start: 0,
+            resolved: None,
         }
     }
 
@@ -280,6 +287,17 @@ impl Source {
     /// The path the source was opened with.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// The path a cache remembers the file by: the resolved path when the source was
+    /// opened inside a workspace (two workspaces may hold the same relative path), else
+    /// [`Source::path`].
+    pub(crate) fn identity_path(&self) -> &Path {
+        self.resolved.as_deref().unwrap_or(&self.path)
+    }
+
+    pub(crate) fn set_resolved_path(&mut self, resolved: PathBuf) {
+        self.resolved = Some(resolved);
     }
 
     /// `"pread"`, `"memory"`, `"mmap"`, or `"streamed"` (a file that reports size 0).

@@ -167,3 +167,33 @@ fn stress_eight_readers_one_cache_while_files_change() {
     assert!(report.consistent > 100, "{report:?}");
     assert!(report.writes > 10, "{report:?}");
 }
+
+#[test]
+fn two_workspaces_with_the_same_relative_path_keep_their_own_entries() {
+    use rangeread::Workspace;
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    std::fs::write(a.path().join("notes.txt"), numbered(1, 500)).unwrap();
+    std::fs::write(b.path().join("notes.txt"), numbered(1000, 1400)).unwrap();
+    let (wa, wb) = (
+        Workspace::new(a.path()).unwrap(),
+        Workspace::new(b.path()).unwrap(),
+    );
+    let cache = Arc::new(IndexCache::new(1 << 20));
+    let reader = Reader::new().cache(cache.clone());
+    for _ in 0..3 {
+        let ra = reader
+            .read_in(&wa, "notes.txt", LineSelection::Tail(1))
+            .unwrap();
+        let rb = reader
+            .read_in(&wb, "notes.txt", LineSelection::Tail(1))
+            .unwrap();
+        assert_eq!(
+            (ra.content.as_str(), rb.content.as_str()),
+            ("line 500\n", "line 1400\n")
+        );
+    }
+    // One entry each; after the first round every lookup is a hit.
+    let s = cache.stats();
+    assert_eq!(cache.len(), 2);
+    assert_eq!((s.misses, s.invalidated, s.hits), (2, 0, 4), "{s:?}");
+}
