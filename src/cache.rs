@@ -9,7 +9,9 @@
 //!   and the index is extended from the old end (cost: the appended bytes);
 //! - anything else (smaller, same size with a new time, changed bytes): rebuilt lazily;
 //! - a path that now names another file (deleted and recreated, or replaced by a rename):
-//!   the old file's entry is dropped.
+//!   the old file's entry is dropped;
+//! - a reader that opened the file before the state the entry describes (by the change
+//!   time): the entry is left for newer readers, and this one reads without it.
 //!
 //! Memory is bounded by a byte budget with least-recently-used eviction.
 //!
@@ -82,6 +84,8 @@ struct Entry {
     index: LineIndex,
     len: u64,
     modified: Option<SystemTime>,
+    /// The change time of that state, where the platform has one.
+    changed: Option<(i64, i64)>,
     sample: Vec<u8>,
     last_used: u64,
     path: PathBuf,
@@ -100,6 +104,13 @@ impl Entry {
 
     fn is_at(&self, stamp: &crate::source::Stamp) -> bool {
         self.len == stamp.len && self.modified == stamp.modified
+    }
+
+    /// Whether the entry was made from a later state of the file than `stamp` (a reader
+    /// that opened the file before it last changed). Judged by the change time, which,
+    /// unlike the modification time, cannot be set back (`touch -d`, `tar`).
+    fn is_after(&self, stamp: &crate::source::Stamp) -> bool {
+        matches!((self.changed, stamp.changed_at()), (Some(e), Some(s)) if e > s)
     }
 }
 
@@ -136,6 +147,9 @@ pub(crate) enum Attachment {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Lookup {
     Missing,
+    /// The entry describes a later state of the file than the source (opened before the
+    /// file last changed): kept for newer readers, not used for this one.
+    Newer,
     /// The entry was stale and is gone.
     Dropped,
     Hit,
@@ -253,6 +267,9 @@ impl IndexCache {
         let Some(entry) = inner.entries.get_mut(&key) else {
             return Lookup::Missing;
         };
+        if entry.is_after(stamp) {
+            return Lookup::Newer;
+        }
         entry.last_used = tick;
         if entry.is_at(stamp) {
             return Lookup::Hit;
@@ -268,6 +285,7 @@ impl IndexCache {
                 entry.index.extend(stamp.len);
                 entry.len = stamp.len;
                 entry.modified = stamp.modified;
+                entry.changed = stamp.changed_at();
                 entry.sample = sample;
                 let after = entry.cost();
                 inner.bytes = inner.bytes - before + after;
@@ -281,7 +299,7 @@ impl IndexCache {
     fn record(inner: &mut Inner, found: Lookup) {
         let s = &mut inner.stats;
         match found {
-            Lookup::Missing => s.misses += 1,
+            Lookup::Missing | Lookup::Newer => s.misses += 1,
             Lookup::Dropped => s.invalidated += 1,
             Lookup::Hit => s.hits += 1,
             Lookup::Extended => s.extended += 1,
@@ -317,6 +335,10 @@ impl IndexCache {
         let mut inner = self.lock();
         inner.tick += 1;
         let tick = inner.tick;
+        if inner.entries.get(&key).is_some_and(|e| e.is_after(stamp)) {
+            // A reader of an older state of the file: the newer entry stays.
+            return;
+        }
         let mut entry = match inner.take(key) {
             Some(mut e) if e.is_at(stamp) => {
                 e.index = index.clone();
@@ -326,6 +348,7 @@ impl IndexCache {
                 index: index.clone(),
                 len: stamp.len,
                 modified: stamp.modified,
+                changed: stamp.changed_at(),
                 sample,
                 last_used: tick,
                 path: src.identity_path().to_path_buf(),
@@ -385,6 +408,7 @@ impl IndexCache {
         let mut inner = self.lock();
         let mut entry = match self.validate(&mut inner, src) {
             Lookup::Hit | Lookup::Extended => inner.take(key).expect("validated"),
+            Lookup::Newer => return,
             Lookup::Missing | Lookup::Dropped => {
                 let Some(sample) = tail_sample(src) else {
                     return;
@@ -393,6 +417,7 @@ impl IndexCache {
                     index: LineIndex::new(stamp.len),
                     len: stamp.len,
                     modified: stamp.modified,
+                    changed: stamp.changed_at(),
                     sample,
                     last_used: inner.tick,
                     path: src.identity_path().to_path_buf(),

@@ -39,6 +39,15 @@ pub(crate) struct Stamp {
 }
 
 impl Stamp {
+    /// When the file's metadata last changed (`ctime`, which no user can set back), where
+    /// the platform has it: what tells an older observation of a file from a newer one.
+    pub(crate) fn changed_at(&self) -> Option<(i64, i64)> {
+        #[cfg(unix)]
+        return Some(self.ctime);
+        #[cfg(not(unix))]
+        None
+    }
+
     fn of(meta: &std::fs::Metadata) -> Stamp {
         #[cfg(unix)]
         use std::os::unix::fs::MetadataExt;

@@ -197,3 +197,34 @@ fn two_workspaces_with_the_same_relative_path_keep_their_own_entries() {
     assert_eq!(cache.len(), 2);
     assert_eq!((s.misses, s.invalidated, s.hits), (2, 0, 4), "{s:?}");
 }
+
+#[test]
+fn a_reader_of_an_older_state_does_not_evict_the_newer_entry() {
+    let (_d, path) = setup(2000);
+    let cache = Arc::new(IndexCache::new(1 << 20));
+    let reader = Reader::new().cache(cache.clone());
+    // Opened before the append, looked up in the cache after a newer reader.
+    let old = rangeread::Source::open(&path).unwrap();
+    std::thread::sleep(Duration::from_millis(20));
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    f.write_all(numbered(2001, 2500).as_bytes()).unwrap();
+    let new = reader.read(&path, LineSelection::Tail(1)).unwrap();
+    assert_eq!(new.content, "line 2500\n");
+    let mut doc = reader.document(old);
+    assert!(matches!(
+        doc.read(LineSelection::Tail(1)),
+        Err(rangeread::Error::Changed { .. })
+    ));
+    // The newer entry is still there: the next read is a hit.
+    let before = cache.stats();
+    let r = reader
+        .read(&path, LineSelection::from(2400..=2401))
+        .unwrap();
+    assert_eq!(r.content, "line 2400\nline 2401\n");
+    let after = cache.stats();
+    assert_eq!(after.invalidated, 0, "{after:?}");
+    assert_eq!(after.hits, before.hits + 1, "{after:?}");
+}
