@@ -1188,11 +1188,18 @@ pub(crate) fn each_line(
 
 /// Bytes per landmark block: the unit in which the search around a read is done, and
 /// kept in the [`IndexCache`] so that later reads near it cost lookups, not a scan.
+/// (Tiny under the fuzzer, so that its small inputs span many blocks.)
+#[cfg(not(fuzzing))]
 pub(crate) const BLOCK: u64 = 64 << 10;
+#[cfg(fuzzing)]
+pub(crate) const BLOCK: u64 = 16;
 
 /// How far past the end of its block a line that starts in it is read to be judged: a
 /// line that starts in a block and runs on for more than this is not a landmark.
+#[cfg(not(fuzzing))]
 const STRADDLE: u64 = 64 << 10;
+#[cfg(fuzzing)]
+const STRADDLE: u64 = 1 << 20;
 
 /// What the search found in one block: the landmark lines that start in it.
 #[derive(Debug)]

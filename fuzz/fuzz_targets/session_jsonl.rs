@@ -1,5 +1,6 @@
 //! Invariant: any bytes as a Claude Code or Codex transcript never panic the stores;
-//! malformed lines are skipped, and newest-first is oldest-first reversed.
+//! malformed lines are skipped, and newest-first is oldest-first reversed. A count kept
+//! in the cache and continued over appended bytes equals a fresh count of the whole.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -22,6 +23,30 @@ fuzz_target!(|data: &[u8]| {
         let mut rev = new.messages.clone();
         rev.reverse();
         assert_eq!(old.messages, rev);
+    }
+    // The same bytes written in two steps, counted after each through one store.
+    let split = data.first().map_or(0, |&b| usize::from(b) * data.len() / 256);
+    let grown = dir.path().join("grown/projects/-w");
+    std::fs::create_dir_all(&grown).unwrap();
+    std::fs::write(grown.join("s1.jsonl"), &data[..split]).unwrap();
+    let store = ClaudeStore::open(dir.path().join("grown/projects")).unwrap();
+    let q = SessionQuery::id("s1").limit(3).order(Order::Newest);
+    let _ = read_session_messages(&store, &q);
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(grown.join("s1.jsonl"))
+        .unwrap();
+    std::io::Write::write_all(&mut f, &data[split..]).unwrap();
+    drop(f);
+    let continued = read_session_messages(&store, &q);
+    let fresh = read_session_messages(&claude, &q);
+    match (continued, fresh) {
+        (Ok(c), Ok(f)) => {
+            assert_eq!(c.message_count, f.message_count);
+            assert_eq!(c.messages, f.messages);
+            assert_eq!(c.session_title, f.session_title);
+        }
+        (c, f) => assert_eq!(c.is_ok(), f.is_ok()),
     }
     if let Ok(codex) = CodexStore::open(dir.path().join("codex")) {
         let _ = read_session_messages(&codex, &SessionQuery::title("x"));
