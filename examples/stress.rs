@@ -213,37 +213,32 @@ pub fn run(
                         .wrapping_mul(6364136223846793005)
                         .wrapping_add(1442695040888963407);
                     let f = &files[(k >> 33) as usize % 4];
-                    if is_transcript(f) {
+                    // What was read, checked; or the error.
+                    let outcome = if is_transcript(f) {
                         let q = tail.clone().limit(1 + (k >> 40) as usize % 40);
-                        match read_session_messages(&store, &q) {
-                            Ok(r) => {
-                                check_session(&r)?;
-                                ok += 1;
-                            }
-                            Err(Error::Changed { .. })
-                            | Err(Error::NotFound { .. })
-                            | Err(Error::SessionNotFound { .. }) => changed += 1,
-                            Err(e) => return Err(format!("unexpected session error: {e}")),
-                        }
-                        max_bytes = max_bytes.max(cache.memory_bytes());
-                        continue;
-                    }
-                    let start = 1 + (k >> 40) % 4000;
-                    let sel: Selection = match (k >> 20) % 5 {
-                        0 => LineSelection::Head(40).into(),
-                        1 => LineSelection::Tail(40).into(),
-                        2 => LineSelection::from(start..=start + 30).into(),
-                        3 => LineSelection::offset_limit(start, Some(20)).into(),
-                        _ => LineSelection::range(Some(-(1 + (k % 200) as i64)), None).into(),
+                        read_session_messages(&store, &q).map(|r| check_session(&r))
+                    } else {
+                        let start = 1 + (k >> 40) % 4000;
+                        let sel: Selection = match (k >> 20) % 5 {
+                            0 => LineSelection::Head(40).into(),
+                            1 => LineSelection::Tail(40).into(),
+                            2 => LineSelection::from(start..=start + 30).into(),
+                            3 => LineSelection::offset_limit(start, Some(20)).into(),
+                            _ => LineSelection::range(Some(-(1 + (k % 200) as i64)), None).into(),
+                        };
+                        reader.read(f, sel).map(|r| check(&r))
                     };
-                    match reader.read(f, sel) {
-                        Ok(r) => {
-                            check(&r)?;
+                    match outcome {
+                        Ok(checked) => {
+                            checked?;
                             ok += 1;
                         }
-                        Err(Error::Changed { .. })
-                        | Err(Error::NotFound { .. })
-                        | Err(Error::LineBeyondEnd { .. }) => changed += 1,
+                        Err(
+                            Error::Changed { .. }
+                            | Error::NotFound { .. }
+                            | Error::SessionNotFound { .. }
+                            | Error::LineBeyondEnd { .. },
+                        ) => changed += 1,
                         Err(e) => return Err(format!("unexpected error: {e}")),
                     }
                     max_bytes = max_bytes.max(cache.memory_bytes());
