@@ -138,9 +138,9 @@ impl std::fmt::Debug for Attached {
 pub(crate) enum Attachment {
     /// Derived from this very state of the file.
     Current,
-    /// Derived from the first `len` bytes, which are unchanged: the file grew by
+    /// Derived from an earlier state whose bytes are all still there: the file grew by
     /// appending since.
-    Prefix(u64),
+    Grown,
 }
 
 /// What a lookup found.
@@ -386,7 +386,7 @@ impl IndexCache {
         let how = if a.len == stamp.len && a.modified == stamp.modified {
             Attachment::Current
         } else {
-            Attachment::Prefix(a.len)
+            Attachment::Grown
         };
         Some((value, how))
     }

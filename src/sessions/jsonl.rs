@@ -1,6 +1,7 @@
 //! The engine under the JSONL stores: lines read forwards or backwards through a
 //! [`Source`], records decoded by a per-store [`LineFormat`], split replies merged,
-//! windows taken, and the per-file cache of counts and titles.
+//! windows taken, and the per-file state of counts and titles (kept in the
+//! [`IndexCache`]).
 
 use std::path::Path;
 use std::sync::Arc;
@@ -538,7 +539,7 @@ impl<F: LineFormat> Engine<F> {
     fn state(&self, src: &Source) -> State {
         match self.cache.attachment::<State>(src, self.slot, true) {
             Some((s, Attachment::Current)) => s,
-            Some((s, Attachment::Prefix(_))) => State {
+            Some((s, Attachment::Grown)) => State {
                 count_result: None,
                 title: None,
                 ..s
