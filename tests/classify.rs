@@ -503,6 +503,87 @@ fn legacy_encodings_report_name_and_confidence() {
     }
 }
 
+/// Legacy files larger than the sample, as their users write them: dense CJK prose, and
+/// Latin text scattered through ASCII source and markup. Detection sees only a bounded
+/// part of each sample (the words with non-ASCII bytes); every one must still be read
+/// in its encoding, whole, with the text it was written from.
+#[cfg(feature = "legacy-encodings")]
+#[test]
+fn legacy_files_larger_than_the_sample_read_back_right() {
+    let dir = tempfile::tempdir().unwrap();
+    let source_1252 = (0..300)
+        .map(|i| {
+            if i % 40 == 39 {
+                format!(
+                    "    // Fran\u{e7}ois: d\u{e9}j\u{e0} vu, the na\u{ef}ve total {i} is fine.\n"
+                )
+            } else {
+                format!("    let total_{i} = items.iter().map(|x| x.price * {i}).sum::<u64>();\n")
+            }
+        })
+        .collect::<String>();
+    let cases: [(&str, &'static encoding_rs::Encoding, String); 7] = [
+        (
+            "gbk.txt",
+            encoding_rs::GBK,
+            "北京是中华人民共和国的首都，也是全国的政治和文化中心。今天天气很好，我们去公园散步吧。\n".repeat(120),
+        ),
+        (
+            "euc-kr.txt",
+            encoding_rs::EUC_KR,
+            "대한민국의 수도는 서울이며, 한국어는 한글로 적습니다. 오늘은 날씨가 맑고 따뜻합니다.\n".repeat(120),
+        ),
+        (
+            "big5.txt",
+            encoding_rs::BIG5,
+            "臺灣的首都是臺北，繁體中文在這裡使用。今天的天氣很好，我們一起去公園散步吧。\n".repeat(120),
+        ),
+        (
+            "euc-jp.txt",
+            encoding_rs::EUC_JP,
+            "吾輩は猫である。名前はまだ無い。どこで生れたかとんと見当がつかぬ。\n".repeat(150),
+        ),
+        (
+            "source.rs",
+            encoding_rs::WINDOWS_1252,
+            source_1252,
+        ),
+        (
+            "page.html",
+            encoding_rs::WINDOWS_1251,
+            format!(
+                "<html><head><title>x</title></head><body>{}</body></html>\n",
+                "<div class=\"row\"><p>Привет, мир! Это обычный текст на русском языке.</p></div>\n"
+                    .repeat(120)
+            ),
+        ),
+        (
+            "greek.txt",
+            encoding_rs::WINDOWS_1253,
+            "Η γρήγορη καφέ αλεπού πηδάει πάνω από τον τεμπέλη σκύλο.\n".repeat(200),
+        ),
+    ];
+    for (name, enc, text) in cases {
+        let (bytes, _, unmappable) = enc.encode(&text);
+        assert!(!unmappable, "{name}");
+        assert!(bytes.len() > 8 * 1024, "{name}: {}", bytes.len());
+        let path = dir.path().join(name);
+        std::fs::write(&path, &bytes).unwrap();
+        let c = classify_file(&path).unwrap();
+        assert_eq!(
+            c.encoding().map(|e| e.name()),
+            Some(enc.name().to_ascii_lowercase().as_str()),
+            "{name}"
+        );
+        let r = Reader::new()
+            .max_bytes(0)
+            .max_lines(0)
+            .read(&path, LineSelection::from(..))
+            .unwrap();
+        assert_eq!(r.content, text, "{name}");
+    }
+}
+
 #[cfg(feature = "legacy-encodings")]
 #[test]
 fn shift_jis_byte_selections_keep_characters_whole() {
