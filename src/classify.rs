@@ -625,11 +625,12 @@ const UTF8_EVIDENCE: usize = 64;
 
 /// Valid multi-byte UTF-8 characters and invalid sequences among the first
 /// [`UTF8_EVIDENCE`] of them in `s` (a valid stretch is counted whole, so the total may
-/// pass the bound).
+/// pass the bound), or fewer once too many are invalid for the sample to be UTF-8.
 fn utf8_stats(s: &[u8]) -> (usize, usize) {
     let (mut valid, mut invalid) = (0, 0);
     let mut rest = s;
-    while valid + invalid < UTF8_EVIDENCE {
+    // Past `UTF8_EVIDENCE / 5` invalid sequences, four valid characters for each cannot fit.
+    while valid + invalid < UTF8_EVIDENCE && invalid <= UTF8_EVIDENCE / 5 {
         match simdutf8::compat::from_utf8(rest) {
             Ok(_) => {
                 valid += count_leads(rest);
@@ -662,11 +663,32 @@ fn text_encoding(sample: &[u8], text: &[u8], utf8_bom: bool) -> (Encoding, f32) 
     legacy(sample).unwrap_or((Encoding::Utf8, utf8_share))
 }
 
-/// How many bytes chardetng is fed: its cost is linear, about 0.1 µs a byte (27
-/// candidate decoders score every byte), so the words that carry evidence are picked out
-/// of the sample instead of feeding it whole (see [`legacy_evidence`]).
+/// How many bytes chardetng is fed at most: its cost is linear, 0.1 to 0.2 µs a byte
+/// (27 candidate decoders score every byte), so the words that carry evidence are picked
+/// out of the sample instead of feeding it whole (see [`legacy_evidence`]).
 #[cfg(feature = "legacy-encodings")]
 pub(crate) const LEGACY_EVIDENCE_BYTES: usize = 128;
+
+/// After this many bytes of evidence, a guess of a double-byte encoding (Shift_JIS,
+/// EUC-JP, GBK, Big5, EUC-KR) stands: 64 bytes are 32 characters of dense CJK text,
+/// which tell those apart as well as 128 do on chardet's test corpus, while dense CJK
+/// costs chardetng the most a byte (no candidate drops out). Single-byte guesses get
+/// the rest of the evidence: Central European and Greek need it.
+#[cfg(feature = "legacy-encodings")]
+const DOUBLE_BYTE_EVIDENCE_BYTES: usize = 64;
+
+#[cfg(feature = "legacy-encodings")]
+fn is_double_byte(enc: &'static encoding_rs::Encoding) -> bool {
+    [
+        encoding_rs::SHIFT_JIS,
+        encoding_rs::EUC_JP,
+        encoding_rs::GBK,
+        encoding_rs::GB18030,
+        encoding_rs::BIG5,
+        encoding_rs::EUC_KR,
+    ]
+    .contains(&enc)
+}
 
 /// The words of `sample` that contain non-ASCII bytes, in order, each followed by a
 /// space, until [`LEGACY_EVIDENCE_BYTES`] are gathered: the bytes that tell legacy
@@ -676,7 +698,10 @@ pub(crate) const LEGACY_EVIDENCE_BYTES: usize = 128;
 /// punctuation, line ends) are never the second byte of a character in Shift_JIS, GBK,
 /// Big5, EUC-JP or EUC-KR, so a word always starts and ends on a character boundary. A
 /// word longer than the room left (a line of Japanese has no spaces) is cut after a
-/// whole double-byte pair and ends the evidence.
+/// whole double-byte pair (read generically: a byte `>= 0x81` leads a pair) and ends
+/// the evidence; should the generic reading be off by one (Shift_JIS half-width kana
+/// are single bytes), the cut leaves half a character at the very end, which chardetng,
+/// told that the stream goes on, does not count against anyone.
 #[cfg(feature = "legacy-encodings")]
 pub(crate) fn legacy_evidence(sample: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(LEGACY_EVIDENCE_BYTES + 1);
@@ -728,17 +753,20 @@ fn legacy(sample: &[u8]) -> Option<(Encoding, f32)> {
     let evidence = legacy_evidence(sample);
     let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);
     // Not `last`: the file goes on, and a word cut short is no evidence against anyone.
-    det.feed(&evidence, false);
-    let guess = det.guess(None, chardetng::Utf8Detection::Allow);
+    // Fed as one stream in two parts: a double-byte guess from the first part stands.
+    let (first, rest) = evidence.split_at(evidence.len().min(DOUBLE_BYTE_EVIDENCE_BYTES));
+    det.feed(first, false);
+    let mut guess = det.guess(None, chardetng::Utf8Detection::Allow);
+    if !rest.is_empty() && !is_double_byte(guess) {
+        det.feed(rest, false);
+        guess = det.guess(None, chardetng::Utf8Detection::Allow);
+    }
     let enc = LegacyEncoding::from_encoding_rs(guess)?;
     let (text, _) = guess.decode_without_bom_handling(&evidence);
     let (mut plausible, mut total) = (0usize, 0usize);
     for c in text.chars().filter(|c| !c.is_ascii()) {
         total += 1;
-        plausible += usize::from(
-            c.is_alphanumeric()
-                || matches!(c, '\u{A0}'..='\u{BF}' | '\u{2010}'..='\u{206F}' | '\u{3000}'..='\u{303F}' | '\u{FF00}'..='\u{FFEF}'),
-        );
+        plausible += usize::from(is_plausible(c));
     }
     let confidence = if total == 0 {
         1.0
@@ -746,6 +774,23 @@ fn legacy(sample: &[u8]) -> Option<(Encoding, f32)> {
         plausible as f32 / total as f32
     };
     Some((Encoding::Legacy(enc), confidence))
+}
+
+/// Whether a decoded non-ASCII character is what text holds: a letter or digit, or
+/// common punctuation and symbols. The scripts legacy encodings carry are tested by
+/// range first; `char::is_alphanumeric` (a table search) only decides the rest.
+#[cfg(feature = "legacy-encodings")]
+fn is_plausible(c: char) -> bool {
+    matches!(c,
+        '\u{A0}'..='\u{24F}'        // Latin-1 and Latin Extended (letters, signs)
+        | '\u{370}'..='\u{6FF}'     // Greek, Cyrillic, Armenian, Hebrew, Arabic
+        | '\u{E00}'..='\u{E7F}'     // Thai
+        | '\u{2010}'..='\u{206F}'   // general punctuation
+        | '\u{3000}'..='\u{30FF}'   // CJK punctuation, hiragana, katakana
+        | '\u{4E00}'..='\u{9FFF}'   // CJK unified ideographs
+        | '\u{AC00}'..='\u{D7A3}'   // Hangul syllables
+        | '\u{FF00}'..='\u{FFEF}')  // half- and full-width forms
+        || c.is_alphanumeric()
 }
 
 #[cfg(not(feature = "legacy-encodings"))]
@@ -853,6 +898,6 @@ mod tests {
         let (valid, invalid) = utf8_stats(&s);
         assert_eq!((valid, invalid), (60, 4));
         let s = b"a\xff".repeat(4000);
-        assert_eq!(utf8_stats(&s), (0, UTF8_EVIDENCE));
+        assert_eq!(utf8_stats(&s), (0, UTF8_EVIDENCE / 5 + 1));
     }
 }
