@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::block::{find_block, Limits};
 use crate::budget::{collect_lines, stable_start, Budget, Page};
-use crate::cache::IndexCache;
-use crate::classify::{classify_source, Classification, Encoding, TextInfo};
+use crate::cache::{Attachment, IndexCache};
+use crate::classify::{classify_source, Classification, Encoding, TextInfo, SAMPLE_SIZE};
 use crate::decode::{decode, Utf8Policy};
 use crate::error::{Error, Result};
 use crate::index::{tail_start, LineIndex, DEFAULT_BLOCK_SIZE};
@@ -288,7 +288,9 @@ impl Reader {
 
     /// By default, every [`Document`] builds its own line index. With a cache, documents
     /// of the same file share it across reads and threads: an unchanged file is never
-    /// scanned twice, and a file that grew by appending is scanned from its old end.
+    /// scanned twice, and a file that grew by appending is scanned from its old end. The
+    /// file's classification and its landmark blocks are kept with it too: a file is
+    /// classified again only when its first 8 KiB may have changed.
     pub fn cache(mut self, cache: Arc<IndexCache>) -> Reader {
         self.cache = Some(cache);
         self
@@ -377,6 +379,12 @@ impl Reader {
             }
         }
     }
+}
+
+/// The slot classifications are attached under in every cache.
+fn class_slot() -> u64 {
+    static SLOT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *SLOT.get_or_init(IndexCache::slot)
 }
 
 /// An open file and its line index: many reads, one index.
@@ -473,7 +481,7 @@ impl Document {
             return Ok(c);
         }
         let c = match self.config.detection {
-            Detection::Auto => classify_source(&self.src)?,
+            Detection::Auto => self.classify()?,
             Detection::AssumeUtf8 => Classification::Text(TextInfo {
                 encoding: Encoding::Utf8,
                 bom_len: 0,
@@ -492,6 +500,26 @@ impl Document {
             }
         }
         self.class = Some(c);
+        Ok(c)
+    }
+
+    /// Classifies the source from its first bytes; with a cache, the verdict is kept with
+    /// the file's entry and reused while the sample it came from is unchanged: the file
+    /// is as it was, or grew by appending after a full sample.
+    fn classify(&self) -> Result<Classification> {
+        let Some(cache) = &self.cache else {
+            return classify_source(&self.src);
+        };
+        if let Some(((c, sampled), how)) =
+            cache.attachment::<(Classification, u64)>(&self.src, class_slot(), false)
+        {
+            if how == Attachment::Current || sampled == SAMPLE_SIZE as u64 {
+                return Ok(c);
+            }
+        }
+        let c = classify_source(&self.src)?;
+        let sampled = self.src.len().min(SAMPLE_SIZE as u64);
+        cache.attach(&self.src, class_slot(), (c, sampled), 0);
         Ok(c)
     }
 

@@ -228,3 +228,50 @@ fn a_reader_of_an_older_state_does_not_evict_the_newer_entry() {
     assert_eq!(after.invalidated, 0, "{after:?}");
     assert_eq!(after.hits, before.hits + 1, "{after:?}");
 }
+
+/// The cache keeps each file's classification with its entry; it must follow the file:
+/// bytes appended inside the 8 KiB sample, and a rewrite, are classified again, while an
+/// append after a full sample keeps the verdict (and the encoding it decodes with).
+#[test]
+fn classification_through_the_cache_follows_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("data.dat");
+    let cache = Arc::new(IndexCache::new(1 << 20));
+    let reader = Reader::new().cache(cache.clone());
+    let append = |bytes: &[u8]| {
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        f.write_all(bytes).unwrap();
+    };
+
+    // A short text file grows by binary bytes inside the sample: binary now.
+    std::fs::write(&path, "key=value\n").unwrap();
+    assert_eq!(
+        reader.read(&path, LineSelection::Head(1)).unwrap().encoding,
+        "utf-8"
+    );
+    append(&[0u8; 64]);
+    let e = reader.read(&path, LineSelection::Head(1)).unwrap_err();
+    assert!(matches!(e, rangeread::Error::Binary { .. }), "{e}");
+
+    // Rewritten as text: text again.
+    std::fs::write(&path, "plain text again\n").unwrap();
+    let r = reader.read(&path, LineSelection::Head(1)).unwrap();
+    assert_eq!(r.content, "plain text again\n");
+
+    // A windows-1252 file beyond the sample keeps its encoding across an append, and the
+    // appended line decodes with it.
+    let line = b"Caf\xe9 cr\xe8me br\xfbl\xe9e, na\xefve fa\xe7ade.\n";
+    std::fs::write(&path, line.repeat(300)).unwrap();
+    let r = reader.read(&path, LineSelection::Tail(1)).unwrap();
+    assert_eq!(r.encoding, "windows-1252");
+    append(b"D\xe9j\xe0 vu.\n");
+    let r = reader.read(&path, LineSelection::Tail(1)).unwrap();
+    assert_eq!(
+        (r.encoding.as_str(), r.content.as_str()),
+        ("windows-1252", "Déjà vu.\n")
+    );
+    assert_eq!(r.total_lines, Some(301));
+}
