@@ -1222,11 +1222,65 @@ impl Block {
     }
 }
 
+/// The most landmark blocks kept for one file (2 MiB of it): the least recently used
+/// go first, so that a log read at its growing end does not pile up the blocks of every
+/// earlier end.
+const KEPT_BLOCKS: usize = 32;
+
 /// The landmark blocks of one file, for one set of rules.
 #[derive(Debug)]
 struct Blocks {
     lang: Lang,
-    map: HashMap<u64, Arc<Block>>,
+    /// Block number → the block and when it was last used.
+    map: HashMap<u64, (Arc<Block>, u64)>,
+    /// The heap bytes of the blocks in `map`, kept as they come and go.
+    bytes: usize,
+    /// A counter for the use times.
+    tick: u64,
+}
+
+impl Blocks {
+    fn new(lang: Lang) -> Blocks {
+        Blocks {
+            lang,
+            map: HashMap::new(),
+            bytes: 0,
+            tick: 0,
+        }
+    }
+
+    /// Block `b` if it is known for a file of `len` bytes; marks it used.
+    fn get(&mut self, b: u64, len: u64) -> Option<Arc<Block>> {
+        self.tick += 1;
+        let (blk, used) = self.map.get_mut(&b)?;
+        if blk.len_at.is_some_and(|l| l != len) {
+            return None;
+        }
+        *used = self.tick;
+        Some(blk.clone())
+    }
+
+    /// Keeps `blk` as block `b`, dropping the least recently used beyond [`KEPT_BLOCKS`].
+    fn insert(&mut self, b: u64, blk: Arc<Block>) {
+        self.tick += 1;
+        self.bytes += blk.memory_bytes();
+        if let Some((old, _)) = self.map.insert(b, (blk, self.tick)) {
+            self.bytes -= old.memory_bytes();
+        }
+        while self.map.len() > KEPT_BLOCKS {
+            let Some(oldest) = self
+                .map
+                .iter()
+                .min_by_key(|(_, (_, u))| *u)
+                .map(|(k, _)| *k)
+            else {
+                break;
+            };
+            if let Some((old, _)) = self.map.remove(&oldest) {
+                self.bytes -= old.memory_bytes();
+            }
+        }
+    }
 }
 
 /// The blocks computed so far for a file, shared through its cache entry.
@@ -1256,13 +1310,7 @@ impl<'a> BlockSource<'a> {
             .filter(|s| s.lock().map(|b| b.lang == lang).unwrap_or(false));
         let (shared, added) = match shared {
             Some(s) => (s, false),
-            None => (
-                Arc::new(Mutex::new(Blocks {
-                    lang,
-                    map: HashMap::new(),
-                })),
-                true,
-            ),
+            None => (Arc::new(Mutex::new(Blocks::new(lang))), true),
         };
         BlockSource {
             src,
@@ -1276,16 +1324,12 @@ impl<'a> BlockSource<'a> {
     /// Block `b`, computed if not known for this state of the file.
     fn get(&mut self, b: u64) -> Result<Arc<Block>> {
         let len = self.src.len();
-        if let Ok(blocks) = self.shared.lock() {
-            if let Some(blk) = blocks.map.get(&b) {
-                if blk.len_at.is_none_or(|l| l == len) {
-                    return Ok(blk.clone());
-                }
-            }
+        if let Some(blk) = self.shared.lock().ok().and_then(|mut s| s.get(b, len)) {
+            return Ok(blk);
         }
         let blk = Arc::new(compute_block(self.src, self.lang, b)?);
         if let Ok(mut blocks) = self.shared.lock() {
-            blocks.map.insert(b, blk.clone());
+            blocks.insert(b, blk.clone());
         }
         self.added = true;
         Ok(blk)
@@ -1331,7 +1375,7 @@ impl<'a> BlockSource<'a> {
         let cost = self
             .shared
             .lock()
-            .map(|b| b.map.values().map(|blk| blk.memory_bytes()).sum::<usize>())
+            .map(|b| b.bytes + b.map.len() * 16)
             .unwrap_or(0);
         cache.attach(self.src, slot(), self.shared, cost);
     }
@@ -1513,6 +1557,32 @@ pub(crate) fn around(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kept_blocks_are_the_most_recently_used_and_their_bytes_add_up() {
+        let block = |n: usize| {
+            Arc::new(Block {
+                lfs: 1,
+                marks: (0..n as u64)
+                    .map(|i| (i, i + 1, i, "fn x() {".repeat(n)))
+                    .collect(),
+                len_at: None,
+            })
+        };
+        let mut blocks = Blocks::new(Lang::Rust);
+        for b in 0..KEPT_BLOCKS as u64 {
+            blocks.insert(b, block(b as usize % 5));
+        }
+        // Block 0 is used again, so block 1 is the least recently used.
+        assert!(blocks.get(0, 10).is_some());
+        blocks.insert(1000, block(3));
+        blocks.insert(0, block(4));
+        assert_eq!(blocks.map.len(), KEPT_BLOCKS);
+        assert!(blocks.get(1, 10).is_none());
+        assert!(blocks.get(0, 10).is_some() && blocks.get(1000, 10).is_some());
+        let sum: usize = blocks.map.values().map(|(b, _)| b.memory_bytes()).sum();
+        assert_eq!(blocks.bytes, sum);
+    }
 
     fn yes(lang: Lang, lines: &[&str]) {
         for l in lines {

@@ -275,3 +275,45 @@ fn classification_through_the_cache_follows_the_file() {
     );
     assert_eq!(r.total_lines, Some(301));
 }
+
+#[test]
+fn landmark_memory_stays_bounded_while_reads_follow_a_growing_file() {
+    // A Rust file read at its end after every append, as an agent follows a growing
+    // log: the landmark search keeps the blocks it scanned in the cache entry, but only
+    // the most recently used, so the entry does not grow with every end the file had.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("gen.rs");
+    let chunk: String = (0..4_000)
+        .map(|i| format!("pub fn item_{i}(x: u64) -> u64 {{\n    x + {i}\n}}\n"))
+        .collect();
+    std::fs::write(&path, &chunk).unwrap();
+    let cache = Arc::new(IndexCache::new(256 << 20));
+    let reader = Reader::new().cache(cache.clone());
+    let mut peak_early = 0;
+    for round in 0..80 {
+        let r = reader.read(&path, LineSelection::Tail(3)).unwrap();
+        assert_eq!(
+            r.content,
+            format!("pub fn item_3999(x: u64) -> u64 {{\n    x + 3999\n}}\n")
+        );
+        assert!(
+            r.omitted.is_some_and(|o| o.landmarks.len() >= 2),
+            "round {round}: the landmarks before the tail are listed"
+        );
+        if round == 30 {
+            peak_early = cache.memory_bytes();
+        }
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        f.write_all(chunk.as_bytes()).unwrap();
+    }
+    // Each append is ~170 KiB: 80 rounds put ~13 MiB of blocks (~200 of them) in
+    // reach; what is kept stays at what 30 rounds kept, give or take a block's share.
+    let end = cache.memory_bytes();
+    assert!(
+        end < peak_early + peak_early / 4,
+        "cache memory grew from {peak_early} to {end} bytes"
+    );
+}
