@@ -19,8 +19,9 @@
 //! the same rules: a [`crate::Reader`] keeps the file's classification (reused while its
 //! 8 KiB sample is unchanged) and its landmark blocks; the session stores keep a
 //! transcript's message count and title state there, continue it over appended records,
-//! and lose it with the entry when the file is rewritten, replaced or evicted. One cache given to a [`crate::Reader`] and to the
-//! session stores (their `cache` setters) bounds all of it with one budget.
+//! and lose it with the entry when the file is rewritten, replaced or evicted. One cache
+//! given to a [`crate::Reader`] and to the session stores (their `cache` setters) bounds
+//! all of it with one budget.
 //!
 //! # Pitfalls
 //!
