@@ -18,12 +18,13 @@
 
 use std::ops::ControlFlow;
 
+use crate::budget::Limit;
 use crate::error::Result;
-use crate::landmarks::{
-    each_line, heading_level, indent, is_c_return_type_line, is_closer, is_preamble, step, trim,
-    Lang, Matcher, Step, HEAD_CAP,
+use crate::lines::Lines;
+use crate::syntax::{
+    heading_level, indent, is_c_return_type_line, is_closer, is_preamble, step, trim, Lang,
+    Matcher, Step, HEAD_CAP,
 };
-use crate::source::Source;
 
 /// The lines of a block, 1-indexed and inclusive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,57 +41,35 @@ pub(crate) struct BlockSpan {
 pub(crate) struct Limits {
     /// Bytes above L that are looked at.
     pub window: u64,
-    /// Stop the downward search after this many lines of block (0: no limit).
-    pub max_lines: u64,
-    /// Stop the downward search after this many bytes of block (0: no limit).
-    pub max_bytes: u64,
+    /// Stop the downward search after this many lines of block.
+    pub max_lines: Limit,
+    /// Stop the downward search after this many bytes of block.
+    pub max_bytes: Limit,
 }
 
+/// The whole lines above a line, as [`Lines::before`] gives them (UTF-8 heads).
 struct Before {
-    buf: Vec<u8>,
-    /// `(start, end)` of each whole line in `buf`, without terminators.
-    lines: Vec<(usize, usize)>,
+    lines: Vec<(u64, Vec<u8>)>,
 }
 
 impl Before {
     fn line(&self, i: usize) -> &[u8] {
-        let (s, e) = self.lines[i];
-        let l = &self.buf[s..e];
-        &l[..l.len().min(HEAD_CAP)]
+        &self.lines[i].1
     }
-}
-
-/// The whole lines in the `window` bytes before `line_off` (a line start).
-fn lines_before(src: &Source, line_off: u64, window: u64) -> Result<Before> {
-    let ws = line_off.saturating_sub(window);
-    let mut buf = vec![0; usize::try_from(line_off - ws).map_err(|_| src.changed())?];
-    src.read_exact_at(ws, &mut buf)?;
-    let mut at_start = ws == 0;
-    if !at_start {
-        let mut b = [0u8];
-        src.read_exact_at(ws - 1, &mut b)?;
-        at_start = b[0] == b'\n';
-    }
-    let mut lines = Vec::new();
-    let mut from = 0;
-    for lf in memchr::memchr_iter(b'\n', &buf) {
-        if from > 0 || at_start {
-            lines.push((from, lf));
-        }
-        from = lf + 1;
-    }
-    Ok(Before { buf, lines })
 }
 
 /// Finds the block of line `line` (which starts at byte `line_off`).
 pub(crate) fn find_block(
-    src: &Source,
+    lines: &Lines<'_>,
     lang: Lang,
     line: u64,
     line_off: u64,
     limits: Limits,
 ) -> Result<BlockSpan> {
-    let before = lines_before(src, line_off, limits.window)?;
+    let before = Before {
+        lines: lines.before(line_off, limits.window, HEAD_CAP)?,
+    };
+    let src = lines.src;
     let n = before.lines.len();
     // Landmark flags in file order (Markdown fences need the order).
     let mut matcher = Matcher::new(lang);
@@ -101,7 +80,7 @@ pub(crate) fn find_block(
     // Line L and the next non-blank line (for the indentation of a blank L).
     let mut l_head: Vec<u8> = Vec::new();
     let mut next_nonblank_indent = None;
-    each_line(src, line_off, src.len(), |l| {
+    lines.each(line_off, src.len(), HEAD_CAP, |l| {
         if l_head.is_empty() && l.start == line_off {
             l_head = l.head.to_vec();
             if !trim(l.head).is_empty() {
@@ -213,7 +192,7 @@ pub(crate) fn find_block(
     let mut no = line;
     let start_off = line_off; // lines before L are inside by construction
     let mut first_seen = true;
-    each_line(src, start_off, src.len(), |l| {
+    lines.each(start_off, src.len(), HEAD_CAP, |l| {
         let this = no;
         no += 1;
         let is_l = first_seen;
@@ -226,11 +205,11 @@ pub(crate) fn find_block(
         if this == header_no {
             return ControlFlow::Continue(());
         }
-        if limits.max_lines > 0 && this - start >= limits.max_lines {
+        if limits.max_lines.reached(this - start) {
             end = Some(this);
             return ControlFlow::Break(());
         }
-        if limits.max_bytes > 0 && l.start - line_off >= limits.max_bytes {
+        if limits.max_bytes.reached(l.start - line_off) {
             end = Some(this);
             return ControlFlow::Break(());
         }

@@ -2,26 +2,65 @@
 //! errors. Lines longer than the line budget are cut on a character boundary; a page that
 //! reaches the line or byte budget stops and says where to continue.
 
-use crate::error::Result;
-use crate::result::TruncationReason;
-use crate::select::snap_start;
-use crate::source::Source;
-use crate::units::Units;
+use std::num::NonZeroU64;
 
-/// The limits of one read. `0` means no limit.
+use crate::error::Result;
+use crate::lines::Lines;
+use crate::result::TruncationReason;
+use crate::source::Source;
+use crate::text::{utf8, Units};
+
+/// A limit that may be off: the public setters take a number where `0` means no limit,
+/// and this type says so once, instead of at every use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Limit(Option<NonZeroU64>);
+
+impl Limit {
+    /// The limit `n`, where `0` means no limit.
+    pub const fn new(n: u64) -> Limit {
+        Limit(NonZeroU64::new(n))
+    }
+
+    /// The limit, if there is one.
+    pub fn get(self) -> Option<u64> {
+        self.0.map(NonZeroU64::get)
+    }
+
+    /// The limit, or `u64::MAX` when there is none.
+    pub fn or_max(self) -> u64 {
+        self.get().unwrap_or(u64::MAX)
+    }
+
+    /// Whether `n` has reached the limit.
+    pub fn reached(self, n: u64) -> bool {
+        self.get().is_some_and(|l| n >= l)
+    }
+
+    /// Whether `n` is over the limit.
+    pub fn exceeded(self, n: u64) -> bool {
+        self.get().is_some_and(|l| n > l)
+    }
+
+    /// The smaller of the limit and `cap` (a bound for "no limit" too).
+    pub fn capped(self, cap: u64) -> u64 {
+        self.get().map_or(cap, |l| l.min(cap))
+    }
+}
+
+/// The limits of one read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Budget {
-    pub max_lines: u64,
-    pub max_bytes: u64,
-    pub max_line_chars: u64,
+    pub max_lines: Limit,
+    pub max_bytes: Limit,
+    pub max_line_chars: Limit,
 }
 
 impl Default for Budget {
     fn default() -> Self {
         Budget {
-            max_lines: 2000,
-            max_bytes: 100 * 1024,
-            max_line_chars: 2000,
+            max_lines: Limit::new(2000),
+            max_bytes: Limit::new(100 * 1024),
+            max_line_chars: Limit::new(2000),
         }
     }
 }
@@ -88,163 +127,11 @@ impl Page {
     }
 }
 
-/// A read-ahead window over a source: small reads first, growing, so that a short read
-/// costs little and a long one few system calls.
-pub(crate) struct Window<'a> {
-    src: &'a Source,
-    buf: Vec<u8>,
-    buf_start: u64,
-    next_size: usize,
-}
-
-const FIRST_READ: usize = 16 * 1024;
-
-impl<'a> Window<'a> {
-    pub fn new(src: &'a Source) -> Window<'a> {
-        Window {
-            src,
-            buf: Vec::new(),
-            buf_start: 0,
-            next_size: FIRST_READ.min(src.chunk_size()),
-        }
-    }
-
-    /// Bytes from `pos` on (at least one unless `pos` is the end).
-    pub fn at(&mut self, pos: u64) -> Result<&[u8]> {
-        let len = self.src.len();
-        let chunk = self.src.chunk_size() as u64;
-        if pos >= len {
-            return Ok(&[]);
-        }
-        if let Some(s) = self.src.as_slice() {
-            let end = (pos + chunk).min(len);
-            return Ok(&s[pos as usize..end as usize]);
-        }
-        let have = pos >= self.buf_start && pos < self.buf_start + self.buf.len() as u64;
-        if !have {
-            let n = (self.next_size as u64).min(len - pos) as usize;
-            self.buf.clear();
-            self.buf.resize(n, 0);
-            self.src.read_exact_at(pos, &mut self.buf)?;
-            self.buf_start = pos;
-            self.next_size = (self.next_size * 2).min(self.src.chunk_size());
-        }
-        Ok(&self.buf[(pos - self.buf_start) as usize..])
-    }
-}
-
-/// One line as read: where it ends, and up to `keep` of its bytes.
-struct RawLine {
-    /// File offset just past the line (past its terminator).
-    end: u64,
-    /// Body length (without the terminator).
-    body: u64,
-    /// Terminator in file bytes: LF, CR LF, or nothing at the end of the file.
-    term: &'static [u8],
-}
-
-fn read_line(win: &mut Window<'_>, pos: u64, keep: u64, out: &mut Vec<u8>) -> Result<RawLine> {
-    out.clear();
-    let units = win.src.units();
-    let w = units.width() as u64;
-    let mut p = pos;
-    // Whether the window before ended with CR, to tell CR LF from LF across windows.
-    let mut prev_cr = false;
-    loop {
-        let bytes = win.at(p)?;
-        if bytes.is_empty() {
-            let body = p - pos;
-            return Ok(RawLine {
-                end: p,
-                body,
-                term: b"",
-            });
-        }
-        let hit = units.find_lf(p, bytes);
-        let upto = hit.map_or(bytes.len(), |e| e - w as usize);
-        let room = keep.saturating_sub(out.len() as u64) as usize;
-        out.extend_from_slice(&bytes[..upto.min(room)]);
-        if let Some(e) = hit {
-            let i = e - w as usize;
-            let before_cr = if i > 0 {
-                units.cr_before(p, bytes, i)
-            } else {
-                prev_cr
-            };
-            let lf_at = p + i as u64;
-            let crlf = before_cr && lf_at > pos;
-            let body = lf_at - pos - if crlf { w } else { 0 };
-            if crlf && out.len() as u64 > body {
-                out.truncate(body as usize);
-            }
-            return Ok(RawLine {
-                end: lf_at + w,
-                body,
-                term: if crlf { units.crlf() } else { units.lf() },
-            });
-        }
-        prev_cr = units.cr_before(p, bytes, bytes.len());
-        p += bytes.len() as u64;
-    }
-}
-
-/// The first position `p` in `[at, end]` where a byte selection starts as asked: the
-/// contract's outward snapping leaves `p` where it is. A page that stops inside a line
-/// stops there, so that the next page neither repeats nor skips a byte. In valid UTF-8
-/// that is the next character start; inside malformed data, at most 3 bytes further.
-pub(crate) fn stable_start(src: &Source, at: u64, end: u64) -> Result<u64> {
-    let len = src.len();
-    let byte_at = |p: u64| -> Result<u8> {
-        let mut b = [0u8];
-        src.read_exact_at(p, &mut b)?;
-        Ok(b[0])
-    };
-    let mut p = at;
-    while p < end && snap_start(p, len, byte_at)? != p {
-        p += 1;
-    }
-    Ok(p.min(end))
-}
-
-/// The largest char boundary `<= at` in `bytes` (a position whose byte is not a UTF-8
-/// continuation byte), moving back at most 3 bytes.
-pub(crate) fn floor_char_boundary(bytes: &[u8], at: usize) -> usize {
-    let mut i = at.min(bytes.len());
-    for _ in 0..3 {
-        if i == 0 || i == bytes.len() || bytes[i] & 0xC0 != 0x80 {
-            return i;
-        }
-        i -= 1;
-    }
-    if i < bytes.len() && bytes[i] & 0xC0 == 0x80 {
-        at.min(bytes.len())
-    } else {
-        i
-    }
-}
-
-/// Where the `(n + 1)`th character of `body` starts, if `body` has more than `n`.
-pub(crate) fn char_cut(body: &[u8], n: u64) -> Option<usize> {
-    if (body.len() as u64) <= n {
-        return None;
-    }
-    let mut chars = 0u64;
-    for (i, &b) in body.iter().enumerate() {
-        if b & 0xC0 != 0x80 {
-            if chars == n {
-                return Some(i);
-            }
-            chars += 1;
-        }
-    }
-    None
-}
-
 /// Collects up to `want` lines (all, if `None`) starting at the line that begins at
 /// `start` and ending before `stop_at` (a line start, or the end of the source), within
 /// the budget.
 pub(crate) fn collect_lines(
-    src: &Source,
+    lines: &Lines<'_>,
     start: u64,
     want: Option<u64>,
     stop_at: u64,
@@ -255,8 +142,9 @@ pub(crate) fn collect_lines(
         end: start,
         ..Page::default()
     };
-    let units = src.units();
-    let mut win = Window::new(src);
+    let src = lines.src;
+    let units = lines.layout.units;
+    let mut reader = lines.reader();
     let mut line = Vec::new();
     let len = src.len().min(stop_at);
     let mut pos = start;
@@ -264,7 +152,7 @@ pub(crate) fn collect_lines(
         if pos >= len || want.is_some_and(|w| page.lines >= w) {
             break;
         }
-        if budget.max_lines > 0 && page.lines >= budget.max_lines {
+        if budget.max_lines.reached(page.lines) {
             page.stop = Some(Stop {
                 reason: TruncationReason::MaxLines,
                 next_byte: pos,
@@ -272,24 +160,27 @@ pub(crate) fn collect_lines(
             });
             break;
         }
-        let remaining = if budget.max_bytes > 0 {
-            budget.max_bytes.saturating_sub(page.content.len() as u64)
-        } else {
-            u64::MAX
-        };
+        let remaining = budget
+            .max_bytes
+            .or_max()
+            .saturating_sub(page.content.len() as u64);
         // Keep enough of the line to decide both cuts; the rest is only scanned.
         // (8 past the budget: one whole character of up to 4 bytes and the next one's
         // first code unit, so that a character cut can always be found.)
         let mut keep = remaining.saturating_add(8);
-        let char_keep = budget.max_line_chars.saturating_mul(4).saturating_add(8);
-        if budget.max_line_chars > 0 {
+        let char_keep = budget
+            .max_line_chars
+            .or_max()
+            .saturating_mul(4)
+            .saturating_add(8);
+        if budget.max_line_chars.get().is_some() {
             keep = keep.min(char_keep);
         }
-        let raw = read_line(&mut win, pos, keep, &mut line)?;
+        let raw = reader.read_line(pos, keep, &mut line)?;
         let kept_body = &line[..(raw.body.min(line.len() as u64)) as usize];
         let mut shown = raw.body;
-        if budget.max_line_chars > 0 {
-            if let Some(at) = units.char_cut(kept_body, budget.max_line_chars) {
+        if let Some(max_chars) = budget.max_line_chars.get() {
+            if let Some(at) = units.char_cut(kept_body, max_chars) {
                 shown = at as u64;
             } else if kept_body.len() as u64 != raw.body && char_keep < remaining.saturating_add(8)
             {
@@ -369,5 +260,61 @@ pub(crate) fn collect_lines(
         pos = raw.end;
         page.end = pos;
     }
+    Ok(page)
+}
+
+/// [`utf8::stable_start`] over a source.
+fn stable_start(src: &Source, at: u64, end: u64) -> Result<u64> {
+    let byte_at = |p: u64| -> Result<u8> {
+        let mut b = [0u8];
+        src.read_exact_at(p, &mut b)?;
+        Ok(b[0])
+    };
+    utf8::stable_start(at, end, src.len(), byte_at)
+}
+
+/// The page of a byte selection `[s, e)` (already snapped) under the byte budget: cut on
+/// a character boundary, always at least one character, and stopping where the next
+/// page (a byte selection from `next_start_byte`) starts without snapping back.
+pub(crate) fn byte_page(lines: &Lines<'_>, s: u64, e: u64, max_bytes: Limit) -> Result<Page> {
+    let src = lines.src;
+    let units = lines.layout.units;
+    let mut scratch = Vec::new();
+    let mut page = Page {
+        start: s,
+        end: e,
+        ..Page::default()
+    };
+    let mut take_end = e;
+    if let Some(budget) = max_bytes.get().filter(|&b| e - s > b) {
+        // Cut on a char boundary: look at the 4 bytes past the budget, and at enough
+        // bytes to hold one whole character and the start of the next (8).
+        let probe_end = (s + budget + 4).max(s + 8).min(e);
+        let probe = src.with_range(s, probe_end, &mut scratch, |b| b.to_vec())?;
+        let cut = units.floor_boundary(&probe, budget as usize) as u64;
+        take_end = if matches!(units, Units::Utf8) {
+            // Always make progress (one character, even over budget), and stop where the
+            // next page starts without snapping back over these bytes.
+            stable_start(src, s + cut.max(1), e)?
+        } else if cut == 0 {
+            // Always make progress: one whole character, even over budget.
+            s + units.char_cut(&probe, 1).unwrap_or(probe.len()) as u64
+        } else {
+            s + cut
+        };
+    }
+    if take_end < e {
+        page.stop = Some(Stop {
+            reason: TruncationReason::MaxBytes,
+            next_byte: take_end,
+            at_line_start: lines.starts_line(take_end)?,
+        });
+        page.end = take_end;
+    }
+    let n = usize::try_from(take_end - s).map_err(|_| src.changed())?;
+    page.content = vec![0; n];
+    src.read_exact_at(s, &mut page.content)?;
+    page.segments.push((0, s));
+    page.lines = u64::from(n > 0);
     Ok(page)
 }

@@ -6,11 +6,11 @@
 use std::fmt;
 use std::path::Path;
 
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::source::Source;
-use crate::units::{Multi, Units};
+pub use crate::text::{Encoding, LegacyEncoding};
 
 /// How many bytes from the start of a file classification looks at (8 KiB).
 pub const SAMPLE_SIZE: usize = 8 * 1024;
@@ -24,136 +24,6 @@ pub const SAMPLE_SIZE: usize = 8 * 1024;
 pub const MAX_CONTROL_SHARE: f64 = 0.01;
 
 const OCTET_STREAM: &str = "application/octet-stream";
-
-/// A text encoding the reader can decode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Encoding {
-    /// UTF-8, and ASCII.
-    Utf8,
-    /// UTF-16, little-endian.
-    Utf16Le,
-    /// UTF-16, big-endian.
-    Utf16Be,
-    /// UTF-32, little-endian.
-    Utf32Le,
-    /// UTF-32, big-endian.
-    Utf32Be,
-    /// A legacy 8-bit or CJK encoding found by `chardetng` (feature `legacy-encodings`).
-    Legacy(LegacyEncoding),
-}
-
-/// A legacy encoding, named by its lower-case WHATWG label (`windows-1252`,
-/// `shift_jis`, `gbk`, `euc-kr`, `big5` ...).
-///
-/// ISO-8859-1 (Latin-1) is reported as `windows-1252`, its superset for every printable
-/// character, as the WHATWG Encoding Standard (and so every browser) does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct LegacyEncoding {
-    name: &'static str,
-}
-
-impl LegacyEncoding {
-    /// The lower-case WHATWG label.
-    pub fn name(&self) -> &'static str {
-        self.name
-    }
-
-    #[cfg(feature = "legacy-encodings")]
-    pub(crate) fn from_encoding_rs(enc: &'static encoding_rs::Encoding) -> Option<Self> {
-        // chardetng guesses among these; a table keeps the names `'static` and lower-case.
-        const NAMES: &[&str] = &[
-            "big5",
-            "euc-jp",
-            "euc-kr",
-            "gbk",
-            "gb18030",
-            "ibm866",
-            "iso-2022-jp",
-            "iso-8859-2",
-            "iso-8859-4",
-            "iso-8859-5",
-            "iso-8859-6",
-            "iso-8859-7",
-            "iso-8859-8",
-            "iso-8859-8-i",
-            "koi8-r",
-            "koi8-u",
-            "shift_jis",
-            "windows-874",
-            "windows-1250",
-            "windows-1251",
-            "windows-1252",
-            "windows-1253",
-            "windows-1254",
-            "windows-1255",
-            "windows-1256",
-            "windows-1257",
-            "windows-1258",
-        ];
-        let name = NAMES.iter().find(|n| n.eq_ignore_ascii_case(enc.name()))?;
-        Some(LegacyEncoding { name })
-    }
-
-    #[cfg(feature = "legacy-encodings")]
-    pub(crate) fn encoding_rs(&self) -> &'static encoding_rs::Encoding {
-        encoding_rs::Encoding::for_label(self.name.as_bytes()).unwrap_or(encoding_rs::WINDOWS_1252)
-    }
-}
-
-impl Encoding {
-    /// The lower-case name reported in results: `utf-8`, `utf-16le`, `utf-16be`,
-    /// `utf-32le`, `utf-32be`, or a legacy encoding's WHATWG label.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Encoding::Utf8 => "utf-8",
-            Encoding::Utf16Le => "utf-16le",
-            Encoding::Utf16Be => "utf-16be",
-            Encoding::Utf32Le => "utf-32le",
-            Encoding::Utf32Be => "utf-32be",
-            Encoding::Legacy(l) => l.name(),
-        }
-    }
-
-    /// The length of this encoding's byte order mark.
-    pub fn bom_len(&self) -> usize {
-        match self {
-            Encoding::Utf8 => 3,
-            Encoding::Utf16Le | Encoding::Utf16Be => 2,
-            Encoding::Utf32Le | Encoding::Utf32Be => 4,
-            Encoding::Legacy(_) => 0,
-        }
-    }
-
-    pub(crate) fn units(&self) -> Units {
-        match self {
-            Encoding::Utf8 => Units::Utf8,
-            Encoding::Utf16Le => Units::Utf16Le,
-            Encoding::Utf16Be => Units::Utf16Be,
-            Encoding::Utf32Le => Units::Utf32Le,
-            Encoding::Utf32Be => Units::Utf32Be,
-            Encoding::Legacy(l) => match l.name() {
-                "shift_jis" => Units::MultiByte(Multi::ShiftJis),
-                "euc-jp" => Units::MultiByte(Multi::EucJp),
-                "gbk" | "gb18030" => Units::MultiByte(Multi::Gb18030),
-                "big5" | "euc-kr" => Units::MultiByte(Multi::DoubleByte),
-                _ => Units::SingleByte,
-            },
-        }
-    }
-}
-
-impl fmt::Display for Encoding {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl Serialize for Encoding {
-    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        s.serialize_str(self.name())
-    }
-}
 
 /// What a text sample was found to be.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]

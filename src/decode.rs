@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::classify::Encoding;
 use crate::error::{Error, Result};
 use crate::result::InvalidUtf8;
+use crate::text::Encoding;
 
 /// What to do with invalid UTF-8 in the returned bytes (and with invalid sequences in
 /// the file's encoding when it is not UTF-8).
@@ -198,7 +198,7 @@ impl<'a, F: Fn(u64) -> u64> Invalid<'a, F> {
 #[cfg(feature = "legacy-encodings")]
 fn legacy<F: Fn(u64) -> u64>(
     bytes: &[u8],
-    enc: crate::classify::LegacyEncoding,
+    enc: crate::text::LegacyEncoding,
     bad: &mut Invalid<'_, F>,
 ) -> Result<String> {
     use encoding_rs::DecoderResult;
@@ -227,7 +227,7 @@ fn legacy<F: Fn(u64) -> u64>(
 #[cfg(not(feature = "legacy-encodings"))]
 fn legacy<F: Fn(u64) -> u64>(
     bytes: &[u8],
-    _enc: crate::classify::LegacyEncoding,
+    _enc: crate::text::LegacyEncoding,
     _bad: &mut Invalid<'_, F>,
 ) -> Result<String> {
     // Unreachable: without the feature no legacy encoding is ever detected.

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::error::Result;
 use crate::source::Source;
-use crate::units::Units;
+use crate::text::{Layout, Units};
 
 /// Default block size of the index (64 KiB).
 pub const DEFAULT_BLOCK_SIZE: u64 = 64 * 1024;
@@ -50,6 +50,8 @@ pub struct LineIndex {
     len: u64,
     /// Where line 1 starts: past a byte order mark, else 0.
     text_start: u64,
+    /// The code units of the text, which say what an LF is.
+    units: Units,
 }
 
 impl LineIndex {
@@ -69,21 +71,25 @@ impl LineIndex {
             last_is_lf: false,
             len,
             text_start: 0,
+            units: Units::Utf8,
         }
     }
 
-    /// An index for text laid out in `units` that starts at `text_start` (past a byte
-    /// order mark); the block size is rounded up to whole code units.
-    pub(crate) fn for_layout(len: u64, block: u64, units: Units, text_start: u64) -> LineIndex {
+    /// An index for text in `layout` (line 1 starts past a byte order mark); the block
+    /// size is rounded up to whole code units.
+    pub(crate) fn for_layout(len: u64, block: u64, layout: &Layout) -> LineIndex {
         LineIndex {
-            text_start: text_start.min(len),
-            ..LineIndex::with_block_size(len, units.round_up(block.max(1)))
+            text_start: layout.text_start.min(len),
+            units: layout.units,
+            ..LineIndex::with_block_size(len, layout.units.round_up(block.max(1)))
         }
     }
 
-    /// Whether `other` was made for the same text layout (start and block size).
+    /// Whether `other` was made for the same text layout (units, start and block size).
     pub(crate) fn same_layout(&self, other: &LineIndex) -> bool {
-        self.text_start == other.text_start && self.block == other.block
+        self.text_start == other.text_start
+            && self.block == other.block
+            && self.units == other.units
     }
 
     /// The length of the source this index describes.
@@ -129,7 +135,11 @@ impl LineIndex {
     /// checks a sample of the indexed prefix before extending).
     pub fn extend(&mut self, new_len: u64) {
         if new_len < self.scanned {
-            *self = LineIndex::with_block_size(new_len, self.block);
+            *self = LineIndex {
+                units: self.units,
+                text_start: self.text_start.min(new_len),
+                ..LineIndex::with_block_size(new_len, self.block)
+            };
         } else {
             self.len = new_len;
         }
@@ -187,7 +197,7 @@ impl LineIndex {
         let block_end = (block_start + self.block).min(self.scanned);
         let skip = (nth - self.checkpoints.get(b) - 1) as usize;
         let mut scratch = Vec::new();
-        let units = src.units();
+        let units = self.units;
         let end = src.with_range(block_start, block_end, &mut scratch, |bytes| {
             units.lf_ends(block_start, bytes).nth(skip)
         })?;
@@ -210,7 +220,7 @@ impl LineIndex {
         let b = (offset / self.block) as usize;
         let block_start = b as u64 * self.block;
         let mut scratch = Vec::new();
-        let units = src.units();
+        let units = self.units;
         let inside = src.with_range(block_start, offset, &mut scratch, |bytes| {
             units.count_lf(block_start, bytes)
         })?;
@@ -231,8 +241,8 @@ impl LineIndex {
         if self.len > src.len() {
             return Err(src.changed());
         }
-        let chunk = src.chunk_size() as u64;
-        let units = src.units();
+        let units = self.units;
+        let chunk = units.round_up(src.chunk_size() as u64);
         let mut scratch = Vec::new();
         while !done(self) && self.scanned < self.len {
             let start = self.scanned;
@@ -315,50 +325,4 @@ impl Checkpoints {
             .sum::<usize>()
             + self.segments.capacity() * std::mem::size_of::<Arc<Vec<u64>>>()
     }
-}
-
-/// Finds where the last `n` lines of `[text start, end)` start, scanning backwards from
-/// `end` with `memrchr` instead of indexing: the cost is the size of those lines.
-///
-/// Returns the text start (0, or the end of a byte order mark) when the range holds `n`
-/// lines or fewer.
-pub(crate) fn tail_start(src: &Source, end: u64, n: u64) -> Result<u64> {
-    if n == 0 {
-        return Ok(end);
-    }
-    let units = src.units();
-    let floor = src.text_start();
-    let chunk = src.chunk_size() as u64;
-    // Small reads first: the last lines of a file are usually a few KiB.
-    let mut step = chunk.min(16 * 1024);
-    let mut scratch = Vec::new();
-    // The final LF terminates the last line rather than starting a new one.
-    let mut hi = end;
-    let w = units.width() as u64;
-    if hi >= floor + w {
-        let lo = hi - w;
-        if src.with_range(lo, hi, &mut scratch, |b| units.ends_with_lf(lo, b))? {
-            hi = lo;
-        }
-    }
-    let mut found = 0u64;
-    while hi > floor {
-        // Window starts stay on code-unit boundaries so that no unit is split.
-        let lo = units.align_down(hi.saturating_sub(step.max(1))).max(floor);
-        step = (step * 2).min(chunk);
-        let hit = src.with_range(lo, hi, &mut scratch, |bytes| {
-            for e in units.lf_ends(lo, bytes).rev() {
-                found += 1;
-                if found == n {
-                    return Some(e);
-                }
-            }
-            None
-        })?;
-        if let Some(e) = hit {
-            return Ok(lo + e as u64);
-        }
-        hi = lo;
-    }
-    Ok(floor)
 }

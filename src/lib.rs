@@ -166,43 +166,48 @@ mod budget;
 mod cache;
 mod classify;
 mod decode;
+mod document;
 mod error;
 mod index;
 mod landmarks;
+mod lines;
 mod protect;
 mod read;
 mod render;
 mod result;
 mod select;
+#[cfg(feature = "sessions")]
+pub mod sessions;
 mod source;
 mod summarize;
+mod syntax;
+mod text;
 pub mod tool;
 mod walk;
 mod workspace;
 
 pub use cache::{CacheStats, IndexCache};
-#[cfg(feature = "sessions")]
-pub mod sessions;
-mod units;
 
 pub use classify::{
     classify, classify_file, is_text, BinaryInfo, BinaryReason, Classification, Encoding,
     LegacyEncoding, TextInfo, MAX_CONTROL_SHARE, SAMPLE_SIZE,
 };
 pub use decode::Utf8Policy;
+pub use document::Document;
 pub use error::{Error, FileKind, Result};
 pub use index::{LineIndex, DEFAULT_BLOCK_SIZE};
 pub use read::{
-    Detection, Document, Reader, Totals, DEFAULT_LANDMARK_WINDOW, DEFAULT_MAX_LANDMARKS,
+    Detection, Reader, Totals, DEFAULT_LANDMARK_WINDOW, DEFAULT_MAX_LANDMARKS,
     DEFAULT_OUTLINE_MAX_BYTES,
 };
-pub use render::{language_for, notes, render, render_to, Format};
+pub use render::{notes, render, render_to, Format};
 pub use result::{
     Adjustments, ByteSpan, CutLine, Fingerprint, InvalidUtf8, Landmark, LineEnding, LineSpan,
     Omitted, Outline, ReadResult, Requested, RequestedLines, Truncation, TruncationReason,
 };
 pub use select::{ByteSelection, LineSelection, Selection, Snap};
 pub use source::Source;
+pub use syntax::language_for;
 pub use workspace::{OpenStrategy, Opened, Workspace, WorkspaceBuilder, WorkspaceRegistry};
 
 /// The README's examples, compiled and run as doc tests.

@@ -115,7 +115,7 @@ pub fn render_to(w: &mut impl Write, result: &ReadResult, format: Format) -> io:
             writeln!(
                 w,
                 "{fence}{}",
-                language_for(Path::new(&result.path)).unwrap_or("")
+                crate::syntax::language_for(Path::new(&result.path)).unwrap_or("")
             )?;
             write_lines(w, result, |_, _| Ok(()))?;
             writeln!(w, "{fence}")?;
@@ -159,23 +159,14 @@ fn write_lines<W: Write>(
         .map(|c| (c.line, c.total_bytes - c.shown_bytes))
         .collect();
     let first = result.lines.map(|l| l.start);
-    let mut rest = result.content.as_str();
-    let mut i = 0u64;
-    while !rest.is_empty() {
-        let (line, next) = match rest.find('\n') {
-            Some(p) => (&rest[..p], &rest[p + 1..]),
-            None => (rest, ""),
-        };
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        let number = first.map(|f| f + i);
+    for (i, (line, _)) in crate::text::split_lines(&result.content).enumerate() {
+        let number = first.map(|f| f + i as u64);
         prefix(w, number)?;
         w.write_all(line.as_bytes())?;
         if let Some(more) = number.and_then(|n| cuts.get(&n)) {
             write!(w, "… [line truncated: {more} more bytes]")?;
         }
         w.write_all(b"\n")?;
-        rest = next;
-        i += 1;
     }
     Ok(())
 }
@@ -243,106 +234,4 @@ fn fence_for(content: &str) -> String {
         }
     }
     "`".repeat((longest + 1).max(3))
-}
-
-/// The Markdown fence language for a path, from well-known file names and extensions.
-///
-/// # Example
-///
-/// ```
-/// use std::path::Path;
-/// assert_eq!(rangeread::language_for(Path::new("src/lib.rs")), Some("rust"));
-/// assert_eq!(rangeread::language_for(Path::new("Dockerfile")), Some("dockerfile"));
-/// assert_eq!(rangeread::language_for(Path::new("notes.unknown")), None);
-/// ```
-pub fn language_for(path: &Path) -> Option<&'static str> {
-    let name = path.file_name()?.to_str()?;
-    let by_name = match name {
-        "Makefile" | "makefile" | "GNUmakefile" => Some("makefile"),
-        "Dockerfile" | "Containerfile" => Some("dockerfile"),
-        "CMakeLists.txt" => Some("cmake"),
-        "Gemfile" | "Rakefile" | "Podfile" | "Vagrantfile" => Some("ruby"),
-        "Justfile" | "justfile" => Some("just"),
-        "BUILD" | "WORKSPACE" | "BUILD.bazel" => Some("starlark"),
-        ".bashrc" | ".bash_profile" | ".profile" | ".zshrc" => Some("bash"),
-        ".gitignore" | ".dockerignore" => Some("gitignore"),
-        "Cargo.lock" => Some("toml"),
-        _ if name.starts_with("Dockerfile.") => Some("dockerfile"),
-        _ => None,
-    };
-    if by_name.is_some() {
-        return by_name;
-    }
-    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-    Some(match ext.as_str() {
-        "rs" => "rust",
-        "py" | "pyi" | "pyw" => "python",
-        "js" | "mjs" | "cjs" => "javascript",
-        "jsx" => "jsx",
-        "ts" | "mts" | "cts" => "typescript",
-        "tsx" => "tsx",
-        "go" => "go",
-        "java" => "java",
-        "kt" | "kts" => "kotlin",
-        "scala" | "sc" => "scala",
-        "cs" => "csharp",
-        "fs" | "fsx" => "fsharp",
-        "c" | "h" => "c",
-        "cc" | "cpp" | "cxx" | "hpp" | "hh" | "hxx" => "cpp",
-        "m" => "objectivec",
-        "mm" => "objectivec",
-        "swift" => "swift",
-        "rb" => "ruby",
-        "php" => "php",
-        "pl" | "pm" => "perl",
-        "lua" => "lua",
-        "r" => "r",
-        "jl" => "julia",
-        "dart" => "dart",
-        "ex" | "exs" => "elixir",
-        "erl" | "hrl" => "erlang",
-        "hs" => "haskell",
-        "ml" | "mli" => "ocaml",
-        "clj" | "cljs" | "edn" => "clojure",
-        "zig" => "zig",
-        "nim" => "nim",
-        "v" | "sv" => "verilog",
-        "vhd" | "vhdl" => "vhdl",
-        "sh" | "bash" => "bash",
-        "zsh" => "zsh",
-        "fish" => "fish",
-        "ps1" | "psm1" => "powershell",
-        "bat" | "cmd" => "batch",
-        "sql" => "sql",
-        "html" | "htm" => "html",
-        "css" => "css",
-        "scss" => "scss",
-        "sass" => "sass",
-        "less" => "less",
-        "vue" => "vue",
-        "svelte" => "svelte",
-        "xml" | "xsd" | "xsl" | "svg" | "plist" => "xml",
-        "json" | "jsonc" | "json5" => "json",
-        "jsonl" | "ndjson" => "jsonl",
-        "yaml" | "yml" => "yaml",
-        "toml" => "toml",
-        "ini" | "cfg" | "conf" => "ini",
-        "md" | "markdown" => "markdown",
-        "rst" => "rst",
-        "tex" => "latex",
-        "proto" => "protobuf",
-        "graphql" | "gql" => "graphql",
-        "tf" | "hcl" => "hcl",
-        "nix" => "nix",
-        "dockerfile" => "dockerfile",
-        "mk" => "makefile",
-        "cmake" => "cmake",
-        "gradle" => "groovy",
-        "groovy" => "groovy",
-        "diff" | "patch" => "diff",
-        "csv" => "csv",
-        "log" => "log",
-        "txt" => "text",
-        _ => return None,
-    })
 }

@@ -182,18 +182,8 @@ pub enum LineEnding {
 impl LineEnding {
     /// Classifies the terminators in `bytes` (one SIMD pass over the LF bytes).
     pub fn of(bytes: &[u8]) -> LineEnding {
-        let (mut lf, mut crlf) = (false, false);
-        for i in memchr::memchr_iter(b'\n', bytes) {
-            if i > 0 && bytes[i - 1] == b'\r' {
-                crlf = true;
-            } else {
-                lf = true;
-            }
-            if lf && crlf {
-                return LineEnding::Mixed;
-            }
-        }
-        match (lf, crlf) {
+        match crate::text::terminators(bytes) {
+            (true, true) => LineEnding::Mixed,
             (true, false) => LineEnding::Lf,
             (false, true) => LineEnding::Crlf,
             _ => LineEnding::None,

@@ -10,7 +10,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::error::{Error, FileKind, Result};
-use crate::units::Units;
 
 /// Default size of one positional read while scanning (128 KiB). The buffer must stay in
 /// the CPU's L2 cache between the copy out of the page cache and the SIMD count: on the
@@ -95,10 +94,6 @@ pub struct Source {
     path: PathBuf,
     len: u64,
     chunk: usize,
-    /// How the text is laid out in code units; set once the content is classified.
-    units: Units,
-    /// Where the text starts: the end of a byte order mark, else 0.
-    text_start: u64,
     /// The file's path as resolved (inside a workspace), when `path` is only the path as
     /// asked: what caches remember the file by.
     resolved: Option<PathBuf>,
@@ -187,8 +182,6 @@ impl Source {
                     },
                     path: path.to_path_buf(),
                     chunk: DEFAULT_CHUNK,
-                    units: Units::Utf8,
-                    text_start: 0,
                     resolved: None,
                 });
             }
@@ -198,8 +191,6 @@ impl Source {
             backend: Backend::File { file, stamp },
             path: path.to_path_buf(),
             chunk: DEFAULT_CHUNK,
-            units: Units::Utf8,
-            text_start: 0,
             resolved: None,
         })
     }
@@ -253,8 +244,6 @@ impl Source {
             path: src.path,
             len,
             chunk: src.chunk,
-            units: src.units,
-            text_start: src.text_start,
             resolved: src.resolved,
         })
     }
@@ -277,8 +266,6 @@ impl Source {
             backend: Backend::Memory(bytes),
             path,
             chunk: DEFAULT_CHUNK,
-            units: Units::Utf8,
-            text_start: 0,
             resolved: None,
         }
     }
@@ -322,29 +309,11 @@ impl Source {
     /// Sets how many bytes one read or scan step covers. By default 128 KiB. Tiny values
     /// exercise buffer edges in tests; values below 1 are raised to 1.
     pub fn set_chunk_size(&mut self, bytes: usize) {
-        self.chunk = self.units.round_up(bytes.max(1) as u64) as usize;
+        self.chunk = bytes.max(1);
     }
 
     pub(crate) fn chunk_size(&self) -> usize {
         self.chunk
-    }
-
-    /// The code-unit layout of the text (UTF-8 until the content is classified).
-    pub(crate) fn units(&self) -> Units {
-        self.units
-    }
-
-    /// The offset where the text starts (past a byte order mark).
-    pub(crate) fn text_start(&self) -> u64 {
-        self.text_start
-    }
-
-    /// Sets the text layout found by classification. Wide code units need scan steps
-    /// that keep them whole, so the chunk size is rounded up to the unit width.
-    pub(crate) fn set_layout(&mut self, units: Units, text_start: u64) {
-        self.units = units;
-        self.text_start = text_start.min(self.len);
-        self.chunk = units.round_up(self.chunk as u64) as usize;
     }
 
     /// The whole content as a slice, for the in-memory and memory-mapped backends.

@@ -11,8 +11,9 @@ use memchr::memmem;
 use super::{Message, MessagePage, MessageRequest, Order, Timestamp};
 use crate::cache::{Attachment, IndexCache};
 use crate::error::Result;
-use crate::index::tail_start;
+use crate::lines::Lines;
 use crate::source::Source;
+use crate::text::Layout;
 
 /// Size of one forward read (1 MiB).
 const CHUNK: u64 = 1 << 20;
@@ -154,7 +155,7 @@ pub(crate) fn scan_lines(
 }
 
 /// Walks the lines of `[0, end)` backwards, newest first, a batch at a time: each batch
-/// is found with the crate's backward line scan ([`tail_start`]) and read in one piece.
+/// is found with the crate's backward line scan ([`Lines::tail_start`]) and read in one piece.
 pub(crate) struct RevLines<'a> {
     src: &'a Source,
     end: u64,
@@ -181,7 +182,7 @@ impl<'a> RevLines<'a> {
             if self.end == 0 {
                 return Ok(None);
             }
-            let start = tail_start(self.src, self.end, self.batch)?;
+            let start = Lines::new(self.src, Layout::utf8()).tail_start(self.end, self.batch)?;
             let n = usize::try_from(self.end - start).map_err(|_| self.src.changed())?;
             self.buf.clear();
             self.buf.resize(n, 0);

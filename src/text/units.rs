@@ -1,4 +1,4 @@
-//! Code units: where lines and characters begin in each text encoding.
+//! Code units: where line feeds and characters begin in each encoding's layout.
 //!
 //! The read path works on file bytes in every encoding, so that offsets, budgets and
 //! continuations stay in file bytes. What differs between encodings is only how to find
@@ -272,7 +272,7 @@ impl Units {
     pub fn floor_boundary(self, bytes: &[u8], at: usize) -> usize {
         let at = at.min(bytes.len());
         match self {
-            Units::Utf8 => crate::budget::floor_char_boundary(bytes, at),
+            Units::Utf8 => super::utf8::floor_boundary(bytes, at),
             Units::SingleByte => at,
             Units::Utf16Le | Units::Utf16Be => {
                 let a = at & !1;
@@ -295,7 +295,7 @@ impl Units {
     /// `body` has more than `n` characters.
     pub fn char_cut(self, body: &[u8], n: u64) -> Option<usize> {
         match self {
-            Units::Utf8 => crate::budget::char_cut(body, n),
+            Units::Utf8 => super::utf8::char_cut(body, n),
             Units::SingleByte => ((body.len() as u64) > n).then_some(n as usize),
             Units::Utf32Le | Units::Utf32Be => {
                 let at = n.saturating_mul(4);

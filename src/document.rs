@@ -1,0 +1,539 @@
+//! A document: one open file, its classification and line index, and the one path a
+//! read takes through the steps (classify → select → budget → summarize → result).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::block::{find_block, Limits};
+use crate::budget::{byte_page, collect_lines, Page};
+use crate::cache::{Attachment, IndexCache};
+use crate::classify::{classify_source, Classification, TextInfo, SAMPLE_SIZE};
+use crate::decode::decode;
+use crate::error::{Error, Result};
+use crate::index::LineIndex;
+use crate::landmarks::{around, outline, Around};
+use crate::lines::Lines;
+use crate::read::{Config, Detection, Totals};
+use crate::result::{
+    Adjustments, ByteSpan, CutLine, Fingerprint, Landmark, LineEnding, LineSpan, Outline,
+    ReadResult, Requested, Truncation,
+};
+use crate::select::{resolve_bytes, ByteSelection, LineSelection, Plan, Planner, Selection};
+use crate::source::Source;
+use crate::summarize::{omitted, Regions, Searched};
+use crate::syntax::Lang;
+use crate::text::{Encoding, Layout};
+
+/// The most bytes above a line that a block read looks at (and holds in memory).
+const BLOCK_WINDOW_CAP: u64 = 64 << 20;
+
+/// The slot classifications are attached under in every cache.
+fn class_slot() -> u64 {
+    static SLOT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *SLOT.get_or_init(IndexCache::slot)
+}
+
+/// An open file and its line index: many reads, one index.
+///
+/// Reads check that the file is still in the state it was opened in; once it changed,
+/// every read returns [`Error::Changed`] and the caller reopens it.
+///
+/// # Encodings
+///
+/// The content is classified once, from its first 8 KiB ([`crate::classify()`]). Binary
+/// content fails every read with [`Error::Binary`]. Text is decoded to UTF-8 `content`
+/// per selection, while every offset (byte selections, `bytes`, continuations, cut
+/// lines) stays in **file bytes**:
+///
+/// - A byte order mark is reported (`bom: true`) and never returned: line 1 starts after
+///   it, and a byte selection that starts inside it starts at its end.
+/// - UTF-16 and UTF-32 are read in place, with no transcoding of the file: the line index
+///   and line reads look for the LF code unit (`0A 00` at an even offset in UTF-16LE),
+///   found with `memchr` on the `0x0A` byte and a check of the rest of the unit, so they
+///   cost what they cost in UTF-8 plus that check. Byte ranges snap outward to whole code
+///   units and surrogate pairs. Each selection is decoded on its own (O(selection)).
+/// - Legacy encodings (feature `legacy-encodings`) share UTF-8's LF byte; byte ranges
+///   snap to whole characters (in Shift_JIS, GBK/GB18030, Big5, EUC-KR and EUC-JP by
+///   walking forward from the nearest byte below `0x30`, at most 4 KiB back; when there
+///   is none the range is left as asked). ISO-2022-JP is stateful: a selection that does
+///   not start in ASCII mode may decode wrongly.
+///
+/// The byte budget and the byte counts of cut lines are in file bytes too: 100 KiB of
+/// UTF-16 is about 50,000 characters. The line-length budget counts characters in every
+/// encoding. Classification looks only at the start: a file whose first 8 KiB are ASCII
+/// and whose later bytes are Latin-1 is read as UTF-8, lossily (with `invalid_utf8`).
+#[derive(Debug)]
+pub struct Document {
+    src: Source,
+    index: LineIndex,
+    config: Config,
+    path: String,
+    resolved_path: String,
+    cache: Option<Arc<IndexCache>>,
+    /// How far the index had scanned when it was last stored in the cache.
+    stored_scan: u64,
+    /// The classification of the content, once made.
+    class: Option<Classification>,
+    /// The text's layout, once classified (UTF-8 until then).
+    layout: Layout,
+}
+
+impl Document {
+    /// The source being read.
+    pub fn source(&self) -> &Source {
+        &self.src
+    }
+
+    /// The line index as built so far.
+    pub fn index(&self) -> &LineIndex {
+        &self.index
+    }
+
+    /// Sets the path reported as `path` (as the caller spelled it) and as `resolved_path`.
+    pub fn set_paths(&mut self, path: impl Into<String>, resolved_path: impl Into<String>) {
+        self.path = path.into();
+        self.resolved_path = resolved_path.into();
+    }
+
+    /// The number of lines of the file, counting once if not yet known.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Binary`] for binary content, [`Error::Changed`] if the file changed, or
+    /// an I/O error.
+    pub fn total_lines(&mut self) -> Result<u64> {
+        self.text()?;
+        self.index.total_lines(&self.src)
+    }
+
+    /// How the content was classified (classifying it from its first 8 KiB if that was
+    /// not done yet).
+    ///
+    /// # Errors
+    ///
+    /// An I/O error while reading the sample, or [`Error::Changed`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use rangeread::{Encoding, Reader, Source};
+    ///
+    /// let src = Source::from_bytes(b"\xff\xfeh\0i\0".to_vec(), "hi.txt");
+    /// let mut doc = Reader::new().document(src);
+    /// assert_eq!(doc.classification()?.encoding(), Some(Encoding::Utf16Le));
+    /// assert_eq!(doc.read(rangeread::LineSelection::Head(1))?.content, "hi");
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn classification(&mut self) -> Result<Classification> {
+        if let Some(c) = self.class {
+            return Ok(c);
+        }
+        let c = match self.config.detection {
+            Detection::Auto => self.classify()?,
+            Detection::AssumeUtf8 => Classification::Text(TextInfo {
+                encoding: Encoding::Utf8,
+                bom_len: 0,
+                confidence: 1.0,
+                mime: None,
+            }),
+        };
+        if let Classification::Text(t) = c {
+            let bom = u64::from(t.bom_len).min(self.src.len());
+            self.layout = Layout::new(t.encoding, bom);
+            let fresh = LineIndex::for_layout(self.src.len(), self.config.block_size, &self.layout);
+            // Keep an index from the cache when it was built for the same layout.
+            if !self.index.same_layout(&fresh) {
+                self.index = fresh;
+            }
+        }
+        self.class = Some(c);
+        Ok(c)
+    }
+
+    /// Classifies the source from its first bytes; with a cache, the verdict is kept with
+    /// the file's entry and reused while the sample it came from is unchanged: the file
+    /// is as it was, or grew by appending after a full sample.
+    fn classify(&self) -> Result<Classification> {
+        let Some(cache) = &self.cache else {
+            return classify_source(&self.src);
+        };
+        if let Some(((c, sampled), how)) =
+            cache.attachment::<(Classification, u64)>(&self.src, class_slot(), false)
+        {
+            if how == Attachment::Current || sampled == SAMPLE_SIZE as u64 {
+                return Ok(c);
+            }
+        }
+        let c = classify_source(&self.src)?;
+        let sampled = self.src.len().min(SAMPLE_SIZE as u64);
+        cache.attach(&self.src, class_slot(), (c, sampled), 0);
+        Ok(c)
+    }
+
+    /// The text classification, or the binary error.
+    pub(crate) fn text(&mut self) -> Result<TextInfo> {
+        match self.classification()? {
+            Classification::Text(t) => Ok(t),
+            Classification::Binary(b) => Err(Error::Binary {
+                mime: b.mime.to_string(),
+            }),
+        }
+    }
+
+    /// The landmarks of the whole file (definitions, headings, section headers; the rules
+    /// of `omitted.landmarks`), in file order.
+    ///
+    /// The cost is bounded: at most [`Reader::outline_max_bytes`] bytes are looked at
+    /// (16 MiB by default), and the outline holds at most as many landmarks as the line
+    /// budget and as much text as the byte budget allow ([`Reader::max_lines`],
+    /// [`Reader::max_bytes`]). `complete` says whether the whole file was covered.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Changed`] when the file changed since it was opened, or an I/O error.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use rangeread::{Reader, Source};
+    ///
+    /// let src = Source::from_bytes(b"struct A;\n\nimpl A {\n    fn new() -> A { A }\n}\n".to_vec(), "a.rs");
+    /// let outline = Reader::new().document(src).outline()?;
+    /// let lines: Vec<u64> = outline.landmarks.iter().map(|l| l.line).collect();
+    /// assert_eq!(lines, [1, 3, 4]);
+    /// assert_eq!(outline.landmarks[2].text, "fn new() -> A { A }");
+    /// assert!(outline.complete);
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn outline(&mut self) -> Result<Outline> {
+        self.src.check_unchanged()?;
+        self.text()?;
+        let len = self.src.len();
+        let lines = Lines::new(&self.src, self.layout);
+        let lang = Lang::for_path(Path::new(&self.path));
+        let budget = self.config.budget;
+        let found = outline(
+            &lines,
+            lang,
+            self.config.outline_max_bytes.capped(len),
+            budget.max_lines,
+            budget.max_bytes,
+        )?;
+        self.src.check_unchanged()?;
+        let complete = found.complete && found.scanned == len;
+        Ok(Outline {
+            path: self.path.clone(),
+            file_size: len,
+            total_lines: complete.then_some(found.lines),
+            landmarks: found.landmarks,
+            scanned_lines: found.lines,
+            scanned_bytes: found.scanned,
+            complete,
+        })
+    }
+
+    /// Landmarks in the omitted regions around the bytes `[start, end)` of a page whose
+    /// lines are `lines`, nearest first, looking at most `landmark_window` bytes on each
+    /// side (through the cache's landmark blocks when the reader has a cache).
+    fn landmarks_around(
+        &mut self,
+        start: u64,
+        end: u64,
+        lines: LineSpan,
+    ) -> Result<(Vec<Landmark>, Searched)> {
+        let at = Around {
+            start,
+            end,
+            first_line: lines.start,
+            last_line: lines.end,
+            window: self.config.landmark_window.or_max(),
+            cap: usize::try_from(self.config.max_landmarks.or_max()).unwrap_or(usize::MAX),
+        };
+        let lang = Lang::for_path(Path::new(&self.path));
+        let lines = Lines::new(&self.src, self.layout);
+        around(&lines, self.cache.as_deref(), lang, &at)
+    }
+
+    /// Reads a selection.
+    ///
+    /// # Errors
+    ///
+    /// The validation errors of the selection (with the contract's messages),
+    /// [`Error::Binary`] for binary content, [`Error::InvalidUtf8`] (or
+    /// [`Error::InvalidText`] for other encodings) under the strict policy,
+    /// [`Error::Changed`] when the file changed since it was opened, or an I/O error.
+    pub fn read(&mut self, selection: impl Into<Selection>) -> Result<ReadResult> {
+        self.src.check_unchanged()?;
+        self.text()?;
+        let result = match selection.into() {
+            Selection::Lines(sel) => self.read_lines(sel),
+            Selection::Bytes(sel) => self.read_bytes(sel),
+        }?;
+        self.src.check_unchanged()?;
+        if let Some(cache) = &self.cache {
+            if self.index.scanned() != self.stored_scan {
+                cache.checkin(&self.src, &self.index);
+                self.stored_scan = self.index.scanned();
+            }
+        }
+        Ok(result)
+    }
+
+    fn read_lines(&mut self, sel: LineSelection) -> Result<ReadResult> {
+        sel.validate()?;
+        let lines = Lines::new(&self.src, self.layout);
+        let (requested, plan) = {
+            let (config, path) = (&self.config, &self.path);
+            let mut block = |line: u64, off: u64| block_span(&lines, config, path, line, off);
+            Planner {
+                lines,
+                index: &mut self.index,
+                block: &mut block,
+            }
+            .plan(sel)?
+        };
+        let len = self.src.len();
+        let budget = self.config.budget;
+        let (page, first_line, end_clamped) = match plan {
+            Plan::Empty => (Page::default(), None, false),
+            Plan::Forward { start, count } => match self.index.line_start(&self.src, start)? {
+                Some(start_off) => {
+                    let page = collect_lines(&lines, start_off, count, len, &budget)?;
+                    let clamped = count.is_some_and(|c| page.lines < c && page.stop.is_none());
+                    (page, Some(start), clamped)
+                }
+                None => {
+                    let total = self.index.total_lines(&self.src)?;
+                    if total == 0 && start == 1 {
+                        (Page::default(), None, count.is_some_and(|c| c > 0))
+                    } else {
+                        return Err(Error::LineBeyondEnd {
+                            start,
+                            total_lines: total,
+                        });
+                    }
+                }
+            },
+            Plan::Tail { n, skip } => {
+                let start_off = lines.tail_start(len, n)?;
+                let end_off = lines.tail_start(len, skip)?;
+                let page = if start_off < end_off {
+                    collect_lines(&lines, start_off, None, end_off, &budget)?
+                } else {
+                    Page {
+                        start: end_off,
+                        end: end_off,
+                        ..Page::default()
+                    }
+                };
+                let known = self.index.scanned() >= start_off;
+                let need = known
+                    || self.config.totals != Totals::IfKnown
+                    || page.stop.is_some()
+                    || !page.cuts.is_empty();
+                let first = if need && page.lines > 0 {
+                    Some(self.index.line_of_offset(&self.src, start_off)?)
+                } else {
+                    None
+                };
+                (page, first, false)
+            }
+        };
+        let total_lines = match self.config.totals {
+            Totals::IfKnown => self.index.known_total_lines(),
+            Totals::Auto | Totals::Always => Some(self.index.total_lines(&self.src)?),
+        };
+        let adjustments = Adjustments {
+            end_clamped,
+            ..Adjustments::default()
+        };
+        let lines = match (first_line, page.lines) {
+            (Some(f), n) if n > 0 => Some(LineSpan {
+                start: f,
+                end: f + n - 1,
+            }),
+            _ => None,
+        };
+        self.finish(page, lines, total_lines, requested, adjustments)
+    }
+
+    fn read_bytes(&mut self, sel: ByteSelection) -> Result<ReadResult> {
+        let lines = Lines::new(&self.src, self.layout);
+        let r = resolve_bytes(sel, &lines)?;
+        let page = byte_page(&lines, r.start, r.end, self.config.budget.max_bytes)?;
+        let want_lines = match self.config.totals {
+            Totals::Always => true,
+            Totals::Auto | Totals::IfKnown => self.index.scanned() >= page.end,
+        };
+        let (first_line, total_lines) = if want_lines {
+            let total = Some(self.index.total_lines(&self.src)?);
+            (
+                Some(self.index.line_of_offset(&self.src, page.start)?),
+                total,
+            )
+        } else {
+            (None, self.index.known_total_lines())
+        };
+        // For bytes, `page.lines` is not a line count: derive the last line from bytes.
+        let last_line = match first_line {
+            Some(_) if page.end > page.start => {
+                Some(self.index.line_of_offset(&self.src, page.end - 1)?)
+            }
+            _ => None,
+        };
+        let lines = match (first_line, last_line) {
+            (Some(a), Some(b)) => Some(LineSpan { start: a, end: b }),
+            _ => None,
+        };
+        self.finish(page, lines, total_lines, r.requested, r.adjustments)
+    }
+
+    /// Turns a page into the result: decoding, numbering, truncation, omitted regions.
+    ///
+    /// `lines` are the lines the page touches (for a byte page, the lines of its first
+    /// and last bytes); a page that stops at a line start continues at the next line.
+    fn finish(
+        &mut self,
+        page: Page,
+        lines: Option<LineSpan>,
+        total_lines: Option<u64>,
+        requested: Requested,
+        adjustments: Adjustments,
+    ) -> Result<ReadResult> {
+        let file_size = self.src.len();
+        let first_line = lines.map(|l| l.start);
+        let truncated = page.stop.map(|stop| Truncation {
+            reason: stop.reason,
+            next_start_byte: stop.next_byte,
+            next_start_line: match (stop.at_line_start, lines) {
+                (true, Some(l)) => Some(l.end + 1),
+                _ => None,
+            },
+        });
+        let cut_lines: Vec<CutLine> = page
+            .cuts
+            .iter()
+            .map(|c| CutLine {
+                line: first_line.map_or(c.index + 1, |f| f + c.index),
+                shown_bytes: c.shown,
+                total_bytes: c.total,
+                next_start_byte: c.rest_at,
+            })
+            .collect();
+        let text = self.text()?;
+        let text_start = self.layout.text_start;
+        let is_partial = page.start > text_start || page.end < file_size || !cut_lines.is_empty();
+        let omitted = if is_partial {
+            let (landmarks, searched) = match lines {
+                Some(l) if self.config.summaries => {
+                    self.landmarks_around(page.start, page.end, l)?
+                }
+                _ => (Vec::new(), Searched::default()),
+            };
+            Some(omitted(
+                Regions {
+                    lines: lines.map(|l| (l.start, l.end)),
+                    total_lines,
+                    start_byte: page.start,
+                    end_byte: page.end,
+                    file_size,
+                },
+                landmarks,
+                searched,
+            ))
+        } else {
+            None
+        };
+        // The share of the text: a byte order mark is not counted.
+        let text_bytes = file_size - text_start;
+        let percent_of_file = if text_bytes == 0 {
+            100.0
+        } else {
+            (page.content.len() as f64 * 1000.0 / text_bytes as f64).round() / 10.0
+        };
+        let bytes = ByteSpan {
+            start: page.start,
+            end: page.end,
+        };
+        let fingerprint = Fingerprint {
+            file_size,
+            modified_ns: self
+                .src
+                .stamp()
+                .and_then(|s| s.modified)
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map(|d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)),
+            content_hash: format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&page.content)),
+        };
+        let map = |c: u64| page.file_offset(c);
+        let decoded = decode(page.content.clone(), text.encoding, self.config.utf8, map)?;
+        // From the decoded text: CR and LF are whole code units there in every encoding.
+        let line_ending = LineEnding::of(decoded.text.as_bytes());
+        Ok(ReadResult {
+            path: self.path.clone(),
+            resolved_path: self.resolved_path.clone(),
+            content: decoded.text,
+            file_size,
+            total_lines,
+            encoding: text.encoding.name().to_string(),
+            bom: text.bom_len > 0,
+            encoding_confidence: text.confidence,
+            line_ending,
+            lines,
+            bytes,
+            requested,
+            adjustments,
+            truncated,
+            cut_lines,
+            omitted,
+            is_partial,
+            percent_of_file,
+            invalid_utf8: decoded.invalid,
+            fingerprint,
+            raw: decoded.raw,
+        })
+    }
+}
+
+impl Document {
+    /// A document over `src`, with an index from the cache when it has one.
+    pub(crate) fn new(src: Source, config: Config, cache: Option<Arc<IndexCache>>) -> Document {
+        let path = src.path().display().to_string();
+        let cached = cache
+            .as_ref()
+            .and_then(|c| c.checkout(&src, config.block_size));
+        let fresh = cached.is_none();
+        Document {
+            index: cached
+                .unwrap_or_else(|| LineIndex::with_block_size(src.len(), config.block_size)),
+            // An index extended over appended bytes is worth storing even unread.
+            stored_scan: if fresh { 0 } else { u64::MAX },
+            cache,
+            class: None,
+            layout: Layout::utf8(),
+            src,
+            config,
+            resolved_path: path.clone(),
+            path,
+        }
+    }
+}
+
+/// The block around `line` (at byte `off`): its first and last line, and whether its
+/// end was found within the budget.
+fn block_span(
+    lines: &Lines<'_>,
+    config: &Config,
+    path: &str,
+    line: u64,
+    off: u64,
+) -> Result<(u64, u64, bool)> {
+    let limits = Limits {
+        // The lines above are held in memory: bound "no limit" too.
+        window: config.landmark_window.capped(BLOCK_WINDOW_CAP),
+        max_lines: config.budget.max_lines,
+        max_bytes: config.budget.max_bytes,
+    };
+    let span = find_block(lines, Lang::for_path(Path::new(path)), line, off, limits)?;
+    Ok((span.start, span.end, span.complete))
+}

@@ -1,0 +1,400 @@
+//! The one owner of walking lines over a source: forward and backward, by the rules of
+//! the text's encoding (which [`crate::text`] owns).
+//!
+//! Every step that needs lines asks a [`Lines`]: the index and the selections for line
+//! starts and the tail, the budget for the lines of a page, the landmark search, the
+//! outline and block reads for the text of lines. Lines handed out for matching
+//! ([`Lines::each`]) are UTF-8 in every encoding, so that the rules above (landmarks,
+//! blocks) are written once, for UTF-8, and hold for UTF-16, UTF-32 and legacy
+//! encodings alike.
+
+use std::borrow::Cow;
+use std::ops::ControlFlow;
+
+use crate::decode::{decode, Utf8Policy};
+use crate::error::Result;
+use crate::source::Source;
+use crate::text::{Encoding, Layout};
+
+/// Lines of one source, laid out as classification found.
+#[derive(Clone, Copy)]
+pub(crate) struct Lines<'a> {
+    pub src: &'a Source,
+    pub layout: Layout,
+}
+
+/// One line as [`Lines::each`] hands it out.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LineRef<'a> {
+    /// File offset of the line's first byte.
+    pub start: u64,
+    /// File offset just past the line (past its LF, if it has one).
+    pub end: u64,
+    /// The line's first characters as UTF-8 (at most the `head_cap` asked for, cut on a
+    /// character boundary), without the LF; a CR before the LF is kept.
+    pub head: &'a [u8],
+}
+
+/// One line as [`LineReader::read_line`] reads it: where it ends and its terminator.
+pub(crate) struct RawLine {
+    /// File offset just past the line (past its terminator).
+    pub end: u64,
+    /// Body length in file bytes (without the terminator).
+    pub body: u64,
+    /// Terminator in file bytes: LF, CR LF, or nothing at the end of the file.
+    pub term: &'static [u8],
+}
+
+impl<'a> Lines<'a> {
+    pub fn new(src: &'a Source, layout: Layout) -> Lines<'a> {
+        Lines { src, layout }
+    }
+
+    /// The size of one positional read while walking: the source's chunk in whole code
+    /// units.
+    fn chunk(&self) -> u64 {
+        self.layout.chunk(self.src.chunk_size()) as u64
+    }
+
+    /// Whether a line starts at `pos`: the text start, or just past an LF code unit.
+    pub fn starts_line(&self, pos: u64) -> Result<bool> {
+        let (units, w) = (self.layout.units, self.layout.width());
+        if pos <= self.layout.text_start {
+            return Ok(pos == self.layout.text_start);
+        }
+        if pos < w || pos > self.src.len() {
+            return Ok(false);
+        }
+        let mut scratch = Vec::new();
+        self.src.with_range(pos - w, pos, &mut scratch, |b| {
+            units.ends_with_lf(pos - w, b)
+        })
+    }
+
+    /// The start of the line holding `pos`: just past the last LF before it (searched
+    /// backwards, costing the length of that line, not of the file), or the text start.
+    pub fn floor(&self, pos: u64) -> Result<u64> {
+        let units = self.layout.units;
+        let floor = self.layout.text_start;
+        let chunk = self.chunk();
+        let mut step = chunk.min(4096);
+        let mut scratch = Vec::new();
+        let mut hi = pos;
+        while hi > floor {
+            let lo = units.align_down(hi.saturating_sub(step)).max(floor);
+            step = (step * 2).min(chunk);
+            if let Some(e) = self
+                .src
+                .with_range(lo, hi, &mut scratch, |b| units.rfind_lf(lo, b))?
+            {
+                return Ok(lo + e as u64);
+            }
+            hi = lo;
+        }
+        Ok(floor)
+    }
+
+    /// The end of the line holding `pos` (just past its LF, or the end of the source).
+    pub fn ceil(&self, pos: u64) -> Result<u64> {
+        let units = self.layout.units;
+        let chunk = self.chunk();
+        let len = self.src.len();
+        let mut step = chunk.min(4096);
+        let mut scratch = Vec::new();
+        // Start on a code-unit boundary so that the LF unit holding `pos` is seen whole.
+        let mut lo = units.align_down(pos).max(self.layout.text_start);
+        while lo < len {
+            let hi = (lo + step).min(len);
+            step = (step * 2).min(chunk);
+            if let Some(e) = self
+                .src
+                .with_range(lo, hi, &mut scratch, |b| units.find_lf(lo, b))?
+            {
+                return Ok(lo + e as u64);
+            }
+            lo = hi;
+        }
+        Ok(len)
+    }
+
+    /// The number of LF code units in `[from, to)` (`from` on a code-unit boundary).
+    pub fn count(&self, from: u64, to: u64) -> Result<u64> {
+        if from >= to {
+            return Ok(0);
+        }
+        let units = self.layout.units;
+        let chunk = self.chunk();
+        let mut scratch = Vec::new();
+        let mut n = 0;
+        let mut lo = from;
+        while lo < to {
+            let hi = (lo + chunk).min(to);
+            n += self
+                .src
+                .with_range(lo, hi, &mut scratch, |b| units.count_lf(lo, b))?;
+            lo = hi;
+        }
+        Ok(n)
+    }
+
+    /// Where the last `n` lines of `[text start, end)` start, searched backwards from
+    /// `end`: the cost is the size of those lines, not of the file. The text start when
+    /// the range holds `n` lines or fewer.
+    pub fn tail_start(&self, end: u64, n: u64) -> Result<u64> {
+        if n == 0 {
+            return Ok(end);
+        }
+        let units = self.layout.units;
+        let floor = self.layout.text_start;
+        let chunk = self.chunk();
+        // Small reads first: the last lines of a file are usually a few KiB.
+        let mut step = chunk.min(16 * 1024);
+        let mut scratch = Vec::new();
+        // The final LF terminates the last line rather than starting a new one.
+        let mut hi = end;
+        let w = self.layout.width();
+        if hi >= floor + w {
+            let lo = hi - w;
+            if self
+                .src
+                .with_range(lo, hi, &mut scratch, |b| units.ends_with_lf(lo, b))?
+            {
+                hi = lo;
+            }
+        }
+        let mut found = 0u64;
+        while hi > floor {
+            // Window starts stay on code-unit boundaries so that no unit is split.
+            let lo = units.align_down(hi.saturating_sub(step.max(1))).max(floor);
+            step = (step * 2).min(chunk);
+            let hit = self.src.with_range(lo, hi, &mut scratch, |bytes| {
+                for e in units.lf_ends(lo, bytes).rev() {
+                    found += 1;
+                    if found == n {
+                        return Some(e);
+                    }
+                }
+                None
+            })?;
+            if let Some(e) = hit {
+                return Ok(lo + e as u64);
+            }
+            hi = lo;
+        }
+        Ok(floor)
+    }
+
+    /// Calls `f` with each line of `[start, end)` in order, reading the source in chunks;
+    /// `start` must be a line start. A last piece without LF is handed out only when it
+    /// runs to the end of the source (the last line of a file): a window that ends inside
+    /// a line leaves that line out. Heads are UTF-8 (decoded, lossily, from other
+    /// encodings) and hold at most `head_cap` bytes.
+    pub fn each(
+        &self,
+        start: u64,
+        end: u64,
+        head_cap: usize,
+        mut f: impl FnMut(LineRef<'_>) -> ControlFlow<()>,
+    ) -> Result<()> {
+        let units = self.layout.units;
+        let w = self.layout.width() as usize;
+        let start = start.max(self.layout.text_start);
+        let end = end.min(self.src.len());
+        // Raw bytes kept per line: enough for `head_cap` characters' worth of UTF-8 in
+        // wide encodings too.
+        let raw_cap = head_cap.saturating_mul(w);
+        let chunk = self.chunk().max(self.layout.chunk(raw_cap) as u64);
+        let mut scratch = Vec::new();
+        // The head of a line that began in an earlier chunk.
+        let mut carry: Vec<u8> = Vec::new();
+        let mut line_start = start;
+        let mut pos = start;
+        let mut stopped = false;
+        let encoding = self.layout.encoding;
+        let mut emit = |line_start: u64, line_end: u64, raw: &[u8]| {
+            let head = head_text(encoding, raw, head_cap);
+            f(LineRef {
+                start: line_start,
+                end: line_end,
+                head: &head,
+            })
+        };
+        while pos < end && !stopped {
+            let hi = (pos + chunk).min(end);
+            self.src.with_range(pos, hi, &mut scratch, |bytes| {
+                let mut from = 0usize;
+                for e in units.lf_ends(pos, bytes) {
+                    let piece = &bytes[from..e - w];
+                    let flow = if line_start < pos + from as u64 {
+                        let room = raw_cap.saturating_sub(carry.len());
+                        carry.extend_from_slice(&piece[..piece.len().min(room)]);
+                        emit(line_start, pos + e as u64, &carry)
+                    } else {
+                        emit(
+                            line_start,
+                            pos + e as u64,
+                            &piece[..piece.len().min(raw_cap)],
+                        )
+                    };
+                    carry.clear();
+                    line_start = pos + e as u64;
+                    from = e;
+                    if flow.is_break() {
+                        stopped = true;
+                        return;
+                    }
+                }
+                let rest = &bytes[from..];
+                let room = raw_cap.saturating_sub(carry.len());
+                carry.extend_from_slice(&rest[..rest.len().min(room)]);
+            })?;
+            pos = hi;
+        }
+        if !stopped && line_start < end && end == self.src.len() {
+            let _ = emit(line_start, end, &carry);
+        }
+        Ok(())
+    }
+
+    /// The whole lines that lie in the `window` bytes before `line_off` (a line start),
+    /// in order: `(start, head)` with heads as [`Lines::each`] gives them.
+    pub fn before(
+        &self,
+        line_off: u64,
+        window: u64,
+        head_cap: usize,
+    ) -> Result<Vec<(u64, Vec<u8>)>> {
+        let ws = self
+            .layout
+            .units
+            .round_up(line_off.saturating_sub(window))
+            .max(self.layout.text_start);
+        let first = if self.starts_line(ws)? {
+            ws
+        } else {
+            self.ceil(ws)?
+        };
+        let mut out = Vec::new();
+        if first < line_off {
+            self.each(first, line_off, head_cap, |l| {
+                if l.end <= line_off {
+                    out.push((l.start, l.head.to_vec()));
+                }
+                ControlFlow::Continue(())
+            })?;
+        }
+        Ok(out)
+    }
+
+    /// A reader of whole lines from any line start, with read-ahead.
+    pub fn reader(&self) -> LineReader<'a> {
+        LineReader {
+            lines: *self,
+            buf: Vec::new(),
+            buf_start: 0,
+            next_size: FIRST_READ.min(self.chunk() as usize),
+        }
+    }
+}
+
+/// A line's head as UTF-8: the raw bytes themselves in UTF-8 (malformed bytes and all,
+/// for byte-wise matching), else decoded; at most `cap` bytes, cut on a character
+/// boundary.
+fn head_text(encoding: Encoding, raw: &[u8], cap: usize) -> Cow<'_, [u8]> {
+    if encoding == Encoding::Utf8 {
+        return Cow::Borrowed(&raw[..raw.len().min(cap)]);
+    }
+    let text = decode(raw.to_vec(), encoding, Utf8Policy::Lossy, |x| x)
+        .map(|d| d.text)
+        .unwrap_or_default();
+    let mut cut = text.len().min(cap);
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let mut bytes = text.into_bytes();
+    bytes.truncate(cut);
+    Cow::Owned(bytes)
+}
+
+const FIRST_READ: usize = 16 * 1024;
+
+/// Reads lines forward with a read-ahead window: small reads first, growing, so that a
+/// short read costs little and a long one few system calls.
+pub(crate) struct LineReader<'a> {
+    lines: Lines<'a>,
+    buf: Vec<u8>,
+    buf_start: u64,
+    next_size: usize,
+}
+
+impl LineReader<'_> {
+    /// Bytes from `pos` on (at least one unless `pos` is the end).
+    fn at(&mut self, pos: u64) -> Result<&[u8]> {
+        let src = self.lines.src;
+        let len = src.len();
+        let chunk = self.lines.chunk();
+        if pos >= len {
+            return Ok(&[]);
+        }
+        if let Some(s) = src.as_slice() {
+            let end = (pos + chunk).min(len);
+            return Ok(&s[pos as usize..end as usize]);
+        }
+        let have = pos >= self.buf_start && pos < self.buf_start + self.buf.len() as u64;
+        if !have {
+            let n = (self.next_size as u64).min(len - pos) as usize;
+            self.buf.clear();
+            self.buf.resize(n, 0);
+            src.read_exact_at(pos, &mut self.buf)?;
+            self.buf_start = pos;
+            self.next_size = (self.next_size * 2).min(chunk as usize);
+        }
+        Ok(&self.buf[(pos - self.buf_start) as usize..])
+    }
+
+    /// Reads the line that starts at `pos`, keeping at most `keep` bytes of its body in
+    /// `out` (the rest is only scanned for its end).
+    pub fn read_line(&mut self, pos: u64, keep: u64, out: &mut Vec<u8>) -> Result<RawLine> {
+        out.clear();
+        let units = self.lines.layout.units;
+        let w = units.width() as u64;
+        let mut p = pos;
+        // Whether the window before ended with CR, to tell CR LF from LF across windows.
+        let mut prev_cr = false;
+        loop {
+            let bytes = self.at(p)?;
+            if bytes.is_empty() {
+                return Ok(RawLine {
+                    end: p,
+                    body: p - pos,
+                    term: b"",
+                });
+            }
+            let hit = units.find_lf(p, bytes);
+            let upto = hit.map_or(bytes.len(), |e| e - w as usize);
+            let room = keep.saturating_sub(out.len() as u64) as usize;
+            out.extend_from_slice(&bytes[..upto.min(room)]);
+            if let Some(e) = hit {
+                let i = e - w as usize;
+                let before_cr = if i > 0 {
+                    units.cr_before(p, bytes, i)
+                } else {
+                    prev_cr
+                };
+                let lf_at = p + i as u64;
+                let crlf = before_cr && lf_at > pos;
+                let body = lf_at - pos - if crlf { w } else { 0 };
+                if crlf && out.len() as u64 > body {
+                    out.truncate(body as usize);
+                }
+                return Ok(RawLine {
+                    end: lf_at + w,
+                    body,
+                    term: if crlf { units.crlf() } else { units.lf() },
+                });
+            }
+            prev_cr = units.cr_before(p, bytes, bytes.len());
+            p += bytes.len() as u64;
+        }
+    }
+}

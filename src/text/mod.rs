@@ -1,0 +1,130 @@
+//! The one owner of the rules of characters and line feeds, in every encoding.
+//!
+//! Every other module asks this one where a line feed is and where a character may
+//! begin; none searches for `\n` itself. The rules work on file bytes, so that offsets,
+//! budgets and continuations stay in file bytes whatever the encoding:
+//!
+//! - [`Encoding`]: the encodings a file can be read in (UTF-8, UTF-16/32 in either byte
+//!   order, legacy 8-bit and CJK encodings).
+//! - `Units`: their code-unit layout: how to find the LF code unit and where a character
+//!   begins (UTF-8, UTF-16 with surrogate pairs, UTF-32, single-byte and multi-byte legacy
+//!   encodings).
+//! - `Layout`: one text's encoding, its units and where its text starts (past a byte
+//!   order mark): what a document knows once it is classified.
+//! - `utf8`: the contract's outward snapping and character cutting for UTF-8.
+//! - line splitting of decoded (UTF-8) text, for renderers and tool presets.
+//!
+//! This module depends only on `memchr` and the error type; decoding lives in `decode`,
+//! walking lines of a source in `lines`.
+
+mod encoding;
+mod units;
+pub(crate) mod utf8;
+
+pub use encoding::{Encoding, LegacyEncoding};
+pub(crate) use units::Units;
+
+use memchr::memchr_iter;
+
+/// How one text is laid out in a file: its encoding, code units, and where line 1
+/// starts (past a byte order mark).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Layout {
+    pub encoding: Encoding,
+    pub units: Units,
+    /// Where the text starts: the end of a byte order mark, else 0.
+    pub text_start: u64,
+}
+
+impl Default for Layout {
+    fn default() -> Layout {
+        Layout::utf8()
+    }
+}
+
+impl Layout {
+    /// UTF-8 without a byte order mark.
+    pub fn utf8() -> Layout {
+        Layout::new(Encoding::Utf8, 0)
+    }
+
+    /// The layout of text in `encoding` that starts at `text_start`.
+    pub fn new(encoding: Encoding, text_start: u64) -> Layout {
+        Layout {
+            encoding,
+            units: encoding.units(),
+            text_start,
+        }
+    }
+
+    /// Bytes per code unit: 1, 2 or 4.
+    pub fn width(&self) -> u64 {
+        self.units.width() as u64
+    }
+
+    /// `bytes` rounded up to whole code units (at least one): a read size that never
+    /// splits a unit.
+    pub fn chunk(&self, bytes: usize) -> usize {
+        self.units.round_up(bytes.max(1) as u64) as usize
+    }
+}
+
+/// The line terminators found in UTF-8 text (or in any bytes where LF is the byte
+/// `0x0A`): `(saw LF alone, saw CR LF)`, stopping as soon as both are seen.
+pub(crate) fn terminators(bytes: &[u8]) -> (bool, bool) {
+    let (mut lf, mut crlf) = (false, false);
+    for i in memchr_iter(b'\n', bytes) {
+        if i > 0 && bytes[i - 1] == b'\r' {
+            crlf = true;
+        } else {
+            lf = true;
+        }
+        if lf && crlf {
+            break;
+        }
+    }
+    (lf, crlf)
+}
+
+/// The lines of decoded text: each line's body (without LF, and without the CR of a
+/// CR LF) and whether it ended with a terminator. A last piece without LF is a line; an
+/// empty text has none.
+pub(crate) fn split_lines(text: &str) -> impl Iterator<Item = (&str, bool)> + '_ {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let (line, ended) = match memchr::memchr(b'\n', rest.as_bytes()) {
+            Some(p) => {
+                let l = &rest[..p];
+                rest = &rest[p + 1..];
+                (l, true)
+            }
+            None => (std::mem::take(&mut rest), false),
+        };
+        // A CR belongs to the terminator only before LF: a lone CR at the end is content.
+        let body = if ended {
+            line.strip_suffix('\r').unwrap_or(line)
+        } else {
+            line
+        };
+        Some((body, ended))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn split_lines_agrees_with_str_lines(s in "[a\\r\\nb]{0,40}") {
+            let ours: Vec<&str> = split_lines(&s).map(|(l, _)| l).collect();
+            // `str::lines` strips a CR only before LF, like us; it also ends the same way.
+            let std: Vec<&str> = s.lines().collect();
+            prop_assert_eq!(ours, std);
+        }
+    }
+}
