@@ -8,12 +8,12 @@ use crate::block::{find_block, Limits};
 use crate::budget::{byte_page, collect_lines, Page};
 use crate::cache::{Attachment, IndexCache};
 use crate::classify::{classify_source, Classification, TextInfo, SAMPLE_SIZE};
+use crate::config::{Config, Detection, Totals};
 use crate::decode::decode;
 use crate::error::{Error, Result};
 use crate::index::LineIndex;
 use crate::landmarks::{around, outline, Around};
 use crate::lines::Lines;
-use crate::read::{Config, Detection, Totals};
 use crate::result::{
     Adjustments, ByteSpan, CutLine, Fingerprint, Landmark, LineEnding, LineSpan, Outline,
     ReadResult, Requested, Truncation,
@@ -183,10 +183,10 @@ impl Document {
     /// The landmarks of the whole file (definitions, headings, section headers; the rules
     /// of `omitted.landmarks`), in file order.
     ///
-    /// The cost is bounded: at most [`Reader::outline_max_bytes`] bytes are looked at
+    /// The cost is bounded: at most [`Reader::outline_max_bytes`](crate::Reader::outline_max_bytes) bytes are looked at
     /// (16 MiB by default), and the outline holds at most as many landmarks as the line
-    /// budget and as much text as the byte budget allow ([`Reader::max_lines`],
-    /// [`Reader::max_bytes`]). `complete` says whether the whole file was covered.
+    /// budget and as much text as the byte budget allow ([`Reader::max_lines`](crate::Reader::max_lines),
+    /// [`Reader::max_bytes`](crate::Reader::max_bytes)). `complete` says whether the whole file was covered.
     ///
     /// # Errors
     ///

@@ -42,10 +42,42 @@
 //!
 //! # The steps of a read
 //!
-//! A read flows one way, one module a step: the [`Source`] (positional reads by default,
-//! bytes in memory, or an opt-in memory map) → the selection ([`Selection`], through the
-//! [`LineIndex`]) → the budget → the summary of what was omitted → a plain-data
-//! [`ReadResult`] → a renderer ([`render`], [`Format`]).
+//! A read flows one way, one module a step:
+//!
+//! | step | module | what it does |
+//! |---|---|---|
+//! | path | `workspace` (with `walk`, `protect`) | confines the path to a [`Workspace`] root, refuses protected paths, opens race-free |
+//! | source | `source` | positional reads of a file, bytes in memory, or an opt-in memory map ([`Source`]) |
+//! | classify | `classify` | text or binary, and which encoding, from the first 8 KiB |
+//! | select | `select` (with `index`) | normalizes a [`Selection`] against the file through the [`LineIndex`]: the lines or bytes to return |
+//! | budget | `budget` | pages the selection under the line, byte and line-length budgets |
+//! | summarize | `summarize` (with `landmarks`) | counts what was left out and finds the landmarks there |
+//! | result | `result` | the plain-data [`ReadResult`] |
+//! | render | `render` | [`render`] it in a [`Format`] |
+//!
+//! [`Reader`] (module `read`) holds the configuration and opens files; a [`Document`]
+//! (module `document`) runs the steps for each read. Two things every step uses have one
+//! owner each: `text` has the rules of characters and line feeds in every encoding
+//! (UTF-8 snapping and cutting, UTF-16 surrogate pairs, legacy multi-byte characters),
+//! and `lines` walks lines forward and backward over a source by those rules. No other
+//! module searches for a line feed. `syntax` says which lines are landmarks and what a
+//! block is, on UTF-8 text that `lines` decodes from any encoding, so every feature
+//! answers the same in UTF-8, UTF-16, UTF-32 and legacy encodings. The
+//! [`IndexCache`], the [`tool`] presets and the [`sessions`] stores sit on top.
+//!
+//! # Which entry point
+//!
+//! | you have | call |
+//! |---|---|
+//! | a path, one read | [`Reader::read`] |
+//! | a path from a model, one read | [`Reader::read_in`] with a [`Workspace`] |
+//! | several reads of one file (the index is shared) | [`Reader::open`] / [`Reader::open_in`], then [`Document::read`] |
+//! | bytes in memory, a memory map, a file you opened | [`Reader::document`] over a [`Source`] |
+//! | tool-call JSON from a model | [`tool::ReadFileParams`] and a preset in [`tool`] |
+//!
+//! Give the reader an [`IndexCache`] ([`Reader::cache`]) when a host reads the same
+//! files again and again (an MCP server): indexes, classifications and landmarks are
+//! then kept across reads and threads.
 //!
 //! # Workspaces
 //!
@@ -165,6 +197,7 @@ mod block;
 mod budget;
 mod cache;
 mod classify;
+mod config;
 mod decode;
 mod document;
 mod error;
@@ -192,14 +225,14 @@ pub use classify::{
     classify, classify_file, is_text, BinaryInfo, BinaryReason, Classification, Encoding,
     LegacyEncoding, TextInfo, MAX_CONTROL_SHARE, SAMPLE_SIZE,
 };
+pub use config::{
+    Detection, Totals, DEFAULT_LANDMARK_WINDOW, DEFAULT_MAX_LANDMARKS, DEFAULT_OUTLINE_MAX_BYTES,
+};
 pub use decode::Utf8Policy;
 pub use document::Document;
 pub use error::{Error, FileKind, Result};
 pub use index::{LineIndex, DEFAULT_BLOCK_SIZE};
-pub use read::{
-    Detection, Reader, Totals, DEFAULT_LANDMARK_WINDOW, DEFAULT_MAX_LANDMARKS,
-    DEFAULT_OUTLINE_MAX_BYTES,
-};
+pub use read::Reader;
 pub use render::{notes, render, render_to, Format};
 pub use result::{
     Adjustments, ByteSpan, CutLine, Fingerprint, InvalidUtf8, Landmark, LineEnding, LineSpan,

@@ -4,93 +4,16 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-
-use crate::budget::{Budget, Limit};
+use crate::budget::Limit;
 use crate::cache::IndexCache;
+use crate::config::{Config, Detection, Totals};
 use crate::decode::Utf8Policy;
 use crate::document::Document;
 use crate::error::{Error, Result};
-use crate::index::DEFAULT_BLOCK_SIZE;
 use crate::result::ReadResult;
 use crate::select::Selection;
 use crate::source::Source;
 use crate::workspace::Workspace;
-
-/// When a read pays for counting the lines of the whole file.
-///
-/// Counting is one SIMD pass over the bytes not yet indexed, kept in the index for later
-/// reads of the same [`Document`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Totals {
-    /// Line selections report `total_lines` and absolute line numbers (counting if
-    /// needed); byte selections report them only when the index already covers them.
-    /// The default.
-    #[default]
-    Auto,
-    /// Never scan for totals: report them only when already known. Head, tail and byte
-    /// reads then touch only the bytes they return (plus a truncation point's numbers,
-    /// which are always exact).
-    IfKnown,
-    /// Always report totals and line numbers, for byte selections too.
-    Always,
-}
-
-/// How a reader decides what a file's content is.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Detection {
-    /// Classify the first 8 KiB (see [`crate::classify`]): binary files are refused with
-    /// [`Error::Binary`], UTF-16/32 and legacy encodings are decoded. The default.
-    #[default]
-    Auto,
-    /// Treat every file as UTF-8 text without looking: nothing is refused as binary, and
-    /// invalid sequences follow the [`Utf8Policy`]. For hosts that classify themselves, or
-    /// that want the bytes of a file whatever they are.
-    AssumeUtf8,
-}
-
-/// The configuration of reads, shared by a reader and its documents.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Config {
-    pub budget: Budget,
-    pub utf8: Utf8Policy,
-    pub detection: Detection,
-    pub totals: Totals,
-    pub block_size: u64,
-    pub retries: u32,
-    pub summaries: bool,
-    pub max_landmarks: Limit,
-    pub landmark_window: Limit,
-    pub outline_max_bytes: Limit,
-}
-
-/// Default number of landmarks in an omitted-content summary.
-pub const DEFAULT_MAX_LANDMARKS: u64 = 40;
-
-/// Default number of bytes looked at for landmarks on each side of a read (256 KiB).
-pub const DEFAULT_LANDMARK_WINDOW: u64 = 256 * 1024;
-
-/// Default number of bytes an outline looks at (16 MiB).
-pub const DEFAULT_OUTLINE_MAX_BYTES: u64 = 16 << 20;
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            budget: Budget::default(),
-            utf8: Utf8Policy::Lossy,
-            detection: Detection::Auto,
-            totals: Totals::Auto,
-            block_size: DEFAULT_BLOCK_SIZE,
-            retries: 3,
-            summaries: true,
-            max_landmarks: Limit::new(DEFAULT_MAX_LANDMARKS),
-            landmark_window: Limit::new(DEFAULT_LANDMARK_WINDOW),
-            outline_max_bytes: Limit::new(DEFAULT_OUTLINE_MAX_BYTES),
-        }
-    }
-}
 
 /// Reads parts of files: a builder over the read configuration.
 ///
@@ -193,7 +116,7 @@ impl Reader {
     /// By default, landmarks are looked for within 256 KiB on each side of a read (lines
     /// wholly inside that window); `0` means the whole omitted regions. When the window
     /// does not reach the start or the end of the file, the summary says which lines
-    /// were searched. The same window bounds how far [`LineSelection::Block`] looks up
+    /// were searched. The same window bounds how far [`LineSelection::Block`](crate::LineSelection::Block) looks up
     /// for the enclosing definition (at most 64 MiB, which it holds in memory).
     pub fn landmark_window(mut self, bytes: u64) -> Reader {
         self.config.landmark_window = Limit::new(bytes);

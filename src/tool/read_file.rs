@@ -1,7 +1,8 @@
 //! The unified `read_file` tool: [`ReadFileParams`] in, content and notes out.
 
+use crate::config::Totals;
 use crate::error::Result;
-use crate::read::{Reader, Totals};
+use crate::read::Reader;
 use crate::render::notes;
 use crate::result::ReadResult;
 use crate::tool::{read_at, ReadFileParams, ToolResponse};

@@ -1,0 +1,83 @@
+//! The configuration of reads: what a [`crate::Reader`] hands to every
+//! [`crate::Document`] it opens.
+
+use serde::{Deserialize, Serialize};
+
+use crate::budget::{Budget, Limit};
+use crate::decode::Utf8Policy;
+use crate::index::DEFAULT_BLOCK_SIZE;
+
+/// When a read pays for counting the lines of the whole file.
+///
+/// Counting is one SIMD pass over the bytes not yet indexed, kept in the index for later
+/// reads of the same [`Document`](crate::Document).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Totals {
+    /// Line selections report `total_lines` and absolute line numbers (counting if
+    /// needed); byte selections report them only when the index already covers them.
+    /// The default.
+    #[default]
+    Auto,
+    /// Never scan for totals: report them only when already known. Head, tail and byte
+    /// reads then touch only the bytes they return (plus a truncation point's numbers,
+    /// which are always exact).
+    IfKnown,
+    /// Always report totals and line numbers, for byte selections too.
+    Always,
+}
+
+/// How a reader decides what a file's content is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Detection {
+    /// Classify the first 8 KiB (see [`crate::classify`]): binary files are refused with
+    /// [`Error::Binary`](crate::Error::Binary), UTF-16/32 and legacy encodings are decoded. The default.
+    #[default]
+    Auto,
+    /// Treat every file as UTF-8 text without looking: nothing is refused as binary, and
+    /// invalid sequences follow the [`Utf8Policy`]. For hosts that classify themselves, or
+    /// that want the bytes of a file whatever they are.
+    AssumeUtf8,
+}
+
+/// The configuration of reads, shared by a reader and its documents.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Config {
+    pub budget: Budget,
+    pub utf8: Utf8Policy,
+    pub detection: Detection,
+    pub totals: Totals,
+    pub block_size: u64,
+    pub retries: u32,
+    pub summaries: bool,
+    pub max_landmarks: Limit,
+    pub landmark_window: Limit,
+    pub outline_max_bytes: Limit,
+}
+
+/// Default number of landmarks in an omitted-content summary.
+pub const DEFAULT_MAX_LANDMARKS: u64 = 40;
+
+/// Default number of bytes looked at for landmarks on each side of a read (256 KiB).
+pub const DEFAULT_LANDMARK_WINDOW: u64 = 256 * 1024;
+
+/// Default number of bytes an outline looks at (16 MiB).
+pub const DEFAULT_OUTLINE_MAX_BYTES: u64 = 16 << 20;
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            budget: Budget::default(),
+            utf8: Utf8Policy::Lossy,
+            detection: Detection::Auto,
+            totals: Totals::Auto,
+            block_size: DEFAULT_BLOCK_SIZE,
+            retries: 3,
+            summaries: true,
+            max_landmarks: Limit::new(DEFAULT_MAX_LANDMARKS),
+            landmark_window: Limit::new(DEFAULT_LANDMARK_WINDOW),
+            outline_max_bytes: Limit::new(DEFAULT_OUTLINE_MAX_BYTES),
+        }
+    }
+}
