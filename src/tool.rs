@@ -373,13 +373,16 @@ impl ReadFileParams {
             .filter_map(|(g, n)| n.map(|n| (g, n)))
             .collect();
         if let [(_, a), (_, b), ..] = used[..] {
-            return Err(param(name(b), format!(
-                "Conflicting parameters: {} and {} cannot be used together; select with one \
+            return Err(param(
+                name(b),
+                format!(
+                    "Conflicting parameters: {} and {} cannot be used together; select with one \
                  of start_line/end_line, offset/limit, head, tail, start_byte/end_byte or \
                  should_read_entire_file",
-                name(a),
-                name(b)
-            )));
+                    name(a),
+                    name(b)
+                ),
+            ));
         }
         let zero = |field: &'static str| Error::ZeroLine { field: name(field) };
         Ok(match used.first().map(|u| u.0) {

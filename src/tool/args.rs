@@ -70,12 +70,10 @@ impl Args {
         let what = "an integer line number (1-based; negative counts from the end)";
         match self.take(names)? {
             None => Ok(None),
-            Some((name, v)) => {
-                integral(&v)
-                    .and_then(|n| i64::try_from(n).ok())
-                    .map(|n| Some((name, n)))
-                    .ok_or_else(|| invalid(name, what, &v))
-            }
+            Some((name, v)) => integral(&v)
+                .and_then(|n| i64::try_from(n).ok())
+                .map(|n| Some((name, n)))
+                .ok_or_else(|| invalid(name, what, &v)),
         }
     }
 
@@ -147,7 +145,10 @@ pub(crate) fn param(name: &str, message: impl Into<String>) -> Error {
 
 /// The error for a value of the wrong type or range.
 fn invalid(name: &str, expected: &str, got: &Value) -> Error {
-    param(name, format!("Invalid {name}: expected {expected}, got {got}"))
+    param(
+        name,
+        format!("Invalid {name}: expected {expected}, got {got}"),
+    )
 }
 
 /// The error for a missing required parameter.
@@ -158,7 +159,10 @@ pub(crate) fn missing(names: &[&str]) -> Error {
     } else {
         param(
             first,
-            format!("Missing required parameter {first} (or {})", rest.join(", ")),
+            format!(
+                "Missing required parameter {first} (or {})",
+                rest.join(", ")
+            ),
         )
     }
 }

@@ -153,25 +153,26 @@ impl SessionReadFileParams {
             start_byte: start_byte.map(|v| v.1),
             explanation: explanation.map(|v| v.1),
         };
-        let names = (
-            start.map_or(START[0], |v| v.0),
-            end.map_or(END[0], |v| v.0),
-        );
+        let names = (start.map_or(START[0], |v| v.0), end.map_or(END[0], |v| v.0));
         p.plan_named(names)?;
         Ok(p)
     }
 
     /// What to read; the check of the parameters together.
     fn plan_named(&self, (start_name, end_name): (&'static str, &'static str)) -> Result<Plan> {
-        let lines = self.start_line_one_indexed.is_some()
-            || self.end_line_one_indexed_inclusive.is_some();
+        let lines =
+            self.start_line_one_indexed.is_some() || self.end_line_one_indexed_inclusive.is_some();
         let legacy = self.offset.is_some() || self.limit.is_some();
         let entire = self.should_read_entire_file == Some(true);
         let zero = |name: &'static str| Error::ZeroLine { field: name };
         if let Some(b) = self.start_byte {
             // Cursor always sends its line parameters: only the legacy ones conflict.
             if legacy {
-                let other = if self.offset.is_some() { "offset" } else { "limit" };
+                let other = if self.offset.is_some() {
+                    "offset"
+                } else {
+                    "limit"
+                };
                 return Err(conflict(other, "start_byte"));
             }
             return Ok(Plan::Bytes(b));
@@ -185,7 +186,11 @@ impl SessionReadFileParams {
             } else {
                 end_name
             };
-            let b = if self.offset.is_some() { "offset" } else { "limit" };
+            let b = if self.offset.is_some() {
+                "offset"
+            } else {
+                "limit"
+            };
             return Err(conflict(a, b));
         }
         if legacy {
@@ -485,7 +490,10 @@ impl SessionReadFile {
             };
             let budget = match t.reason {
                 TruncationReason::MaxLines => {
-                    format!("stopped by the line limit ({} lines per call)", self.max_lines)
+                    format!(
+                        "stopped by the line limit ({} lines per call)",
+                        self.max_lines
+                    )
                 }
                 TruncationReason::MaxBytes => format!(
                     "stopped by the byte budget (the size limit per call) after {} bytes",
@@ -498,7 +506,11 @@ impl SessionReadFile {
             };
             notes.push(format!("{shown}: {budget}; continue with {next}."));
         }
-        for c in r.cut_lines.iter().take(crate::tool::ReadFile::MAX_CUT_NOTES) {
+        for c in r
+            .cut_lines
+            .iter()
+            .take(crate::tool::ReadFile::MAX_CUT_NOTES)
+        {
             notes.push(cut_note(c));
         }
         if r.cut_lines.len() > crate::tool::ReadFile::MAX_CUT_NOTES {
