@@ -27,7 +27,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::error::Result;
-use crate::read::Reader;
+use crate::read::{Reader, Totals};
 use crate::result::ReadResult;
 use crate::select::{ByteSelection, LineSelection, Selection};
 use crate::tool::args::{self, deserialize_via_args, missing, param, Args, JsonArgs};
@@ -137,12 +137,13 @@ impl VaultReadFile {
     /// A conflict of `start_byte` with the line parameters, then whatever
     /// [`Reader::read_in`] returns.
     pub fn call(&self, params: &VaultReadParams) -> Result<String> {
-        let result = read_at(
-            &self.reader,
-            Some(&self.vault),
-            &params.path,
-            params.selection()?,
-        )?;
+        let sel = params.selection()?;
+        // A byte read numbers its lines too: count up to it.
+        let reader = match sel {
+            Selection::Bytes(_) => self.reader.clone().totals(Totals::Always),
+            _ => self.reader.clone(),
+        };
+        let result = read_at(&reader, Some(&self.vault), &params.path, sel)?;
         Ok(render(&result))
     }
 
