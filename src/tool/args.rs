@@ -124,9 +124,9 @@ fn integral(v: &Value) -> Option<i128> {
     match v {
         Value::Number(n) => n.as_i64().map(i128::from).or_else(|| {
             n.as_u64().map(i128::from).or_else(|| {
-                // 2^63: larger floats are not exact integers anyone means.
+                // Beyond 2^63 a float is no integer anyone means.
                 n.as_f64()
-                    .filter(|f| f.fract() == 0.0 && f.abs() < 9.223_372_036_854_775_808e18)
+                    .filter(|f| f.fract() == 0.0 && f.abs() < 2f64.powi(63))
                     .map(|f| f as i128)
             })
         }),
