@@ -1,50 +1,43 @@
-//! `mcp_server`: a stdio MCP server with the tools `read_file` and (when a session store
-//! is configured) `read_session_messages`, built on `rmcp` (the official Rust SDK).
+//! `mcp_server`: a stdio MCP server serving one `read_file`-style tool (the unified
+//! `read_file` by default, or one seed tool's preset) and, when a session store is
+//! configured, `read_session_messages`; built on `rmcp` (the official Rust SDK).
 //!
 //! ```text
-//! cargo run --release --features schemars --example mcp_server -- [--root DIR]
-//!     [--protect GLOB]... [--max-lines N] [--max-bytes N] [--max-line-chars N]
-//!     [--sessions-store claude|codex|opencode|jsonl --sessions-dir DIR]
+//! cargo run --release --features schemars --example mcp_server -- [--preset NAME]
+//!     [--root DIR] [--protect GLOB]... [--session NAME=DIR]...
+//!     [--sessions-store claude|codex|opencode|jsonl --sessions-dir DIR [--all-projects]]
+//!     [--max-lines N] [--max-bytes N] [--max-line-chars N]
 //! ```
 //!
-//! - `read_file` takes [`rangeread::tool::ReadFileParams`]: `path` (or `target_file`,
-//!   `file_path`, `filename`), lines (`start_line`/`end_line`, `offset`/`limit`, `head`,
-//!   `tail`) or bytes (`start_byte`/`end_byte`). Its input schema is that struct's
-//!   JSON Schema.
-//! - Every path is confined to `--root` (default: the current directory), with
-//!   `--protect` patterns refused (gitignore-style, repeatable).
-//! - The answer is the exact text of the selection as the first content block, the notes
-//!   (what was omitted, where to continue, where the rest of a cut line starts) as a
-//!   second one when there are any, and the result without its content as
-//!   `structuredContent`.
-//! - Every failure — bad parameters, a missing file, a binary file, a path outside the
-//!   root, even a panic — is a tool result with `isError: true` and the message; the
-//!   server keeps serving.
-//! - Budgets per call default to 2000 lines, 100 KiB and 2000 characters a line (0 = no
-//!   limit). Totals are reported only when known ([`rangeread::Totals::IfKnown`]): `head`
-//!   and `tail` of a 1 GiB file never count it. Line indexes are kept in an
-//!   [`rangeread::IndexCache`] (64 MiB budget), so a second read deep in a large file
-//!   costs no new scan; the session stores keep their per-transcript counts and titles
-//!   in the same cache.
-//! - `read_session_messages` reads an agent's session transcripts from the store named by
-//!   `--sessions-store` (`claude`, `codex`, `opencode` or `jsonl` with the default field
-//!   pointers `/role`, `/content`, `/timestamp`) in `--sessions-dir` (the store's home:
-//!   Claude Code's `projects` directory or the directory holding it, `$CODEX_HOME`,
-//!   OpenCode's data directory). Input, camelCase as in the seed: `sessionId` or
-//!   `searchTitle`, and optionally `limit` (default 20), `offset`, `order`
-//!   (`oldest`/`newest`); the snake_case spellings are accepted too. The answer is one
-//!   text block of JSON: `{sessionId, sessionTitle, messageCount, messages: [{role,
-//!   content, timestamp}]}`. Every failure (`Either session_id or search_title must be
-//!   provided`, `Session not found: "ID"`, `No sessions found matching "X". Available
-//!   sessions: ...`, bad parameters such as `Invalid limit: expected a non-negative
-//!   integer, got -1`) is a tool result with `isError: true`.
-//! - Without `--sessions-store`, `read_session_messages` is **not listed** by
-//!   `tools/list`; a call to it anyway is an `isError` result saying that no session
-//!   store is configured. `--sessions-dir` is required with `--sessions-store`, and a
-//!   missing directory stops the server at startup.
+//! `--help` lists every flag. Presets (`--preset`), each the seed tool's name, input
+//! schema, description and response shape:
 //!
-//! Registering it with Claude Code, Cursor and other hosts: `docs/mcp.md`.
+//! | preset | tool | answer |
+//! |---|---|---|
+//! | `read_file` (default) | `read_file` | the content, the notes as a second block, the result (paths relative to the root) as `structuredContent` |
+//! | `session_read_file` | `session_read_file` | JSON `{success, content, linesRead, omittedContent, ...}`, also as `structuredContent` |
+//! | `file_read` | `file_read` | the numbered Markdown block, the outline after a full read |
+//! | `fs_read` | `fs_read` | JSON `{content, metadata}`, also as `structuredContent` |
+//! | `vault` | `read_file` | `N: line` and one truncation line; errors `Error: MESSAGE` |
+//!
+//! Every path is confined to `--root` (default: the current directory; for
+//! `session_read_file`, to the directory of the session named in the call: `--session
+//! NAME=DIR`, repeatable, and `--root` as the session `default` when none is given),
+//! with `--protect` patterns refused. Every failure is a tool result with
+//! `isError: true`; the server keeps serving. Tool output never shows the host's path
+//! of the root: paths are relative to it.
+//!
+//! `read_session_messages` reads an agent's session transcripts from the store named by
+//! `--sessions-store` in `--sessions-dir` (the store's home); it is listed beside any
+//! preset when a store is given. Input, camelCase as in the seed: `sessionId` or
+//! `searchTitle`, and optionally `limit` (default 20), `offset`, `order`
+//! (`oldest`/`newest`).
+//!
+//! Registering it with Claude Code, Cursor and other hosts, and each preset's
+//! differences from its seed: `docs/mcp.md`.
 
+use std::ffi::OsString;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -52,8 +45,13 @@ use rangeread::sessions::{
     read_session_messages, ClaudeStore, CodexStore, JsonlFields, JsonlStore, OpenCodeStore,
     SessionQuery, SessionStore,
 };
-use rangeread::tool::{ReadFile, ReadFileParams};
-use rangeread::{Error, IndexCache, Reader, Totals, Workspace};
+use rangeread::tool::file_read::{self, FileRead, FileReadParams};
+use rangeread::tool::fs_read::{self, FsRead, FsReadParams};
+use rangeread::tool::session_read_file::{self, SessionReadFile, SessionReadFileParams};
+use rangeread::tool::vault::{self, VaultReadFile, VaultReadParams};
+use rangeread::tool::{ReadFile, ReadFileParams, ToolResponse};
+use rangeread::{Error, IndexCache, Reader, Totals, Workspace, WorkspaceRegistry};
+use rmcp::handler::server::common::schema_for_type;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     InitializeResult, JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
@@ -62,8 +60,6 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{json, Value};
-
-const TOOL: &str = "read_file";
 
 const DESCRIPTION: &str = "Read a text file, or part of it, from the workspace. Select lines \
     with start_line/end_line (1-based, inclusive; negative counts from the end), \
@@ -89,10 +85,139 @@ const CACHE_BYTES: usize = 64 << 20;
 /// A session store shared with the blocking tasks that read it.
 type Store = Arc<dyn SessionStore + Send + Sync>;
 
+/// The seed tool a server serves.
+enum Preset {
+    ReadFile(ReadFile, PathBuf),
+    Session(SessionReadFile),
+    FileRead(FileRead),
+    FsRead(FsRead),
+    Vault(VaultReadFile),
+}
+
+impl Preset {
+    /// The tool's name, description and input schema.
+    fn definition(&self) -> Tool {
+        let (name, description, schema, title) = match self {
+            Preset::ReadFile(..) => (
+                "read_file",
+                DESCRIPTION,
+                schema_for_type::<ReadFileParams>(),
+                "Read file",
+            ),
+            Preset::Session(_) => (
+                "session_read_file",
+                session_read_file::DESCRIPTION,
+                schema_for_type::<SessionReadFileParams>(),
+                "Read a file in a session's workspace",
+            ),
+            Preset::FileRead(_) => (
+                "file_read",
+                file_read::DESCRIPTION,
+                schema_for_type::<FileReadParams>(),
+                "Read file",
+            ),
+            Preset::FsRead(_) => (
+                "fs_read",
+                fs_read::DESCRIPTION,
+                schema_for_type::<FsReadParams>(),
+                "Read a byte range",
+            ),
+            Preset::Vault(_) => (
+                "read_file",
+                vault::DESCRIPTION,
+                schema_for_type::<VaultReadParams>(),
+                "Read a note",
+            ),
+        };
+        Tool::new(name, description, schema).with_annotations(
+            ToolAnnotations::with_title(title)
+                .read_only(true)
+                .destructive(false)
+                .idempotent(true)
+                .open_world(false),
+        )
+    }
+
+    fn name(&self) -> &'static str {
+        match self {
+            Preset::ReadFile(..) | Preset::Vault(_) => "read_file",
+            Preset::Session(_) => "session_read_file",
+            Preset::FileRead(_) => "file_read",
+            Preset::FsRead(_) => "fs_read",
+        }
+    }
+
+    /// Runs one call to completion; every failure becomes a tool result.
+    fn run(&self, args: Value) -> CallToolResult {
+        match self {
+            Preset::ReadFile(tool, root) => run_read_file(tool, root, args),
+            Preset::Session(tool) => json_result(tool.respond(args), true),
+            Preset::FileRead(tool) => text_result(tool.respond(args)),
+            Preset::FsRead(tool) => json_result(tool.respond(args), false),
+            Preset::Vault(tool) => text_result(tool.respond(args)),
+        }
+    }
+}
+
+/// A text answer, as the seed sends it.
+fn text_result(r: ToolResponse) -> CallToolResult {
+    if r.is_error {
+        CallToolResult::error(vec![ContentBlock::text(r.text)])
+    } else {
+        CallToolResult::success(vec![ContentBlock::text(r.text)])
+    }
+}
+
+/// A JSON answer: the text, and the same object as `structuredContent` (for errors too
+/// when the seed answers errors in JSON).
+fn json_result(r: ToolResponse, errors_are_json: bool) -> CallToolResult {
+    let structured = serde_json::from_str::<Value>(&r.text).ok();
+    let mut out = text_result(r);
+    if !out.is_error.unwrap_or(false) || errors_are_json {
+        out.structured_content = structured;
+    }
+    out
+}
+
+/// The unified tool: content, notes, and the result without its content, its path
+/// relative to the root.
+fn run_read_file(tool: &ReadFile, root: &std::path::Path, args: Value) -> CallToolResult {
+    let read = ReadFileParams::from_json(args).and_then(|p| tool.call(&p));
+    match read {
+        Ok(result) => {
+            let notes = ReadFile::notes(&result);
+            let mut meta = serde_json::to_value(&result).unwrap_or(Value::Null);
+            if let Some(m) = meta.as_object_mut() {
+                m.remove("content");
+                let relative = std::path::Path::new(&result.resolved_path)
+                    .strip_prefix(root)
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_else(|_| result.path.clone());
+                m.insert("resolved_path".into(), Value::String(relative));
+            }
+            let mut content = vec![ContentBlock::text(result.content)];
+            if !notes.is_empty() {
+                content.push(ContentBlock::text(notes.join("\n")));
+            }
+            let mut r = CallToolResult::success(content);
+            r.structured_content = Some(meta);
+            r
+        }
+        Err(e) => {
+            let mut r = error_result(&e.to_string(), e.kind());
+            if let (Error::InvalidParameter { parameter, .. }, Some(Value::Object(m))) =
+                (&e, r.structured_content.as_mut())
+            {
+                m.insert("parameter".into(), Value::String(parameter.clone()));
+            }
+            r
+        }
+    }
+}
+
 #[derive(Clone)]
 struct Server {
-    tool: Arc<ReadFile>,
-    schema: Arc<JsonObject>,
+    preset: Arc<Preset>,
     /// `None` without `--sessions-store`: `read_session_messages` is then not listed.
     sessions: Option<Store>,
 }
@@ -190,40 +315,6 @@ fn run_sessions(store: &(dyn SessionStore + Send + Sync), args: Value) -> CallTo
     }
 }
 
-impl Server {
-    fn tool_definition(&self) -> Tool {
-        Tool::new(TOOL, DESCRIPTION, self.schema.clone()).with_annotations(
-            ToolAnnotations::with_title("Read file")
-                .read_only(true)
-                .destructive(false)
-                .idempotent(true)
-                .open_world(false),
-        )
-    }
-
-    /// Runs one call to completion; every failure becomes a message.
-    fn run(tool: &ReadFile, args: Value) -> CallToolResult {
-        let read = ReadFileParams::from_json(args).and_then(|p| tool.call(&p));
-        match read {
-            Ok(result) => {
-                let notes = ReadFile::notes(&result);
-                let mut meta = serde_json::to_value(&result).unwrap_or(Value::Null);
-                if let Some(m) = meta.as_object_mut() {
-                    m.remove("content");
-                }
-                let mut content = vec![ContentBlock::text(result.content)];
-                if !notes.is_empty() {
-                    content.push(ContentBlock::text(notes.join("\n")));
-                }
-                let mut r = CallToolResult::success(content);
-                r.structured_content = Some(meta);
-                r
-            }
-            Err(e) => error_result(&e.to_string(), e.kind()),
-        }
-    }
-}
-
 fn error_result(message: &str, kind: &str) -> CallToolResult {
     let mut r = CallToolResult::error(vec![ContentBlock::text(message)]);
     r.structured_content = Some(json!({"error": message, "kind": kind}));
@@ -234,9 +325,10 @@ impl ServerHandler for Server {
     fn get_info(&self) -> InitializeResult {
         InitializeResult::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("rangeread", env!("CARGO_PKG_VERSION")))
-            .with_instructions(
-                "read_file reads line or byte ranges of files of any size under the root.",
-            )
+            .with_instructions(format!(
+                "{} reads line or byte ranges of files of any size under the root.",
+                self.preset.name()
+            ))
     }
 
     async fn list_tools(
@@ -244,7 +336,7 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let mut tools = vec![self.tool_definition()];
+        let mut tools = vec![self.preset.definition()];
         if self.sessions.is_some() {
             tools.push(sessions_tool_definition());
         }
@@ -253,8 +345,8 @@ impl ServerHandler for Server {
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
         match name {
-            TOOL => Some(self.tool_definition()),
             SESSIONS_TOOL if self.sessions.is_some() => Some(sessions_tool_definition()),
+            n if n == self.preset.name() => Some(self.preset.definition()),
             _ => None,
         }
     }
@@ -272,7 +364,7 @@ impl ServerHandler for Server {
                     claude|codex|opencode|jsonl --sessions-dir DIR)";
                 return Ok(error_result(message, "no_session_store").into());
             };
-            // Store reads are blocking file (or SQLite) I/O, like read_file's.
+            // Store reads are blocking file (or SQLite) I/O, like the file reads.
             let result = tokio::task::spawn_blocking(move || run_sessions(store.as_ref(), args))
                 .await
                 .unwrap_or_else(|e| {
@@ -280,8 +372,9 @@ impl ServerHandler for Server {
                 });
             return Ok(result.into());
         }
-        if request.name != TOOL {
-            let mut names = TOOL.to_string();
+        let tool = self.preset.name();
+        if request.name != tool {
+            let mut names = tool.to_string();
             if self.sessions.is_some() {
                 names.push_str(" and ");
                 names.push_str(SESSIONS_TOOL);
@@ -289,10 +382,10 @@ impl ServerHandler for Server {
             let message = format!("Unknown tool {:?}; this server has {names}", request.name);
             return Ok(error_result(&message, "unknown_tool").into());
         }
-        let tool = self.tool.clone();
+        let preset = self.preset.clone();
         // Reads are blocking file I/O: keep them off the transport's thread. A panic in
         // a read ends its task only, and is reported like any other failure.
-        let result = tokio::task::spawn_blocking(move || Server::run(&tool, args))
+        let result = tokio::task::spawn_blocking(move || preset.run(args))
             .await
             .unwrap_or_else(|e| {
                 error_result(&format!("Internal error while reading: {e}"), "internal")
@@ -302,63 +395,136 @@ impl ServerHandler for Server {
 }
 
 struct Options {
-    root: String,
+    preset: String,
+    root: PathBuf,
     protect: Vec<String>,
+    sessions: Vec<(String, PathBuf)>,
     reader: Reader,
     sessions_store: Option<String>,
-    sessions_dir: Option<String>,
+    sessions_dir: Option<PathBuf>,
+    all_projects: bool,
 }
 
-const USAGE: &str = "usage: mcp_server [--root DIR] [--protect GLOB]... [--max-lines N] \
-    [--max-bytes N] [--max-line-chars N] \
-    [--sessions-store claude|codex|opencode|jsonl --sessions-dir DIR]";
+const HELP: &str = "\
+mcp_server: a stdio MCP server that reads line and byte ranges of files under a root.
 
-fn parse_args(argv: impl Iterator<Item = String>) -> Result<Options, String> {
+usage: mcp_server [OPTIONS]
+
+  --preset NAME            the tool served: read_file (default, the unified tool),
+                           session_read_file, file_read, fs_read, or vault (tool read_file)
+  --root DIR               every path is resolved inside DIR (default: the current directory)
+  --protect GLOB           refuse paths matching GLOB, gitignore-style (repeatable)
+  --session NAME=DIR       session_read_file: the session NAME reads inside DIR (repeatable;
+                           without any, --root is the session \"default\")
+  --sessions-store KIND    serve read_session_messages on this store: claude, codex,
+                           opencode or jsonl
+  --sessions-dir DIR       the store's home directory (required with --sessions-store)
+  --all-projects           read_session_messages sees every project of the store
+  --max-lines N            lines per call (default 2000; session_read_file ranges: 250; 0: no limit)
+  --max-bytes N            bytes per call (default 102400; 0: no limit)
+  --max-line-chars N       characters a line before it is cut (default 2000; 0: no limit)
+  -h, --help               print this help and exit
+";
+
+fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options>, String> {
+    use lexopt::prelude::*;
     let mut o = Options {
-        root: ".".to_string(),
+        preset: "read_file".to_string(),
+        root: PathBuf::from("."),
         protect: Vec::new(),
+        sessions: Vec::new(),
         reader: Reader::new().totals(Totals::IfKnown),
         sessions_store: None,
         sessions_dir: None,
+        all_projects: false,
     };
-    let mut it = argv;
-    while let Some(arg) = it.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
-            _ => (arg, None),
-        };
-        let mut value = || {
-            inline
-                .clone()
-                .or_else(|| it.next())
-                .ok_or_else(|| format!("{flag} needs a value"))
-        };
-        let number = |v: String| {
-            v.parse::<u64>()
-                .map_err(|_| format!("{flag} expects a non-negative integer, got {v:?}"))
-        };
-        match flag.as_str() {
-            "--root" => o.root = value()?,
-            "--protect" => o.protect.push(value()?),
-            "--max-lines" => o.reader = o.reader.max_lines(number(value()?)?),
-            "--max-bytes" => o.reader = o.reader.max_bytes(number(value()?)?),
-            "--max-line-chars" => o.reader = o.reader.max_line_chars(number(value()?)?),
-            "--sessions-store" => o.sessions_store = Some(value()?),
-            "--sessions-dir" => o.sessions_dir = Some(value()?),
-            "-h" | "--help" => return Err(USAGE.to_string()),
-            other => return Err(format!("unknown argument {other:?} (see --help)")),
+    let mut max_lines = None;
+    let mut p = lexopt::Parser::from_args(args);
+    let err = |e: lexopt::Error| e.to_string();
+    let number = |flag: &str, v: OsString| -> Result<u64, String> {
+        v.to_str()
+            .and_then(|s| s.parse::<u64>().ok())
+            .ok_or_else(|| format!("{flag} expects a non-negative integer, got {v:?}"))
+    };
+    while let Some(arg) = p.next().map_err(err)? {
+        match arg {
+            Long("preset") => o.preset = p.value().map_err(err)?.string().map_err(err)?,
+            Long("root") => o.root = p.value().map_err(err)?.into(),
+            Long("protect") => o
+                .protect
+                .push(p.value().map_err(err)?.string().map_err(err)?),
+            Long("session") => o.sessions.push(session_arg(p.value().map_err(err)?)?),
+            Long("sessions-store") => {
+                o.sessions_store = Some(p.value().map_err(err)?.string().map_err(err)?)
+            }
+            Long("sessions-dir") => o.sessions_dir = Some(p.value().map_err(err)?.into()),
+            Long("all-projects") => o.all_projects = true,
+            Long("max-lines") => max_lines = Some(number("--max-lines", p.value().map_err(err)?)?),
+            Long("max-bytes") => {
+                o.reader = o
+                    .reader
+                    .max_bytes(number("--max-bytes", p.value().map_err(err)?)?)
+            }
+            Long("max-line-chars") => {
+                o.reader = o
+                    .reader
+                    .max_line_chars(number("--max-line-chars", p.value().map_err(err)?)?)
+            }
+            Short('h') | Long("help") => return Ok(None),
+            other => return Err(format!("{} (see --help)", other.unexpected())),
         }
     }
-    match (&o.sessions_store, &o.sessions_dir) {
-        (Some(_), None) => Err("--sessions-store needs --sessions-dir DIR".to_string()),
-        (None, Some(_)) => Err("--sessions-dir needs --sessions-store".to_string()),
-        _ => Ok(o),
+    if let Some(n) = max_lines {
+        o.reader = o.reader.max_lines(n);
     }
+    match (&o.sessions_store, &o.sessions_dir) {
+        (Some(_), None) => return Err("--sessions-store needs --sessions-dir DIR".to_string()),
+        (None, Some(_)) => return Err("--sessions-dir needs --sessions-store".to_string()),
+        _ => {}
+    }
+    if o.all_projects && o.sessions_store.is_none() {
+        return Err("--all-projects needs --sessions-store".to_string());
+    }
+    if !o.sessions.is_empty() && o.preset != "session_read_file" {
+        return Err("--session is for --preset session_read_file".to_string());
+    }
+    // session_read_file's 250-line cap is its own; --max-lines replaces it.
+    if o.preset == "session_read_file" {
+        o.preset = format!(
+            "session_read_file:{}",
+            max_lines.unwrap_or(session_read_file::MAX_LINES_PER_CALL)
+        );
+    }
+    Ok(Some(o))
+}
+
+/// `NAME=DIR`, split at the first `=`; DIR may be any path.
+fn session_arg(v: OsString) -> Result<(String, PathBuf), String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let bytes = v.as_bytes();
+        if let Some(i) = bytes.iter().position(|&b| b == b'=') {
+            let name = std::str::from_utf8(&bytes[..i])
+                .map_err(|_| format!("--session expects NAME=DIR with a UTF-8 NAME, got {v:?}"))?;
+            let dir = std::ffi::OsStr::from_bytes(&bytes[i + 1..]);
+            if !name.is_empty() && !dir.is_empty() {
+                return Ok((name.to_string(), PathBuf::from(dir)));
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    if let Some((name, dir)) = v.to_str().and_then(|s| s.split_once('=')) {
+        if !name.is_empty() && !dir.is_empty() {
+            return Ok((name.to_string(), PathBuf::from(dir)));
+        }
+    }
+    Err(format!("--session expects NAME=DIR, got {v:?}"))
 }
 
 /// Opens the session store named by `--sessions-store` in `--sessions-dir`; the JSONL
 /// stores keep their transcript state in the server's index cache.
-fn open_store(kind: &str, dir: &str, cache: &Arc<IndexCache>) -> Result<Store, String> {
+fn open_store(kind: &str, dir: &std::path::Path, cache: &Arc<IndexCache>) -> Result<Store, String> {
     let e = |e: Error| e.to_string();
     let store: Store = match kind {
         "claude" => Arc::new(ClaudeStore::open(dir).map_err(e)?.cache(cache.clone())),
@@ -383,28 +549,75 @@ fn build(o: Options) -> Result<Server, String> {
     // One cache, one budget, for file reads and session transcripts alike.
     let cache = Arc::new(IndexCache::new(CACHE_BYTES));
     let sessions = match (&o.sessions_store, &o.sessions_dir) {
-        (Some(kind), Some(dir)) => Some(open_store(kind, dir, &cache)?),
+        (Some(kind), Some(dir)) => {
+            if !o.all_projects {
+                // The stores have no project scoping yet: say so rather than pretend.
+                eprintln!(
+                    "mcp_server: note: read_session_messages is not scoped to --root in \
+                     this build; it sees every project of the store (as with --all-projects)"
+                );
+            }
+            Some(open_store(kind, dir, &cache)?)
+        }
         _ => None,
     };
-    let server = build_reader(o, cache).map_err(|e| e.to_string())?;
-    Ok(Server { sessions, ..server })
-}
-
-fn build_reader(o: Options, cache: Arc<IndexCache>) -> Result<Server, Error> {
-    let ws = Workspace::builder(&o.root).protect_all(o.protect).build()?;
-    let reader = o.reader.cache(cache);
-    let schema = rmcp::handler::server::common::schema_for_type::<ReadFileParams>();
+    let e = |e: Error| e.to_string();
+    let workspace = |root: &std::path::Path| {
+        Workspace::builder(root)
+            .protect_all(o.protect.iter().cloned())
+            .build()
+            .map_err(e)
+    };
+    let reader = o.reader.clone().cache(cache);
+    let preset = match o.preset.as_str() {
+        "read_file" => {
+            let ws = workspace(&o.root)?;
+            let root = ws.root().to_path_buf();
+            Preset::ReadFile(ReadFile::with_reader(reader).workspace(ws), root)
+        }
+        "file_read" => Preset::FileRead(
+            FileRead::with_reader(reader.totals(Totals::Auto)).workspace(workspace(&o.root)?),
+        ),
+        "fs_read" => Preset::FsRead(FsRead::with_reader(reader).workspace(workspace(&o.root)?)),
+        "vault" => Preset::Vault(
+            VaultReadFile::new(workspace(&o.root)?).reader(reader.totals(Totals::Auto)),
+        ),
+        s if s.starts_with("session_read_file:") => {
+            let cap: u64 = s["session_read_file:".len()..].parse().unwrap_or(0);
+            let registry = WorkspaceRegistry::new();
+            if o.sessions.is_empty() {
+                registry.insert("default", workspace(&o.root)?);
+            }
+            for (name, dir) in &o.sessions {
+                registry.insert(name.clone(), workspace(dir)?);
+            }
+            Preset::Session(
+                SessionReadFile::new(registry)
+                    .reader(reader.totals(Totals::Auto))
+                    .max_lines(cap),
+            )
+        }
+        other => {
+            return Err(format!(
+                "--preset expects read_file, session_read_file, file_read, fs_read or vault, \
+                 got {other:?}"
+            ))
+        }
+    };
     Ok(Server {
-        tool: Arc::new(ReadFile::with_reader(reader).workspace(ws)),
-        schema,
-        sessions: None,
+        preset: Arc::new(preset),
+        sessions,
     })
 }
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> ExitCode {
-    let server = match parse_args(std::env::args().skip(1)) {
-        Ok(o) => build(o),
+    let server = match parse_args(std::env::args_os().skip(1)) {
+        Ok(None) => {
+            print!("{HELP}");
+            return ExitCode::SUCCESS;
+        }
+        Ok(Some(o)) => build(o),
         Err(e) => Err(e),
     };
     let server = match server {

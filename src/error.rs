@@ -98,6 +98,15 @@ pub enum Error {
         /// What is wrong, naming the offending parameter or text.
         message: String,
     },
+    /// A tool parameter that is missing, of the wrong type or value, unknown, or in
+    /// conflict with another: `parameter` is the name as the caller spelled it.
+    #[error("{message}")]
+    InvalidParameter {
+        /// The parameter, as the caller spelled it (`start_line_one_indexed`, ...).
+        parameter: String,
+        /// What is wrong and what to send instead, naming the parameter.
+        message: String,
+    },
     /// The strict UTF-8 policy met an invalid sequence.
     #[error("Invalid UTF-8 at byte {offset}")]
     InvalidUtf8 {
@@ -222,6 +231,7 @@ impl Error {
             | Error::ByteStartAfterEnd { .. }
             | Error::ByteBeyondEnd { .. }
             | Error::InvalidSelection { .. } => "invalid_range",
+            Error::InvalidParameter { .. } => "invalid_params",
             Error::InvalidUtf8 { .. } => "invalid_utf8",
             Error::InvalidText { .. } => "invalid_encoding",
             Error::Binary { .. } => "binary",

@@ -32,7 +32,7 @@
 //! Parameters are checked when they are parsed: a negative or fractional `offset`,
 //! `limit`, `head`, `tail`, `start_byte` or `end_byte`, a value of the wrong type, two
 //! spellings of one parameter, or an unknown parameter fail with a message that names it.
-//! Line numbers may be negative (`-1` is the last line, SPEC §2).
+//! Line numbers may be negative (`-1` is the last line).
 //!
 //! # Presets
 //!
@@ -75,10 +75,11 @@ mod read_file;
 pub mod session_read_file;
 pub mod vault;
 
+pub use args::JsonArgs;
 pub use file_read::line_offsets;
 pub use read_file::ReadFile;
 
-use args::{deserialize_via_args, missing, Args};
+use args::{deserialize_via_args, missing, param, Args};
 
 /// What a tool sends back: its text, and whether the call failed (MCP's `isError`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -105,6 +106,30 @@ impl ToolResponse {
             is_error: true,
         }
     }
+}
+
+/// The note for a line cut at the line-length budget: where the rest starts.
+pub(crate) fn cut_note(c: &crate::result::CutLine) -> String {
+    format!(
+        "[Line {} cut: {} of {} bytes shown; read the rest with start_byte={}]",
+        c.line, c.shown_bytes, c.total_bytes, c.next_start_byte
+    )
+}
+
+/// The lines of `text` without their line feed (a CR before it stays), the last one
+/// included when it has no line feed; nothing for empty text.
+pub(crate) fn lines_of(text: &str) -> impl Iterator<Item = &str> {
+    let mut start = 0;
+    let mut lfs = file_read::line_feeds(text.as_bytes());
+    std::iter::from_fn(move || {
+        if start >= text.len() {
+            return None;
+        }
+        let end = lfs.next().unwrap_or(text.len());
+        let line = &text[start..end];
+        start = end + 1;
+        Some(line)
+    })
 }
 
 /// Reads `path` inside `workspace` when there is one, else as given.
@@ -229,15 +254,27 @@ impl ReadFileParams {
         }
     }
 
-    /// Parses the JSON arguments of a tool call.
+    /// Parses the JSON arguments of a tool call, given as a [`serde_json::Value`] or as
+    /// the JSON text itself:
+    ///
+    /// ```
+    /// use rangeread::tool::ReadFileParams;
+    ///
+    /// let p = ReadFileParams::from_json(r#"{"file_path": "a.log", "offset": 10.0}"#)?;
+    /// assert_eq!((p.path.as_str(), p.offset), ("a.log", Some(10)));
+    /// let e = ReadFileParams::from_json(r#"{"file_path": "a.log", "limit": -1}"#).unwrap_err();
+    /// assert!(matches!(e, rangeread::Error::InvalidParameter { ref parameter, .. } if parameter == "limit"));
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidSelection`] naming the parameter, for a missing `path`, a value
-    /// of the wrong type, a negative or fractional count or offset, two spellings of one
-    /// parameter, conflicting parameters, or an unknown parameter.
-    pub fn from_json(args: serde_json::Value) -> Result<ReadFileParams> {
-        ReadFileParams::from_args(Args::new(args::object(args)?))
+    /// [`Error::InvalidParameter`] naming the parameter as the caller spelled it, for a
+    /// missing `path`, a value of the wrong type, a negative or fractional count or
+    /// offset, two spellings of one parameter, conflicting parameters, an unknown
+    /// parameter, or text that is not JSON; [`Error::ZeroLine`] for a line 0.
+    pub fn from_json(args: impl JsonArgs) -> Result<ReadFileParams> {
+        ReadFileParams::from_args(args::args_of(args)?)
     }
 
     fn from_args(mut a: Args) -> Result<ReadFileParams> {
@@ -280,9 +317,10 @@ impl ReadFileParams {
             explanation: explanation.map(|v| v.1),
         };
         if p.path.is_empty() {
-            return Err(Error::selection(format!(
-                "Invalid {path_name}: expected a file path, got an empty string"
-            )));
+            return Err(param(
+                path_name,
+                format!("Invalid {path_name}: expected a file path, got an empty string"),
+            ));
         }
         // Check now, so that a conflict fails at parse time naming the spellings used.
         p.selection_named(spelled)?;
@@ -335,13 +373,16 @@ impl ReadFileParams {
             .filter_map(|(g, n)| n.map(|n| (g, n)))
             .collect();
         if let [(_, a), (_, b), ..] = used[..] {
-            return Err(Error::selection(format!(
-                "Conflicting parameters: {} and {} cannot be used together; select with one \
+            return Err(param(
+                name(b),
+                format!(
+                    "Conflicting parameters: {} and {} cannot be used together; select with one \
                  of start_line/end_line, offset/limit, head, tail, start_byte/end_byte or \
                  should_read_entire_file",
-                name(a),
-                name(b)
-            )));
+                    name(a),
+                    name(b)
+                ),
+            ));
         }
         let zero = |field: &'static str| Error::ZeroLine { field: name(field) };
         Ok(match used.first().map(|u| u.0) {

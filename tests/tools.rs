@@ -63,9 +63,10 @@ fn session_call(tool: &SessionReadFile, args: Value) -> (bool, Value) {
 #[test]
 fn session_read_file_response_shape() {
     let (_d, tool) = sessions();
+    let tool = tool.widen(false);
     let (err, v) = session_call(
         &tool,
-        json!({"session": "alpha", "path": "notes.txt",
+        json!({"session": "alpha", "target_file": "notes.txt",
                "start_line_one_indexed": 10, "end_line_one_indexed_inclusive": 12,
                "should_read_entire_file": false, "explanation": "look"}),
     );
@@ -87,23 +88,53 @@ fn session_read_file_response_shape() {
         keys(&v["omittedContent"]),
         ["afterLines", "beforeLines", "summary"]
     );
-    assert_eq!(v["success"], true);
     assert_eq!(v["content"], "line 10\nline 11\nline 12\n");
-    assert_eq!(v["path"], "notes.txt");
-    assert_eq!(v["session"], "alpha");
+    assert_eq!(
+        (v["path"].as_str(), v["session"].as_str()),
+        (Some("notes.txt"), Some("alpha"))
+    );
+    // The path inside the workspace, never the host's path of its root.
+    assert_eq!(v["resolvedPath"], "notes.txt");
     assert_eq!(v["totalLines"], 1000);
     assert_eq!(v["linesRead"], json!({"start": 10, "end": 12}));
     assert_eq!(v["omittedContent"]["beforeLines"], 9);
     assert_eq!(v["omittedContent"]["afterLines"], 988);
     let summary = v["omittedContent"]["summary"].as_str().unwrap();
     assert!(summary.starts_with("Lines 1-9 omitted"), "{summary}");
-    // The typed response is what goes on the wire.
     let typed: SessionReadFileResponse = serde_json::from_value(v).unwrap();
     assert!(typed.success);
 }
 
 #[test]
-fn session_read_file_caps_each_call_at_250_lines() {
+fn session_read_file_widens_short_ranges_to_200_lines_like_cursor() {
+    let (_d, tool) = sessions();
+    let call = |args: Value| session_call(&tool, args).1;
+    // Around the request, clamped at the start of the file.
+    let v = call(json!({"session": "alpha", "target_file": "notes.txt",
+        "start_line_one_indexed": 10, "end_line_one_indexed_inclusive": 12}));
+    assert_eq!(v["linesRead"], json!({"start": 1, "end": 200}));
+    assert_eq!(v["linesRequested"], json!({"start": 10, "end": 12}));
+    assert_eq!(v["content"].as_str().unwrap().lines().count(), 200);
+    // In the middle: centred on the request.
+    let v = call(json!({"session": "alpha", "target_file": "notes.txt",
+        "start_line_one_indexed": 500, "end_line_one_indexed_inclusive": 509}));
+    assert_eq!(v["linesRead"], json!({"start": 405, "end": 604}));
+    // At the end: still 200 lines, taken from before.
+    let v = call(json!({"session": "alpha", "target_file": "notes.txt",
+        "start_line_one_indexed": 990, "end_line_one_indexed_inclusive": 995}));
+    assert_eq!(v["linesRead"], json!({"start": 801, "end": 1000}));
+    // 200 lines or more are not widened; a file shorter than 200 lines is read whole.
+    let v = call(json!({"session": "alpha", "target_file": "notes.txt",
+        "start_line_one_indexed": 300, "end_line_one_indexed_inclusive": 520}));
+    assert_eq!(v["linesRead"], json!({"start": 300, "end": 520}));
+    assert!(v.get("linesRequested").is_none());
+    let v = call(json!({"session": "beta", "target_file": "notes.txt",
+        "start_line_one_indexed": 1, "end_line_one_indexed_inclusive": 1}));
+    assert_eq!(v["linesRead"], json!({"start": 1, "end": 1}));
+}
+
+#[test]
+fn session_read_file_caps_ranges_at_250_lines_and_reads_whole_files_to_the_byte_budget() {
     let (_d, tool) = sessions();
     let (_, v) = session_call(
         &tool,
@@ -112,114 +143,262 @@ fn session_read_file_caps_each_call_at_250_lines() {
     );
     assert_eq!(v["linesRead"], json!({"start": 1, "end": 250}));
     assert_eq!(v["content"].as_str().unwrap().lines().count(), 250);
-    assert_eq!(v["omittedContent"]["afterLines"], 750);
     let summary = v["omittedContent"]["summary"].as_str().unwrap();
     assert!(
         summary.ends_with(
-            "Showing lines 1-250 of 1000 (at most 250 lines per call); \
+            "Showing lines 1-250 of 1000: stopped by the line limit (250 lines per call); \
              continue with start_line_one_indexed=251."
         ),
         "{summary}"
     );
-    // The entire file is capped too, and Cursor's always-sent line parameters are ignored.
-    let (_, v) = session_call(
-        &tool,
-        json!({"session": "alpha", "path": "notes.txt", "should_read_entire_file": true,
+    // No range, or should_read_entire_file (Cursor's always-sent line parameters are
+    // then ignored): the whole file, with no line cap.
+    for args in [
+        json!({"session": "alpha", "target_file": "notes.txt"}),
+        json!({"session": "alpha", "target_file": "notes.txt", "should_read_entire_file": true,
                "start_line_one_indexed": 600, "end_line_one_indexed_inclusive": 610}),
-    );
-    assert_eq!(v["linesRead"], json!({"start": 1, "end": 250}));
-    // Continuing from the summary's line reads the next page.
+    ] {
+        let (_, v) = session_call(&tool, args);
+        assert_eq!(v["linesRead"], json!({"start": 1, "end": 1000}));
+        assert_eq!(v["content"], numbered(1000));
+        assert_eq!(v["omittedContent"]["summary"], "");
+    }
+    // Over the byte budget: the first page, and a note naming the budget.
+    let (_d2, small) = sessions();
+    let small = small.reader(Reader::new().max_bytes(1000));
     let (_, v) = session_call(
-        &tool,
-        json!({"session": "alpha", "path": "notes.txt", "start_line_one_indexed": 251}),
+        &small,
+        json!({"session": "alpha", "target_file": "notes.txt"}),
     );
-    assert_eq!(v["linesRead"], json!({"start": 251, "end": 500}));
-    assert!(v["content"].as_str().unwrap().starts_with("line 251\n"));
+    let lines = v["linesRead"]["end"].as_u64().unwrap();
+    assert!(lines > 100 && lines < 200, "{v}");
+    let summary = v["omittedContent"]["summary"].as_str().unwrap();
+    assert!(summary.contains("stopped by the byte budget"), "{summary}");
+    assert!(
+        summary.ends_with(&format!(
+            "continue with start_line_one_indexed={}.",
+            lines + 1
+        )),
+        "{summary}"
+    );
 }
 
 #[test]
-fn session_read_file_resolves_in_the_sessions_workspace() {
-    let (dir, tool) = sessions();
-    let (_, a) = session_call(&tool, json!({"session": "alpha", "path": "notes.txt"}));
-    let (_, b) = session_call(
+fn session_read_file_takes_legacy_offset_limit_and_integral_floats() {
+    let (_d, tool) = sessions();
+    let tool = tool.widen(false);
+    let (err, v) = session_call(
         &tool,
-        json!({"session": "beta", "target_file": "notes.txt"}),
+        json!({"session": "alpha", "target_file": "notes.txt", "offset": 300.0, "limit": 5}),
     );
-    assert_eq!(b["content"], "only b\n");
+    assert!(!err, "{v}");
+    assert_eq!(v["linesRead"], json!({"start": 300, "end": 304}));
     assert_eq!(
-        b["omittedContent"],
-        json!({"beforeLines": 0, "afterLines": 0, "summary": ""})
+        v["content"],
+        "line 300\nline 301\nline 302\nline 303\nline 304\n"
     );
-    let root_a = fs::canonicalize(dir.path().join("a")).unwrap();
-    assert_eq!(
-        a["resolvedPath"],
-        root_a.join("notes.txt").display().to_string()
+    let (_, v) = session_call(
+        &tool,
+        json!({"session": "alpha", "target_file": "notes.txt", "offset": 990}),
     );
+    assert_eq!(v["linesRead"], json!({"start": 990, "end": 1000}));
+    let (_, v) = session_call(
+        &tool,
+        json!({"session": "alpha", "target_file": "notes.txt",
+               "start_line_one_indexed": 7.0, "end_line_one_indexed_inclusive": 8.0}),
+    );
+    assert_eq!(v["linesRead"], json!({"start": 7, "end": 8}));
+}
+
+#[test]
+fn session_read_file_errors_name_the_parameter_as_spelled() {
+    let (_d, tool) = sessions();
     for (args, message) in [
         (
-            json!({"session": "beta", "path": "../outside.txt"}),
+            json!({"session": "beta", "target_file": "../outside.txt"}),
             r#"Path "../outside.txt" is outside the workspace"#,
         ),
         (
-            json!({"session": "gamma", "path": "notes.txt"}),
+            json!({"session": "gamma", "target_file": "notes.txt"}),
             r#"Session not found: "gamma""#,
         ),
         (
-            json!({"session": "beta", "path": "notes.txt", "start_line_one_indexed": -1}),
+            json!({"session": "beta", "target_file": "notes.txt", "start_line_one_indexed": -1}),
             "Invalid start_line_one_indexed: expected a non-negative integer, got -1",
         ),
         (
-            json!({"session": "beta", "path": "notes.txt", "start_line_one_indexed": 5}),
-            "Invalid range specified: start_line (5) is beyond the end of the file (1 lines).",
+            json!({"session": "beta", "target_file": "notes.txt", "end_line_one_indexed_inclusive": 2.5}),
+            "Invalid end_line_one_indexed_inclusive: expected a non-negative integer, got 2.5",
         ),
+        (
+            json!({"session": "beta", "target_file": "notes.txt", "start_line_one_indexed": 5}),
+            "Invalid range specified: start_line_one_indexed (5) is beyond the end of the file (1 lines).",
+        ),
+        (
+            json!({"session": "alpha", "target_file": "notes.txt", "start_line": 9, "end_line": 3}),
+            "Invalid range specified: start_line (9) is greater than end_line (3).",
+        ),
+        (
+            json!({"session": "alpha", "target_file": "notes.txt", "start_line_one_indexed": 0}),
+            "start_line_one_indexed (0) is invalid: lines are 1-indexed",
+        ),
+        (
+            json!({"session": "alpha", "target_file": "notes.txt", "offset": 3, "start_line_one_indexed": 4}),
+            "Conflicting parameters: start_line_one_indexed and offset cannot be used together",
+        ),
+        (json!({"session": "alpha"}), "Missing required parameter target_file (or path)"),
     ] {
-        let (err, v) = session_call(&tool, args);
-        assert!(err);
-        assert_eq!(v, json!({"success": false, "error": message}));
+        let (err, v) = session_call(&tool, args.clone());
+        assert!(err, "{args}");
+        let got = v["error"].as_str().unwrap();
+        assert!(got.starts_with(message), "{args}: {got}");
+        assert_eq!(v["success"], false);
     }
-    // An end past the last line is clamped, not an error.
-    let (err, v) = session_call(
+    // The parameter is data too.
+    let e = serde_json::from_value::<rangeread::tool::session_read_file::SessionReadFileParams>(
+        json!({"session": "a", "target_file": "x", "limit": "many"}),
+    )
+    .unwrap_err();
+    assert!(e.to_string().starts_with("Invalid limit"), "{e}");
+    match rangeread::tool::ReadFileParams::from_json(r#"{"target_file": "x", "head": -2}"#) {
+        Err(rangeread::Error::InvalidParameter { parameter, .. }) => assert_eq!(parameter, "head"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn every_preset_marks_a_cut_line_and_start_byte_reads_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = "é".repeat(2500) + "END";
+    write(dir.path(), "long.md", format!("short\n{long}\nafter\n"));
+    let ws = || Workspace::new(dir.path()).unwrap();
+    let rest_from = |start: u64| {
+        let bytes = fs::read(dir.path().join("long.md")).unwrap();
+        String::from_utf8(bytes[start as usize..].to_vec()).unwrap()
+    };
+
+    // session_read_file: cutLines, a note, and start_byte.
+    let reg = WorkspaceRegistry::new();
+    reg.insert("s", ws());
+    let tool = SessionReadFile::new(reg);
+    let (_, v) = session_call(&tool, json!({"session": "s", "target_file": "long.md"}));
+    let cut = &v["cutLines"][0];
+    assert_eq!(cut["line"], 2);
+    assert_eq!(cut["shownBytes"], 4000);
+    let next = cut["nextStartByte"].as_u64().unwrap();
+    assert!(v["omittedContent"]["summary"]
+        .as_str()
+        .unwrap()
+        .contains(&format!("read the rest with start_byte={next}")));
+    let (_, rest) = session_call(
         &tool,
-        json!({"session": "beta", "path": "notes.txt", "end_line_one_indexed_inclusive": 99}),
+        json!({"session": "s", "target_file": "long.md", "start_byte": next}),
     );
-    assert!(!err);
-    assert_eq!(v["linesRead"], json!({"start": 1, "end": 1}));
+    assert_eq!(rest["content"], rest_from(next));
+    assert!(rest["content"]
+        .as_str()
+        .unwrap()
+        .starts_with(&"é".repeat(500)));
+
+    // file_read: a marker on the line, start_byte.
+    let fr = FileRead::new().workspace(ws());
+    let out = fr.respond(json!({"filename": "long.md"})).text;
+    assert!(
+        out.contains(&format!(
+            "… [line truncated: 1003 more bytes; read the rest with start_byte={next}]\n"
+        )),
+        "{out}"
+    );
+    let out = fr
+        .respond(json!({"filename": "long.md", "start_byte": next}))
+        .text;
+    assert!(
+        out.starts_with(&format!("# File: long.md (Bytes {next}-")),
+        "{out}"
+    );
+    assert!(out.contains("éEND\nafter\n```"), "{out}");
+
+    // vault: the marker, start_byte.
+    let vt = VaultReadFile::new(ws());
+    let out = vt.respond(json!({"path": "long.md"})).text;
+    assert!(out.starts_with("1: short\n2: éé"), "{out}");
+    assert!(
+        out.ends_with(&format!(
+            "… [line truncated: 1003 more bytes; read the rest with start_byte={next}]\n3: after\n"
+        )),
+        "{out}"
+    );
+    let out = vt
+        .respond(json!({"path": "long.md", "start_byte": next}))
+        .text;
+    assert!(out.ends_with("éEND\n3: after\n"), "{out}");
+
+    // The unified tool: a note.
+    let rf = ReadFile::new().workspace(ws());
+    let out = rf.respond(json!({"path": "long.md"})).text;
+    assert!(
+        out.contains(&format!("read the rest with start_byte={next}]")),
+        "{out}"
+    );
 }
 
 // ---- file_read ---------------------------------------------------------------------
 
 #[test]
-fn file_read_full_reads_are_plain_and_partial_reads_markdown() {
+fn file_read_answers_with_the_seed_block_and_the_outline_after_full_reads() {
     let dir = tempfile::tempdir().unwrap();
     let text = numbered(40).replace("line 12\n", "fn twelve() {}\n");
     write(dir.path(), "src/main.rs", &text);
     let tool = FileRead::new().workspace(Workspace::new(dir.path()).unwrap());
 
-    let full = tool.respond(json!({"filename": "src/main.rs"}));
-    assert_eq!(full.text, text);
-    // A range covering the whole file is a full read too.
-    let full = tool.respond(json!({"filename": "src/main.rs", "start_line": 1, "end_line": 40}));
-    assert_eq!(full.text, text);
+    let numbered_block: String = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| format!("{:>4} | {l}\n", i + 1))
+        .collect();
+    let full = format!(
+        "# File: src/main.rs\n\n```rust\n{numbered_block}```\n\n## Outline\n- 12: fn twelve() {{}}\n\n"
+    );
+    // No range, 0/0 (Go's omitempty zero) and a start of 1 without an end: a full read.
+    for args in [
+        json!({"filename": "src/main.rs"}),
+        json!({"filename": "src/main.rs", "start_line": 0, "end_line": 0}),
+        json!({"filename": "src/main.rs", "start_line": 1}),
+    ] {
+        assert_eq!(tool.respond(args).text, full);
+    }
 
     let part = tool
         .call(&FileReadParams {
             filename: "src/main.rs".into(),
-            start_line: Some(10),
-            end_line: Some(20),
+            start_line: Some(11),
+            end_line: Some(12),
+            ..FileReadParams::default()
         })
         .unwrap();
-    let expected_head =
-        "# File: src/main.rs (Lines 10-20)\n```rust\nline 10\nline 11\nfn twelve() {}\n";
-    assert!(part.starts_with(expected_head), "{part}");
-    assert!(part.contains("line 20\n```\n"), "{part}");
-    assert!(part.ends_with(&format!("\n{PARTIAL_NOTE}\n")), "{part}");
+    assert_eq!(
+        part,
+        format!(
+            "# File: src/main.rs (Lines 11-12)\n\n```rust\n  11 | line 11\n  12 | fn twelve() {{}}\n```\n\n{PARTIAL_NOTE}\n\n"
+        )
+    );
     assert_eq!(PARTIAL_NOTE, "*Note: Partial read - analysis skipped.*");
+    // An end of 0 with a start: from the start to the end.
+    let tail = tool.respond(json!({"filename": "src/main.rs", "start_line": 39, "end_line": 0}));
+    assert!(tail.text.starts_with(
+        "# File: src/main.rs (Lines 39-40)\n\n```rust\n  39 | line 39\n  40 | line 40\n```"
+    ));
 
     let err = tool.respond(json!({"filename": "src/main.rs", "start_line": 50}));
     assert!(err.is_error);
     assert_eq!(
         err.text,
         "Invalid range specified: start_line (50) is beyond the end of the file (40 lines)."
+    );
+    let err = tool.respond(json!({"filename": "src/main.rs", "start_line": 9, "end_line": 3}));
+    assert_eq!(
+        err.text,
+        "Invalid range specified: start_line (9) is greater than end_line (3)."
     );
 }
 
@@ -231,14 +410,16 @@ fn file_read_over_budget_is_a_partial_read_that_says_where_to_continue() {
         .workspace(Workspace::new(dir.path()).unwrap());
     let out = tool.respond(json!({"filename": "big.py"})).text;
     assert!(
-        out.starts_with("# File: big.py (Lines 1-10)\n```python\n"),
+        out.starts_with("# File: big.py (Lines 1-10)\n\n```python\n   1 | line 1\n"),
         "{out}"
     );
     assert!(
-        out.contains("[... truncated, showing lines 1-10 of 30; continue with start_line=11]"),
+        out.contains(
+            "```\n\n*Note: Truncated by the line limit (lines per call); continue with start_line=11.*\n\n"
+        ),
         "{out}"
     );
-    assert!(out.ends_with(&format!("{PARTIAL_NOTE}\n")));
+    assert!(out.ends_with(&format!("{PARTIAL_NOTE}\n\n")), "{out}");
 }
 
 #[test]
@@ -247,10 +428,18 @@ fn line_offsets_give_edit_tools_the_bytes_of_the_lines_file_read_showed() {
     let text = "a\r\nb\r\nc\r\nd";
     write(dir.path(), "crlf.txt", text);
     let tool = FileRead::new().workspace(Workspace::new(dir.path()).unwrap());
-    let shown = tool.respond(json!({"filename": "crlf.txt"})).text;
-    let (s, e) = line_offsets(&shown, 2, 3).unwrap();
-    assert_eq!(&shown[s..e], "b\r\nc\r\n");
-    let edited = format!("{}B\r\n{}", &shown[..s], &shown[e..]);
+    let shown = tool
+        .respond(json!({"filename": "crlf.txt", "start_line": 2, "end_line": 3}))
+        .text;
+    // The shown lines, prefixes removed, are the bytes an edit of lines 2-3 replaces.
+    let body: String = shown
+        .split_inclusive('\n')
+        .filter_map(|l| l.split_once(" | ").map(|(_, t)| t.to_string()))
+        .collect();
+    let (s, e) = line_offsets(text, 2, 3).unwrap();
+    assert_eq!(body, "b\r\nc\r\n");
+    assert_eq!(&text[s..e], body);
+    let edited = format!("{}B\r\n{}", &text[..s], &text[e..]);
     assert_eq!(edited, "a\r\nB\r\nd");
     assert_eq!(line_offsets(text, 4, 9).unwrap(), (9, 10));
 }
@@ -272,7 +461,9 @@ fn fs_read_response_shape_and_snapping() {
         [
             "actual_range",
             "boundary_adjustments",
+            "encoding",
             "file_size",
+            "invalid_sequences",
             "is_partial",
             "percent_of_file",
             "requested_range"
@@ -287,7 +478,9 @@ fn fs_read_response_shape_and_snapping() {
             "actual_range": {"start": 1, "end": 10},
             "boundary_adjustments": {"start_adjusted": true, "end_adjusted": true, "end_clamped": false},
             "is_partial": true,
-            "percent_of_file": 90.0
+            "percent_of_file": 90.0,
+            "encoding": "utf-8",
+            "invalid_sequences": 0
         })
     );
     let whole: FsReadResponse = serde_json::from_str(
@@ -301,6 +494,39 @@ fn fs_read_response_shape_and_snapping() {
     assert!(whole.metadata.boundary_adjustments.end_clamped);
     assert_eq!(whole.metadata.requested_range.end, 99);
     assert_eq!(whole.metadata.actual_range.end, 10);
+}
+
+#[test]
+fn fs_read_names_the_encoding_and_counts_invalid_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    // UTF-8 text (so classified) with one stray byte.
+    let mut bad = "héllo wörld ✓ naïve café — ".repeat(4).into_bytes();
+    bad.extend_from_slice(b"\xff here\n");
+    write(dir.path(), "bad.txt", &bad);
+    // UTF-16LE with a BOM: content comes back as UTF-8, the encoding is named.
+    let utf16: Vec<u8> = [0xff, 0xfe]
+        .into_iter()
+        .chain("hi\n".encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    write(dir.path(), "wide.txt", utf16);
+    let tool = FsRead::new().workspace(Workspace::new(dir.path()).unwrap());
+    let v: Value = serde_json::from_str(&tool.respond(json!({"path": "bad.txt"})).text).unwrap();
+    assert_eq!(v["metadata"]["encoding"], "utf-8");
+    assert_eq!(v["metadata"]["invalid_sequences"], 1);
+    assert_eq!(v["metadata"]["invalid_utf8"]["first_offset"], bad.len() - 7);
+    assert!(v["content"]
+        .as_str()
+        .unwrap()
+        .ends_with("— \u{fffd} here\n"));
+    let v: Value = serde_json::from_str(&tool.respond(json!({"path": "wide.txt"})).text).unwrap();
+    assert_eq!(v["metadata"]["encoding"], "utf-16le");
+    assert_eq!(v["metadata"]["invalid_sequences"], 0);
+    assert_eq!(v["content"], "hi\n");
+    let d = rangeread::tool::fs_read::DESCRIPTION;
+    assert!(
+        d.contains("Binary files are refused")
+            && d.contains("UTF-8 character boundaries are respected")
+    );
 }
 
 #[test]

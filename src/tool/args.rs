@@ -29,9 +29,12 @@ impl Args {
                 None | Some(Value::Null) => {}
                 Some(v) => {
                     if let Some((first, _)) = &found {
-                        return Err(Error::selection(format!(
-                            "Conflicting parameters: {first} and {name} name the same parameter; give only one"
-                        )));
+                        return Err(param(
+                            name,
+                            format!(
+                                "Conflicting parameters: {first} and {name} name the same parameter; give only one"
+                            ),
+                        ));
                     }
                     found = Some((name, v));
                 }
@@ -49,32 +52,28 @@ impl Args {
         }
     }
 
-    /// A non-negative integer (a JSON number, or a string of digits as some models send),
-    /// with the message of [`crate::select::de_offset`].
+    /// A non-negative integer: a JSON number (`10.0` too: schemas of type `number`, such
+    /// as zod's, let models send integral floats), or a string of digits as some models
+    /// send.
     pub fn uint(&mut self, names: &[&'static str]) -> Result<Option<(&'static str, u64)>> {
-        use serde::de::IntoDeserializer;
         match self.take(names)? {
             None => Ok(None),
-            Some((name, v)) => crate::select::de_offset(v.into_deserializer(), name)
-                .map(|n| n.map(|n| (name, n)))
-                .map_err(|e| Error::selection(e.to_string())),
+            Some((name, v)) => integral(&v)
+                .and_then(|n| u64::try_from(n).ok())
+                .map(|n| Some((name, n)))
+                .ok_or_else(|| invalid(name, "a non-negative integer", &v)),
         }
     }
 
-    /// A line number: an integer, negative counting from the end (SPEC §2).
+    /// A line number: an integer, negative counting from the end.
     pub fn line(&mut self, names: &[&'static str]) -> Result<Option<(&'static str, i64)>> {
         let what = "an integer line number (1-based; negative counts from the end)";
         match self.take(names)? {
             None => Ok(None),
-            Some((name, v)) => {
-                let n = match &v {
-                    Value::Number(n) => n.as_i64(),
-                    Value::String(s) => s.trim().parse().ok(),
-                    _ => None,
-                };
-                n.map(|n| Some((name, n)))
-                    .ok_or_else(|| invalid(name, what, &v))
-            }
+            Some((name, v)) => integral(&v)
+                .and_then(|n| i64::try_from(n).ok())
+                .map(|n| Some((name, n)))
+                .ok_or_else(|| invalid(name, what, &v)),
         }
     }
 
@@ -111,28 +110,60 @@ impl Args {
     pub fn finish(self, accepted: &str) -> Result<()> {
         match self.map.keys().next() {
             None => Ok(()),
-            Some(k) => Err(Error::selection(format!(
-                "Unknown parameter {k:?}; accepted: {accepted}"
-            ))),
+            Some(k) => Err(param(
+                k,
+                format!("Unknown parameter {k:?}; accepted: {accepted}"),
+            )),
         }
+    }
+}
+
+/// An integer held by a JSON value: an integer, an integral float such as `10.0`, or a
+/// string of digits (with an optional sign).
+fn integral(v: &Value) -> Option<i128> {
+    match v {
+        Value::Number(n) => n.as_i64().map(i128::from).or_else(|| {
+            n.as_u64().map(i128::from).or_else(|| {
+                // Beyond 2^63 a float is no integer anyone means.
+                n.as_f64()
+                    .filter(|f| f.fract() == 0.0 && f.abs() < 2f64.powi(63))
+                    .map(|f| f as i128)
+            })
+        }),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
+/// An error about one parameter, named as the caller spelled it.
+pub(crate) fn param(name: &str, message: impl Into<String>) -> Error {
+    Error::InvalidParameter {
+        parameter: name.to_string(),
+        message: message.into(),
     }
 }
 
 /// The error for a value of the wrong type or range.
 fn invalid(name: &str, expected: &str, got: &Value) -> Error {
-    Error::selection(format!("Invalid {name}: expected {expected}, got {got}"))
+    param(
+        name,
+        format!("Invalid {name}: expected {expected}, got {got}"),
+    )
 }
 
 /// The error for a missing required parameter.
 pub(crate) fn missing(names: &[&str]) -> Error {
     let (first, rest) = names.split_first().unwrap_or((&"?", &[]));
     if rest.is_empty() {
-        Error::selection(format!("Missing required parameter {first}"))
+        param(first, format!("Missing required parameter {first}"))
     } else {
-        Error::selection(format!(
-            "Missing required parameter {first} (or {})",
-            rest.join(", ")
-        ))
+        param(
+            first,
+            format!(
+                "Missing required parameter {first} (or {})",
+                rest.join(", ")
+            ),
+        )
     }
 }
 
@@ -141,10 +172,58 @@ pub(crate) fn object(value: Value) -> Result<Map<String, Value>> {
     match value {
         Value::Object(m) => Ok(m),
         Value::Null => Ok(Map::new()),
-        other => Err(Error::selection(format!(
-            "Invalid arguments: expected a JSON object, got {other}"
-        ))),
+        other => Err(param(
+            "arguments",
+            format!("Invalid arguments: expected a JSON object, got {other}"),
+        )),
     }
+}
+
+/// The arguments of a tool call as a JSON value, or as JSON text.
+///
+/// Implemented for [`serde_json::Value`] and for `&str` / `String` holding JSON, so a
+/// host needs no `serde_json` of its own to hand over what the model sent.
+pub trait JsonArgs {
+    /// The arguments as a JSON value.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidParameter`] (`arguments`) for text that is not JSON.
+    fn into_json(self) -> Result<Value>;
+}
+
+impl JsonArgs for Value {
+    fn into_json(self) -> Result<Value> {
+        Ok(self)
+    }
+}
+
+impl JsonArgs for &str {
+    fn into_json(self) -> Result<Value> {
+        serde_json::from_str(self).map_err(|e| {
+            param(
+                "arguments",
+                format!("Invalid arguments: expected a JSON object, could not parse the text: {e}"),
+            )
+        })
+    }
+}
+
+impl JsonArgs for String {
+    fn into_json(self) -> Result<Value> {
+        self.as_str().into_json()
+    }
+}
+
+impl JsonArgs for &String {
+    fn into_json(self) -> Result<Value> {
+        self.as_str().into_json()
+    }
+}
+
+/// The argument map of a call given as JSON or JSON text.
+pub(crate) fn args_of(args: impl JsonArgs) -> Result<Args> {
+    Ok(Args::new(object(args.into_json()?)?))
 }
 
 /// Implements `Deserialize` for a parameter struct through its `from_args` constructor,

@@ -21,9 +21,18 @@ use crate::error::Result;
 use crate::read::Reader;
 use crate::result::{Adjustments, ByteSpan, InvalidUtf8, ReadResult, Truncation};
 use crate::select::ByteSelection;
-use crate::tool::args::{self, deserialize_via_args, Args};
+use crate::tool::args::{self, deserialize_via_args, Args, JsonArgs};
 use crate::tool::{read_at, ToolResponse};
 use crate::workspace::Workspace;
+
+/// The tool's description, as served to models.
+pub const DESCRIPTION: &str = "Read a byte range of a text file: bytes [start_byte, \
+    end_byte) (0-based; defaults: the whole file), returned as JSON {content, metadata}. \
+    UTF-8 character boundaries are respected: an edge inside a character moves to take the \
+    whole character, and metadata.boundary_adjustments says which edge moved. Binary files \
+    are refused with an error. metadata names the file's encoding and reports invalid \
+    bytes (replaced by U+FFFD). At most 100 KiB come back per call; metadata.truncated \
+    then gives next_start_byte to continue from.";
 
 /// The parameters of `fs_read`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -82,7 +91,13 @@ pub struct FsReadMetadata {
     /// Set when the byte budget cut the range: continue from `next_start_byte`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub truncated: Option<Truncation>,
-    /// Set when invalid UTF-8 was replaced by U+FFFD.
+    /// The encoding the file was decoded from (`utf-8`, `utf-16le`, `windows-1252`,
+    /// ...); `content` is always UTF-8.
+    pub encoding: String,
+    /// Invalid byte sequences in the range (each replaced by one U+FFFD in `content`);
+    /// 0 when every byte was valid in `encoding`.
+    pub invalid_sequences: u64,
+    /// Set when invalid bytes were replaced: how many and where the first is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invalid_utf8: Option<InvalidUtf8>,
 }
@@ -98,6 +113,8 @@ impl From<ReadResult> for FsReadResponse {
                 is_partial: r.is_partial,
                 percent_of_file: r.percent_of_file,
                 truncated: r.truncated,
+                encoding: r.encoding,
+                invalid_sequences: r.invalid_utf8.map_or(0, |i| i.count),
                 invalid_utf8: r.invalid_utf8,
             },
             content: r.content,
@@ -106,7 +123,7 @@ impl From<ReadResult> for FsReadResponse {
 }
 
 /// The `fs_read` tool: bytes `[start_byte, end_byte)` of a file, snapped outward to
-/// whole characters (SPEC §3), within the reader's byte budget (100 KiB by default; over
+/// whole characters, within the reader's byte budget (100 KiB by default; over
 /// it the response says where to continue in `metadata.truncated`). Errors respond
 /// with their message, such as `Binary files are not supported. File detected as
 /// image/png. Please use another tool or method to process this file.`
@@ -150,8 +167,8 @@ impl FsRead {
 
     /// Parses the JSON arguments of a call and answers it with the JSON response, or
     /// an error's message.
-    pub fn respond(&self, args: serde_json::Value) -> ToolResponse {
-        let params = args::object(args).and_then(|m| FsReadParams::from_args(Args::new(m)));
+    pub fn respond(&self, args: impl JsonArgs) -> ToolResponse {
+        let params = args::args_of(args).and_then(FsReadParams::from_args);
         match params.and_then(|p| self.call(&p)) {
             Ok(r) => ToolResponse::ok(serde_json::to_string(&r).unwrap_or_default()),
             Err(e) => ToolResponse::error(e.to_string()),

@@ -83,10 +83,7 @@ impl ReadFile {
         let mut out = notes(result);
         let cuts = &result.cut_lines;
         for c in cuts.iter().take(ReadFile::MAX_CUT_NOTES) {
-            out.push(format!(
-                "[Line {} cut: {} of {} bytes shown; read the rest with start_byte={}]",
-                c.line, c.shown_bytes, c.total_bytes, c.next_start_byte
-            ));
+            out.push(crate::tool::cut_note(c));
         }
         if cuts.len() > ReadFile::MAX_CUT_NOTES {
             out.push(format!(
@@ -117,7 +114,7 @@ impl ReadFile {
 
     /// Parses the JSON arguments of a call and answers it; an error's response is its
     /// message.
-    pub fn respond(&self, args: serde_json::Value) -> ToolResponse {
+    pub fn respond(&self, args: impl crate::tool::JsonArgs) -> ToolResponse {
         match ReadFileParams::from_json(args).and_then(|p| self.call(&p)) {
             Ok(r) => ToolResponse::ok(ReadFile::text(&r)),
             Err(e) => ToolResponse::error(e.to_string()),

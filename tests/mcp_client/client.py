@@ -72,6 +72,10 @@ def make_fixtures(tmp):
     long_line = ("abc\u00e9" * 61440) + "\n"
     with open(os.path.join(root, "long.txt"), "w", encoding="utf-8") as f:
         f.write(long_line)
+    with open(os.path.join(root, "longline.md"), "w", encoding="utf-8") as f:
+        f.write("short\n" + "\u00e9" * 2500 + "END\nafter\n")
+    with open(os.path.join(root, "main.rs"), "w") as f:
+        f.write("fn main() {\n    run();\n}\n\nstruct A;\n")
     with open(os.path.join(root, "pixel.png"), "wb") as f:
         f.write(PNG)
     with open(os.path.join(root, "server.pem"), "w") as f:
@@ -106,6 +110,165 @@ async def run(server, root, lines, long_line):
     with anyio.fail_after(300):
         await session(server, root, lines, long_line)
         await session_without_store(server, root)
+        await presets(server, root)
+
+
+def is_error(r):
+    return field(r, "is_error", "isError") is True
+
+
+def structured(r):
+    return field(r, "structured_content", "structuredContent") or {}
+
+
+async def preset_client(server, root, preset, extra=()):
+    args = ["--preset", preset, "--root", root, "--protect", "*.pem", *extra]
+    return Client(StdioServerParameters(command=server, args=args), read_timeout_seconds=60)
+
+
+async def presets(server, root):
+    """Each --preset serves its seed's tool: name, schema, answers, errors, cut lines."""
+    # session_read_file (Cursor's read_file in a session's workspace).
+    async with await preset_client(server, root, "session_read_file",
+                                   ["--session", f"proj={root}",
+                                    "--sessions-store", "claude", "--sessions-dir", CLAUDE_PROJECTS,
+                                    "--all-projects"]) as c:
+        tools = {t.name: t for t in (await c.list_tools()).tools}
+        check("session_read_file preset: tools", list(tools) == ["session_read_file", "read_session_messages"],
+              list(tools))
+        props = field(tools["session_read_file"], "input_schema", "inputSchema").get("properties", {})
+        check("session_read_file preset: Cursor's parameters in the schema",
+              {"session", "target_file", "start_line_one_indexed", "end_line_one_indexed_inclusive",
+               "should_read_entire_file", "offset", "limit", "start_byte", "explanation"} == set(props),
+              sorted(props))
+
+        async def call(args):
+            r = await c.call_tool("session_read_file", {"session": "proj", **args})
+            return r, structured(r)
+
+        r, v = await call({"target_file": "lines.txt", "start_line_one_indexed": 10.0,
+                           "end_line_one_indexed_inclusive": 12, "should_read_entire_file": False})
+        check("session_read_file: a short range widened to 200 lines, integral floats",
+              not is_error(r) and v.get("linesRead") == {"start": 1, "end": 200}
+              and v.get("linesRequested") == {"start": 10, "end": 12}
+              and json.loads(texts(r)[0]) == v, (v.get("linesRead"), v.get("linesRequested")))
+        check("session_read_file: no host path in the answer",
+              root not in texts(r)[0] and v.get("resolvedPath") == "lines.txt", v.get("resolvedPath"))
+        r, v = await call({"target_file": "lines.txt", "offset": 1000, "limit": 400})
+        summary = v.get("omittedContent", {}).get("summary", "")
+        check("session_read_file: legacy offset/limit, 250-line cap named in the note",
+              v.get("linesRead") == {"start": 1000, "end": 1249}
+              and "stopped by the line limit (250 lines per call); continue with start_line_one_indexed=1250." in summary,
+              (v.get("linesRead"), summary))
+        r, v = await call({"target_file": "lines.txt", "should_read_entire_file": True,
+                           "start_line_one_indexed": 1, "end_line_one_indexed_inclusive": 250})
+        check("session_read_file: the whole file up to the byte budget",
+              v.get("linesRead") == {"start": 1, "end": 5000} and v.get("content", "").count("\n") == 5000,
+              v.get("linesRead"))
+        r, v = await call({"target_file": "longline.md"})
+        summary = v.get("omittedContent", {}).get("summary", "")
+        check("session_read_file: a cut line is listed and start_byte reads the rest",
+              v.get("cutLines") == [{"line": 2, "shownBytes": 4000, "totalBytes": 5003, "nextStartByte": 4006}]
+              and "read the rest with start_byte=4006" in summary, (v.get("cutLines"), summary[:200]))
+        r, v = await call({"target_file": "longline.md", "start_byte": 4006})
+        check("session_read_file: start_byte continues the cut line",
+              not is_error(r) and v.get("content") == "\u00e9" * 500 + "END\nafter\n", v.get("content"))
+        for name, args, message in [
+            ("unknown session", {"session": "nope", "target_file": "lines.txt"}, 'Session not found: "nope"'),
+            ("spelled parameter", {"target_file": "lines.txt", "start_line_one_indexed": -1},
+             "Invalid start_line_one_indexed: expected a non-negative integer, got -1"),
+            ("end before start", {"target_file": "lines.txt", "start_line_one_indexed": 9,
+                                  "end_line_one_indexed_inclusive": 3},
+             "Invalid range specified: start_line_one_indexed (9) is greater than end_line_one_indexed_inclusive (3)."),
+            ("fractional", {"target_file": "lines.txt", "limit": 2.5},
+             "Invalid limit: expected a non-negative integer, got 2.5"),
+        ]:
+            a = {"session": "proj", **args} if "session" not in args else args
+            r = await c.call_tool("session_read_file", a)
+            v = structured(r)
+            check(f"session_read_file error: {name}",
+                  is_error(r) and v.get("success") is False and v.get("error", "").startswith(message), v)
+        r = await c.call_tool("read_session_messages", {"searchTitle": "RELEASE notes"})
+        check("session_read_file preset serves read_session_messages beside it",
+              not is_error(r) and json.loads(texts(r)[0]).get("sessionId") == C3, texts(r))
+
+    # file_read (the seed's numbered Markdown block).
+    async with await preset_client(server, root, "file_read") as c:
+        tools = [t.name for t in (await c.list_tools()).tools]
+        check("file_read preset: tools", tools == ["file_read"], tools)
+        r = await c.call_tool("file_read", {"filename": "main.rs", "start_line": 0, "end_line": 0})
+        want = ("# File: main.rs\n\n```rust\n   1 | fn main() {\n   2 |     run();\n   3 | }\n   4 | \n"
+                "   5 | struct A;\n```\n\n## Outline\n- 1: fn main() {\n- 5: struct A;\n\n")
+        check("file_read: a full read (0/0) is the block and the outline", texts(r)[0] == want, texts(r))
+        r = await c.call_tool("file_read", {"filename": "lines.txt", "start_line": 10, "end_line": 11})
+        want = ("# File: lines.txt (Lines 10-11)\n\n```text\n  10 | line 10\n  11 | line 11\n```\n\n"
+                "*Note: Partial read - analysis skipped.*\n\n")
+        check("file_read: the partial block byte for byte", texts(r)[0] == want, texts(r))
+        r = await c.call_tool("file_read", {"filename": "lines.txt", "start_line": 4990})
+        check("file_read: over the budget, a note says where to continue",
+              "(Lines 4990-5000)" in texts(r)[0] or "continue with start_line=" in texts(r)[0], texts(r)[0][:80])
+        r = await c.call_tool("file_read", {"filename": "lines.txt"})
+        check("file_read: a full read cut by the line budget says where to continue",
+              "*Note: Truncated by the line limit (lines per call); continue with start_line=2001.*" in texts(r)[0],
+              texts(r)[0][-300:])
+        r = await c.call_tool("file_read", {"filename": "longline.md"})
+        t = texts(r)[0]
+        check("file_read: a cut line is marked with where the rest starts",
+              "\u2026 [line truncated: 1003 more bytes; read the rest with start_byte=4006]" in t, t[-300:])
+        r = await c.call_tool("file_read", {"filename": "longline.md", "start_byte": 4006})
+        check("file_read: start_byte reads the rest", "\u00e9END\nafter\n```" in texts(r)[0], texts(r))
+        r = await c.call_tool("file_read", {"filename": "nope.rs"})
+        check("file_read: errors are isError with the message",
+              is_error(r) and texts(r)[0] == 'File not found: "nope.rs"', texts(r))
+        r = await c.call_tool("file_read", {"filename": "lines.txt", "start_line": -2})
+        check("file_read: a bad parameter is named",
+              is_error(r) and texts(r)[0].startswith("Invalid start_line"), texts(r))
+
+    # fs_read (bytes as JSON).
+    async with await preset_client(server, root, "fs_read") as c:
+        tool = (await c.list_tools()).tools[0]
+        check("fs_read preset: the description says binary refused and boundaries kept",
+              tool.name == "fs_read" and "Binary files are refused" in tool.description
+              and "UTF-8 character boundaries are respected" in tool.description, tool.description)
+        r = await c.call_tool("fs_read", {"path": "utf8.txt", "start_byte": 2, "end_byte": 7})
+        v = structured(r)
+        check("fs_read: snapped range, encoding, invalid sequences",
+              v.get("content") == "\u00e9\u20ac\U0001f980" and v["metadata"]["encoding"] == "utf-8"
+              and v["metadata"]["invalid_sequences"] == 0
+              and v["metadata"]["actual_range"] == {"start": 1, "end": 10}, v)
+        r = await c.call_tool("fs_read", {"path": "long.txt"})
+        v = structured(r)
+        check("fs_read: over the byte budget, truncated says where to continue",
+              v["metadata"].get("truncated", {}).get("next_start_byte") == len(v["content"].encode()), v["metadata"])
+        r = await c.call_tool("fs_read", {"path": "pixel.png"})
+        check("fs_read: binary refused", is_error(r) and texts(r)[0] == BINARY_PNG, texts(r))
+        r = await c.call_tool("fs_read", {"path": "lines.txt", "end_byte": "x"})
+        check("fs_read: a bad parameter is named", is_error(r) and texts(r)[0].startswith("Invalid end_byte"),
+              texts(r))
+
+    # vault (tool read_file: N: line and one truncation line).
+    async with await preset_client(server, root, "vault") as c:
+        tools = {t.name: t for t in (await c.list_tools()).tools}
+        props = field(tools.get("read_file"), "input_schema", "inputSchema").get("properties", {})
+        check("vault preset: read_file with path/start_line/end_line/start_byte",
+              set(props) == {"path", "start_line", "end_line", "start_byte"}, sorted(props))
+        r = await c.call_tool("read_file", {"path": "lines.txt", "start_line": 4999})
+        check("vault: N: line", texts(r)[0] == "4999: line 4999\n5000: line 5000\n", texts(r))
+        r = await c.call_tool("read_file", {"path": "lines.txt"})
+        out = texts(r)[0].split("\n")
+        check("vault: exactly one truncation line, nothing else",
+              out[-1] == "" and out[-2] == "[... truncated, showing lines 1-2000 of 5000; continue with start_line=2001]"
+              and len(out) == 2002 and all(l.startswith(f"{i + 1}: ") for i, l in enumerate(out[:2000])),
+              out[-3:])
+        r = await c.call_tool("read_file", {"path": "longline.md"})
+        check("vault: a cut line is marked with where the rest starts",
+              texts(r)[0].endswith("\u2026 [line truncated: 1003 more bytes; read the rest with start_byte=4006]\n3: after\n"),
+              texts(r)[0][-200:])
+        r = await c.call_tool("read_file", {"path": "longline.md", "start_byte": 4006})
+        check("vault: start_byte reads the rest", texts(r)[0].endswith("\u00e9END\n3: after\n"), texts(r))
+        r = await c.call_tool("read_file", {"path": "server.pem"})
+        check("vault: errors are Error: MESSAGE",
+              is_error(r) and texts(r)[0] == 'Error: Access denied: "server.pem" is a protected path', texts(r))
 
 
 async def session(server, root, lines, long_line):
@@ -149,6 +312,9 @@ async def session(server, root, lines, long_line):
             meta = field(r, "structured_content", "structuredContent") or {}
             check(f"lines ({dialect}): structured range", meta.get("lines") == {"start": 10, "end": 12},
                   meta.get("lines"))
+        meta = field(r, "structured_content", "structuredContent") or {}
+        check("structuredContent does not show the host path of the root",
+              root not in json.dumps(meta) and meta.get("resolved_path") == "lines.txt", meta.get("resolved_path"))
         r = await call({"path": "lines.txt", "start_line": -3})
         check("negative start_line counts from the end",
               texts(r)[0] == "line 4998\nline 4999\nline 5000\n", texts(r))

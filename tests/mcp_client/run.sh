@@ -3,10 +3,12 @@
 #
 #   tests/mcp_client/run.sh SERVER_BINARY
 #
-# Installs the pinned `mcp` package from PyPI into a virtualenv under target/ (reused
-# while it holds that version), then runs client.py against the server binary.
-# Exit status: 0 when every check passed; 77 when no virtualenv can be created here
-# (the Rust test then skips, loudly); anything else is a failure, including pip's.
+# Needs python3 with the venv module (Debian/Ubuntu: apt install python3-venv) and
+# access to PyPI to install the pinned `mcp` package into a virtualenv under target/
+# (reused while it holds that version; MCP_CLIENT_VENV=DIR points at another, for
+# example one filled beforehand on a machine without network access).
+# Exit status: 0 when every check passed; 77 when no virtualenv can be created here;
+# 78 when the `mcp` package cannot be installed; anything else is a failed check.
 set -euo pipefail
 
 MCP_VERSION=2.3.0
@@ -20,15 +22,20 @@ if ! [ -x "$venv/bin/python" ] || ! [ -x "$venv/bin/pip" ]; then
   rm -rf "$venv"
   if ! python3 -m venv "$venv"; then
     rm -rf "$venv"
-    echo "run.sh: cannot create a virtualenv with python3 -m venv" >&2
+    echo "run.sh: cannot create a virtualenv with python3 -m venv (install python3-venv)" >&2
     exit 77
   fi
 fi
 
 have=$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))' 2>/dev/null || true)
 if [ "$have" != "$MCP_VERSION" ]; then
-  echo "run.sh: installing mcp==$MCP_VERSION into $venv" >&2
-  "$venv/bin/pip" install --disable-pip-version-check --quiet "mcp==$MCP_VERSION"
+  echo "run.sh: installing mcp==$MCP_VERSION from PyPI into $venv" >&2
+  if ! "$venv/bin/pip" install --disable-pip-version-check --quiet "mcp==$MCP_VERSION"; then
+    echo "run.sh: could not install the Python package mcp==$MCP_VERSION (pip output above);" \
+         "this test needs access to PyPI, or MCP_CLIENT_VENV=DIR naming a virtualenv that" \
+         "has it" >&2
+    exit 78
+  fi
 fi
 
 exec "$venv/bin/python" "$here/client.py" "$server"
