@@ -120,7 +120,7 @@ pub(crate) fn cut_note(c: &crate::result::CutLine) -> String {
 /// included when it has no line feed; nothing for empty text.
 pub(crate) fn lines_of(text: &str) -> impl Iterator<Item = &str> {
     let mut start = 0;
-    let mut lfs = file_read::line_feeds(text.as_bytes());
+    let mut lfs = crate::text::line_feeds(text.as_bytes());
     std::iter::from_fn(move || {
         if start >= text.len() {
             return None;

@@ -73,7 +73,7 @@ impl Layout {
 /// `0x0A`): `(saw LF alone, saw CR LF)`, stopping as soon as both are seen.
 pub(crate) fn terminators(bytes: &[u8]) -> (bool, bool) {
     let (mut lf, mut crlf) = (false, false);
-    for i in memchr_iter(b'\n', bytes) {
+    for i in line_feeds(bytes) {
         if i > 0 && bytes[i - 1] == b'\r' {
             crlf = true;
         } else {
@@ -86,6 +86,12 @@ pub(crate) fn terminators(bytes: &[u8]) -> (bool, bool) {
     (lf, crlf)
 }
 
+/// The positions of the line feeds in decoded text (or in any bytes where LF is the
+/// byte `0x0A`), in order.
+pub(crate) fn line_feeds(bytes: &[u8]) -> impl DoubleEndedIterator<Item = usize> + '_ {
+    memchr_iter(b'\n', bytes)
+}
+
 /// The lines of decoded text: each line's body (without LF, and without the CR of a
 /// CR LF) and whether it ended with a terminator. A last piece without LF is a line; an
 /// empty text has none.
@@ -95,7 +101,7 @@ pub(crate) fn split_lines(text: &str) -> impl Iterator<Item = (&str, bool)> + '_
         if rest.is_empty() {
             return None;
         }
-        let (line, ended) = match memchr::memchr(b'\n', rest.as_bytes()) {
+        let (line, ended) = match line_feeds(rest.as_bytes()).next() {
             Some(p) => {
                 let l = &rest[..p];
                 rest = &rest[p + 1..];

@@ -25,9 +25,10 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::read::Reader;
-use crate::render::language_for;
 use crate::result::{ReadResult, TruncationReason};
 use crate::select::{ByteSelection, LineSelection, Selection};
+use crate::syntax::language_for;
+use crate::text::line_feeds;
 use crate::tool::args::{self, deserialize_via_args, missing, param, Args, JsonArgs};
 use crate::tool::{lines_of, read_at, ToolResponse};
 use crate::workspace::Workspace;
@@ -320,12 +321,6 @@ fn budget_name(reason: TruncationReason) -> &'static str {
         TruncationReason::MaxLines => "line limit (lines per call)",
         TruncationReason::MaxBytes => "size budget (bytes per call)",
     }
-}
-
-/// The positions of the line feeds of `bytes`: the one place the `tool` module looks
-/// for line ends, so that it can follow the crate's line rules wherever they live.
-pub(crate) fn line_feeds(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    memchr::memchr_iter(b'\n', bytes)
 }
 
 /// The byte span `[start, end)` of lines `start_line..=end_line` (1-indexed, inclusive)

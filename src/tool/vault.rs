@@ -26,8 +26,9 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use crate::config::Totals;
 use crate::error::Result;
-use crate::read::{Reader, Totals};
+use crate::read::Reader;
 use crate::result::ReadResult;
 use crate::select::{ByteSelection, LineSelection, Selection};
 use crate::tool::args::{self, deserialize_via_args, missing, param, Args, JsonArgs};
