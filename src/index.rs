@@ -246,7 +246,21 @@ impl LineIndex {
         let mut scratch = Vec::new();
         while !done(self) && self.scanned < self.len {
             let start = self.scanned;
-            let end = (start + chunk.max(1)).min(self.len);
+            // A hole of a sparse file holds no line feed: pass it without reading it.
+            if let Some((_, hole_end)) = src.hole_at(start) {
+                let to = hole_end.min(self.len);
+                let mut block_end = (start / self.block + 1) * self.block;
+                while block_end <= to {
+                    self.checkpoints.push(self.newlines);
+                    block_end += self.block;
+                }
+                self.scanned = to;
+                self.last_is_lf = false;
+                continue;
+            }
+            let end = (start + chunk.max(1))
+                .min(self.len)
+                .min(src.next_hole(start));
             let mut stop = false;
             src.with_range(start, end, &mut scratch, |bytes| {
                 let mut at = 0usize;

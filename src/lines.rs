@@ -81,7 +81,14 @@ impl<'a> Lines<'a> {
         let mut scratch = Vec::new();
         let mut hi = pos;
         while hi > floor {
-            let lo = units.align_down(hi.saturating_sub(step)).max(floor);
+            if let Some((hole, _)) = self.src.hole_at(hi - 1) {
+                hi = hole.max(floor);
+                continue;
+            }
+            let lo = units
+                .align_down(hi.saturating_sub(step))
+                .max(floor)
+                .max(self.src.prev_hole_end(hi));
             step = (step * 2).min(chunk);
             if let Some(e) = self
                 .src
@@ -104,7 +111,11 @@ impl<'a> Lines<'a> {
         // Start on a code-unit boundary so that the LF unit holding `pos` is seen whole.
         let mut lo = units.align_down(pos).max(self.layout.text_start);
         while lo < len {
-            let hi = (lo + step).min(len);
+            if let Some((_, hole_end)) = self.src.hole_at(lo) {
+                lo = hole_end.min(len);
+                continue;
+            }
+            let hi = (lo + step).min(len).min(self.src.next_hole(lo));
             step = (step * 2).min(chunk);
             if let Some(e) = self
                 .src
@@ -128,7 +139,11 @@ impl<'a> Lines<'a> {
         let mut n = 0;
         let mut lo = from;
         while lo < to {
-            let hi = (lo + chunk).min(to);
+            if let Some((_, hole_end)) = self.src.hole_at(lo) {
+                lo = hole_end.min(to);
+                continue;
+            }
+            let hi = (lo + chunk).min(to).min(self.src.next_hole(lo));
             n += self
                 .src
                 .with_range(lo, hi, &mut scratch, |b| units.count_lf(lo, b))?;
@@ -164,8 +179,15 @@ impl<'a> Lines<'a> {
         }
         let mut found = 0u64;
         while hi > floor {
+            if let Some((hole, _)) = self.src.hole_at(hi - 1) {
+                hi = hole.max(floor);
+                continue;
+            }
             // Window starts stay on code-unit boundaries so that no unit is split.
-            let lo = units.align_down(hi.saturating_sub(step.max(1))).max(floor);
+            let lo = units
+                .align_down(hi.saturating_sub(step.max(1)))
+                .max(floor)
+                .max(self.src.prev_hole_end(hi));
             step = (step * 2).min(chunk);
             let hit = self.src.with_range(lo, hi, &mut scratch, |bytes| {
                 for e in units.lf_ends(lo, bytes).rev() {
@@ -362,6 +384,16 @@ impl LineReader<'_> {
         // Whether the window before ended with CR, to tell CR LF from LF across windows.
         let mut prev_cr = false;
         loop {
+            // A hole of a sparse file is zeros and no line feed: keep what fits of it
+            // without reading it.
+            if let Some((_, hole_end)) = self.lines.src.hole_at(p) {
+                let hole_end = hole_end.min(self.lines.src.len());
+                let room = keep.saturating_sub(out.len() as u64).min(hole_end - p);
+                out.resize(out.len() + room as usize, 0);
+                prev_cr = false;
+                p = hole_end;
+                continue;
+            }
             let bytes = self.at(p)?;
             if bytes.is_empty() {
                 return Ok(RawLine {

@@ -17,6 +17,9 @@ use crate::error::{Error, FileKind, Result};
 /// 0.45-0.6 s (see the README's performance section).
 pub(crate) const DEFAULT_CHUNK: usize = 128 << 10;
 
+/// The most holes of a sparse file that are remembered.
+pub(crate) const MAX_HOLES: usize = 4096;
+
 /// Alignment of the buffers positional reads copy into (a cache line).
 const ALIGN: usize = 64;
 
@@ -97,6 +100,8 @@ pub struct Source {
     /// The file's path as resolved (inside a workspace), when `path` is only the path as
     /// asked: what caches remember the file by.
     resolved: Option<PathBuf>,
+    /// The holes of a sparse file, found on first use.
+    holes: std::sync::OnceLock<Vec<(u64, u64)>>,
 }
 
 impl std::fmt::Debug for Source {
@@ -183,6 +188,7 @@ impl Source {
                     path: path.to_path_buf(),
                     chunk: DEFAULT_CHUNK,
                     resolved: None,
+                    holes: Default::default(),
                 });
             }
         }
@@ -192,6 +198,7 @@ impl Source {
             path: path.to_path_buf(),
             chunk: DEFAULT_CHUNK,
             resolved: None,
+            holes: Default::default(),
         })
     }
 
@@ -245,6 +252,7 @@ impl Source {
             len,
             chunk: src.chunk,
             resolved: src.resolved,
+            holes: Default::default(),
         })
     }
 
@@ -267,6 +275,7 @@ impl Source {
             path,
             chunk: DEFAULT_CHUNK,
             resolved: None,
+            holes: Default::default(),
         }
     }
 
@@ -352,6 +361,41 @@ impl Source {
                 Ok(())
             }
         }
+    }
+
+    /// The holes of a sparse file: sorted, disjoint ranges `[start, end)` that read as
+    /// zeros and take no disk space, found once with `SEEK_DATA` / `SEEK_HOLE` (at most
+    /// [`MAX_HOLES`]; a file with more is treated as dense past them). Empty for sources
+    /// in memory and where the platform or file system does not tell.
+    ///
+    /// A hole holds no line feed in any encoding, so walkers skip them: the cost of a
+    /// read of a sparse file follows its data, not its apparent size.
+    pub(crate) fn holes(&self) -> &[(u64, u64)] {
+        self.holes.get_or_init(|| match &self.backend {
+            Backend::File { file, .. } | Backend::Mmap { file, .. } => find_holes(file, self.len),
+            Backend::Memory(_) | Backend::Streamed { .. } => Vec::new(),
+        })
+    }
+
+    /// The hole that holds the byte at `pos`, if any.
+    pub(crate) fn hole_at(&self, pos: u64) -> Option<(u64, u64)> {
+        let holes = self.holes();
+        let i = holes.partition_point(|&(_, e)| e <= pos);
+        holes.get(i).copied().filter(|&(s, _)| s <= pos)
+    }
+
+    /// The start of the first hole at or after `pos` (the source's length if none).
+    pub(crate) fn next_hole(&self, pos: u64) -> u64 {
+        let holes = self.holes();
+        let i = holes.partition_point(|&(_, e)| e <= pos);
+        holes.get(i).map_or(self.len, |&(s, _)| s.max(pos))
+    }
+
+    /// The end of the last hole that ends at or before `pos` (0 if none).
+    pub(crate) fn prev_hole_end(&self, pos: u64) -> u64 {
+        let holes = self.holes();
+        let i = holes.partition_point(|&(_, e)| e <= pos);
+        i.checked_sub(1).map_or(0, |i| holes[i].1)
     }
 
     /// Calls `f` with the bytes `[start, end)`, without copying when the backend holds
@@ -502,4 +546,47 @@ fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
 #[cfg(windows)]
 fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
     std::os::windows::fs::FileExt::seek_read(file, buf, offset)
+}
+
+/// The holes of `file` (of `len` bytes), by `SEEK_DATA` / `SEEK_HOLE`; none where the
+/// platform lacks them or the file system does not report holes.
+#[cfg(any(
+    target_os = "linux",
+    target_os = "android",
+    target_os = "freebsd",
+    target_os = "macos"
+))]
+fn find_holes(file: &File, len: u64) -> Vec<(u64, u64)> {
+    use rustix::fs::{seek, SeekFrom};
+    let mut holes = Vec::new();
+    let mut pos = 0u64;
+    while pos < len && holes.len() < MAX_HOLES {
+        // The next byte of data; none (ENXIO) means the rest is a hole.
+        let data = match seek(file, SeekFrom::Data(pos)) {
+            Ok(d) => d.min(len),
+            Err(rustix::io::Errno::NXIO) => len,
+            Err(_) => break,
+        };
+        if data > pos {
+            holes.push((pos, data));
+        }
+        if data >= len {
+            break;
+        }
+        match seek(file, SeekFrom::Hole(data)) {
+            Ok(h) if h > data => pos = h,
+            _ => break,
+        }
+    }
+    holes
+}
+
+#[cfg(not(any(
+    target_os = "linux",
+    target_os = "android",
+    target_os = "freebsd",
+    target_os = "macos"
+)))]
+fn find_holes(_file: &File, _len: u64) -> Vec<(u64, u64)> {
+    Vec::new()
 }
