@@ -949,7 +949,7 @@ fn landmarks_across_blocks_match_the_naive_search_with_and_without_a_cache() {
             format!("fn f{}() {{\n", lines.len())
         } else if 65_536 - text.len() % 65_536 < 200 {
             "    tail();\n".to_string()
-        } else if (x >> 50) % 1500 == 0 {
+        } else if (x >> 50).is_multiple_of(1500) {
             format!("    // {}\n", "y".repeat(70_000))
         } else {
             format!(
