@@ -254,7 +254,8 @@ fn long_multibyte_line_is_cut_on_a_char_boundary() {
 fn a_cut_line_that_does_not_fit_the_byte_budget_is_paged_by_bytes() {
     // Line 2 is cut to 2000 characters, which do not fit after line 1, nor in a page of
     // 1500 bytes: the page before it stops at the line boundary, and the next page pages
-    // it by bytes (SPEC: a line larger than the byte budget is paged by bytes).
+    // it by bytes (a line larger than the byte budget is paged by bytes:
+    // docs/contract.md#budgets-and-paging).
     let long = "b".repeat(5000);
     let data = format!("{}\n{long}\nz\n", "a".repeat(900));
     let mut doc = utf8_reader()
