@@ -17,7 +17,7 @@ use rangeread::{IndexCache, LineSelection, Reader, Totals};
 const SIZE: u64 = 1 << 30;
 
 fn big_file(name: &str) -> PathBuf {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let root = rangeread_bench::repo_root();
     let path = root.join("bench-data").join(name);
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     if std::fs::metadata(&path).map(|m| m.len()).ok() != Some(SIZE) {
@@ -130,7 +130,7 @@ fn append_then_read(c: &mut Criterion) {
 /// A private 1 GiB Claude Code transcript in a store directory of its own.
 fn big_transcript() -> (PathBuf, PathBuf, &'static str) {
     const ID: &str = "b3f1c2d4-0000-4000-8000-00000000b1b1";
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let root = rangeread_bench::repo_root();
     let store = root.join("bench-data/claude-cache");
     let path = store.join(format!("projects/-work-bench/{ID}.jsonl"));
     if std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0) < SIZE {

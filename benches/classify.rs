@@ -4,7 +4,7 @@
 //! dense CJK, and windows-1252 both dense and scattered through ASCII source). Needs
 //! the default feature `legacy-encodings`.
 //!
-//! `cargo bench --bench classify`; the target is at most 20 µs per 8 KiB sample.
+//! `cargo bench -p rangeread-bench --bench classify`; the target is at most 20 µs per 8 KiB sample.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;

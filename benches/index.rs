@@ -12,12 +12,11 @@ use rangeread::{ByteSelection, LineIndex, LineSelection, Reader, Source, Totals}
 const FILE_SIZE: u64 = 256 << 20;
 
 fn bench_file() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bench-data");
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = rangeread_bench::bench_data();
     let path = dir.join(format!("lines-{FILE_SIZE}.txt"));
     if std::fs::metadata(&path).map(|m| m.len()).ok() != Some(FILE_SIZE) {
         let status = std::process::Command::new("python3")
-            .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benches/gen_lines.py"))
+            .arg(rangeread_bench::repo_root().join("benches/gen_lines.py"))
             .arg(&path)
             .arg(FILE_SIZE.to_string())
             .status()

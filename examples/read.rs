@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release --example read -- [SELECTION] [OPTIONS] PATH
-//!   selection: --lines SPEC | --bytes A:B | --offset N [--limit M] | --head N | --tail N
+//!   selection: --lines RANGE | --bytes A:B | --offset N [--limit M] | --head N | --tail N
 //!              | --around LINE [--context N] | --block LINE | --outline
 //!   options:   --format plain|colon|cat-n|codex|markdown|frontmatter|json
 //!              --max-lines N --max-bytes N --max-line-chars N (0 = no limit)
@@ -51,7 +51,7 @@ struct Args {
 }
 
 fn usage() -> &'static str {
-    "usage: read [--lines SPEC | --bytes A:B | --offset N [--limit M] | --head N | --tail N \
+    "usage: read [--lines RANGE | --bytes A:B | --offset N [--limit M] | --head N | --tail N \
      | --around LINE [--context N] | --block LINE | --outline] \
      [--format plain|colon|cat-n|codex|markdown|frontmatter|json] [--max-lines N] \
      [--max-bytes N] [--max-line-chars N] [--snap char|line] [--strict-utf8] \

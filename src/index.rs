@@ -311,7 +311,7 @@ impl Checkpoints {
     }
 
     fn push(&mut self, v: u64) {
-        if self.len % SEGMENT == 0 {
+        if self.len.is_multiple_of(SEGMENT) {
             // Grows by doubling up to SEGMENT, so small files keep small indexes.
             self.segments.push(Arc::new(Vec::new()));
         }

@@ -190,6 +190,7 @@
 //!
 //! The library is pure-sync and depends only on small, well-kept crates.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 

@@ -1,5 +1,6 @@
-//! Paths that are not plain files (SPEC §5): never block, never read without bound,
-//! never die; and files changed by another process while being read.
+//! Paths that are not plain files (`docs/contract.md#files-that-are-not-plain-files`):
+//! never block, never read without bound, never die; and files changed by another process
+//! while being read.
 
 mod common;
 

@@ -254,7 +254,8 @@ fn long_multibyte_line_is_cut_on_a_char_boundary() {
 fn a_cut_line_that_does_not_fit_the_byte_budget_is_paged_by_bytes() {
     // Line 2 is cut to 2000 characters, which do not fit after line 1, nor in a page of
     // 1500 bytes: the page before it stops at the line boundary, and the next page pages
-    // it by bytes (SPEC: a line larger than the byte budget is paged by bytes).
+    // it by bytes (a line larger than the byte budget is paged by bytes:
+    // docs/contract.md#budgets-and-paging).
     let long = "b".repeat(5000);
     let data = format!("{}\n{long}\nz\n", "a".repeat(900));
     let mut doc = utf8_reader()
@@ -949,7 +950,7 @@ fn landmarks_across_blocks_match_the_naive_search_with_and_without_a_cache() {
             format!("fn f{}() {{\n", lines.len())
         } else if 65_536 - text.len() % 65_536 < 200 {
             "    tail();\n".to_string()
-        } else if (x >> 50) % 1500 == 0 {
+        } else if (x >> 50).is_multiple_of(1500) {
             format!("    // {}\n", "y".repeat(70_000))
         } else {
             format!(

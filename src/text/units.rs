@@ -197,7 +197,7 @@ impl Units {
         let at = if self.big_endian() { w - 1 } else { 0 };
         let u = i.checked_sub(at)?;
         let unit = bytes.get(u..u + w)?;
-        ((base + u as u64) % w as u64 == 0 && unit == self.unit_of(b'\n')).then_some(u + w)
+        ((base + u as u64).is_multiple_of(w as u64) && unit == self.unit_of(b'\n')).then_some(u + w)
     }
 
     /// The offsets (in `bytes`) just past each LF code unit wholly inside `bytes`, in
@@ -238,7 +238,7 @@ impl Units {
         let w = self.width();
         bytes.len() >= w
             && bytes.ends_with(self.lf())
-            && (base + (bytes.len() - w) as u64) % w as u64 == 0
+            && (base + (bytes.len() - w) as u64).is_multiple_of(w as u64)
     }
 
     /// Whether the code unit ending at `end` in `bytes` is CR.
@@ -247,7 +247,7 @@ impl Units {
         end >= w
             && end <= bytes.len()
             && &bytes[end - w..end] == self.unit_of(b'\r')
-            && (base + (end - w) as u64) % w as u64 == 0
+            && (base + (end - w) as u64).is_multiple_of(w as u64)
     }
 
     /// Reads the UTF-16 code unit at `i` (no bounds check beyond the slice's).
