@@ -6,7 +6,7 @@
 Needs the Python MCP SDK (tests/mcp_client/run.sh installs it into
 target/mcp-client-venv) and the release server:
 
-    cargo build --release --features schemars --example mcp_server
+    cargo build --release -p rangeread-mcp-server
 
 The 1 GiB file is FILE if given, else bench-data/lines-1073741824.txt, generated with
 benches/gen_lines.py when missing. A 1 MiB file (the first 1 MiB of it, cut at a line
@@ -32,7 +32,7 @@ import anyio
 from mcp import Client, StdioServerParameters
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SERVER = os.path.join(REPO, "target", "release", "examples", "mcp_server")
+SERVER = os.path.join(REPO, "target", "release", "mcp_server")
 GIB = 1 << 30
 MIB = 1 << 20
 
@@ -185,7 +185,7 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     a = ap.parse_args()
     if not os.path.exists(SERVER):
-        sys.exit(f"build the server first: cargo build --release --features schemars --example mcp_server")
+        sys.exit(f"build the server first: cargo build --release -p rangeread-mcp-server")
     big, small = ensure_files(a.big)
     warm(big)
     anyio.run(bench, big, small, a.runs)

@@ -170,7 +170,7 @@
 //!
 //! The [`tool`] module turns the parameters of every `read_file` dialect in use (Cursor,
 //! Claude Code, Codex, the MCP filesystem server) into a [`Selection`], and has presets
-//! that reproduce known tools' response shapes. `examples/mcp_server.rs` serves it over
+//! that reproduce known tools' response shapes. `mcp-server/src/main.rs` serves it over
 //! MCP (see `docs/mcp.md`).
 //!
 //! # Crate features
@@ -186,7 +186,7 @@
 //! - `opencode`: OpenCode's SQLite database (`opencode.db`) in [`sessions`], through
 //!   rusqlite with a bundled SQLite (a C build; off by default to keep builds light).
 //! - `schemars`: JSON Schemas for the [`tool`] module's parameter structs, with
-//!   schemars 1.x (the version `rmcp` uses); needed by `examples/mcp_server.rs`.
+//!   schemars 1.x (the version `rmcp` uses); needed by `mcp-server/src/main.rs`.
 //!
 //! The library is pure-sync and depends only on small, well-kept crates.
 

@@ -1,45 +1,37 @@
-//! The MCP server example driven by a real MCP client: the official Python SDK, installed
+//! The MCP server (package `rangeread-mcp-server`) driven by a real MCP client: the official Python SDK, installed
 //! (pinned) by `tests/mcp_client/run.sh` into a virtualenv under `target/`. It drives
 //! every `--preset`.
 //!
 //! Needs `python3` with its `venv` module and access to PyPI (or `MCP_CLIENT_VENV=DIR`
 //! naming a virtualenv that has `mcp` installed). Without them the test fails and says
 //! what is missing; `RANGEREAD_SKIP_PYTHON=1` skips it, with a notice.
-#![cfg(all(feature = "schemars", feature = "sessions"))]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// `target/<profile>/examples/mcp_server`, next to this test's own `deps` directory.
-/// `cargo test` builds examples before it runs tests; when only this test was built
-/// (`cargo test --test mcp_client`), build the example with the same profile.
+/// `target/<profile>/mcp_server` (package `rangeread-mcp-server`), next to this test's own
+/// `deps` directory.
 fn server_binary() -> PathBuf {
     let exe = std::env::current_exe().expect("test executable path");
     let profile_dir = exe
         .parent()
         .and_then(Path::parent)
         .expect("target/<profile>/deps/<test>");
-    let server = profile_dir
-        .join("examples")
-        .join(format!("mcp_server{}", std::env::consts::EXE_SUFFIX));
-    if !server.exists() {
-        let mut cargo = Command::new(env!("CARGO"));
-        cargo
-            .args([
-                "build",
-                "--example",
-                "mcp_server",
-                "--features",
-                "schemars,sessions",
-            ])
-            .current_dir(env!("CARGO_MANIFEST_DIR"));
-        if profile_dir.file_name().is_some_and(|n| n == "release") {
-            cargo.arg("--release");
-        }
-        let status = cargo.status().expect("run cargo build");
-        assert!(status.success(), "cargo build --example mcp_server failed");
+    // Always ask cargo: a no-op when the server is up to date, a rebuild when the library
+    // or the server changed since (a stale binary would test old code).
+    let mut cargo = Command::new(env!("CARGO"));
+    cargo
+        .args(["build", "-p", "rangeread-mcp-server", "--bin", "mcp_server"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"));
+    if profile_dir.file_name().is_some_and(|n| n == "release") {
+        cargo.arg("--release");
     }
-    server
+    let status = cargo.status().expect("run cargo build");
+    assert!(
+        status.success(),
+        "cargo build -p rangeread-mcp-server failed"
+    );
+    profile_dir.join(format!("mcp_server{}", std::env::consts::EXE_SUFFIX))
 }
 
 /// The env variable that skips this test.

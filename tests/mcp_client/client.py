@@ -1,4 +1,4 @@
-"""Drive examples/mcp_server.rs with the official Python MCP SDK (`mcp` on PyPI).
+"""Drive mcp-server/src/main.rs with the official Python MCP SDK (`mcp` on PyPI).
 
     python client.py SERVER_BINARY
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Drives examples/mcp_server.rs with the official Python MCP SDK.
+# Drives mcp-server/src/main.rs with the official Python MCP SDK.
 #
 #   tests/mcp_client/run.sh SERVER_BINARY
 #

@@ -3,7 +3,7 @@
 //! configured, `read_session_messages`; built on `rmcp` (the official Rust SDK).
 //!
 //! ```text
-//! cargo run --release --features schemars --example mcp_server -- [--preset NAME]
+//! cargo run --release -p rangeread-mcp-server -- [--preset NAME]
 //!     [--root DIR] [--protect GLOB]... [--session NAME=DIR]...
 //!     [--sessions-store claude|codex|opencode|jsonl --sessions-dir DIR [--all-projects]]
 //!     [--max-lines N] [--max-bytes N] [--max-line-chars N]
