@@ -23,33 +23,47 @@ use crate::error::Result;
 ///
 /// # Format versions
 ///
-/// Written against the records of Claude Code 1.x and 2.x (2025–2026): `user` and
-/// `assistant` records with `message.content` as a string or an array of blocks
-/// (`text`, `image`, `tool_use`, `tool_result`, `thinking`); records that split one API
-/// reply per content block, sharing `message.id`; and the bookkeeping records
-/// (`summary`, `custom-title`, `ai-title`, `file-history-snapshot`, `system`,
-/// `attachment`, `queue-operation`, `mode`, `last-prompt`, ...). Unknown record types
-/// are skipped, so newer versions keep working as long as these stay.
+/// Written against the records of Claude Code 1.x and 2.x, and checked on real
+/// transcripts of 2.1.38 and 2.1.39: `user` and `assistant` records with
+/// `message.content` as a string or an array of blocks (`text`, `image`, `tool_use`,
+/// `tool_result`, `thinking`); records that split one API reply per content block,
+/// sharing `message.id`; and the bookkeeping records (`summary`, `custom-title`,
+/// `ai-title`, `file-history-snapshot`, `system`, `progress`, `queue-operation`,
+/// `attachment`, `mode`, `last-prompt`, ...). Unknown record types are skipped, so newer
+/// versions keep working as long as these stay.
 ///
 /// # Messages
+///
+/// The conversation Claude Code shows:
 ///
 /// - Kept: `user` and `assistant` records. Content is the `text` blocks joined with
 ///   `\n`; `tool_use` blocks appear as `[tool: NAME]`, images as `[image]`;
 ///   `thinking` is left out. Consecutive `assistant` records with the same `message.id`
-///   (tool results in between allowed) are one message, timestamped by the first.
-/// - Skipped: user records holding only tool results, `isMeta` records (injected
-///   caveats and reminders), sidechain records (`isSidechain`, subagents), compaction
-///   summaries (`isCompactSummary`), transcript-only records, local command output
-///   (`<local-command-stdout>`, `<bash-stdout>` ...), `[Request interrupted by user]`
-///   markers, synthetic assistant notices (`model: "<synthetic>"`), records with no
-///   text left, and every record of another type.
+///   (tool results in between allowed) are one message, timestamped by its first record
+///   with content. A slash command (`<command-name>` with `<command-message>` /
+///   `<command-args>`, in either order) reads as `/name args`, a shell escape
+///   (`<bash-input>`) as `!command`.
+/// - Skipped: user records holding only tool results; injected user text, which the
+///   user did not type: `<task-notification>` turns (a background task finished),
+///   local command output (`<local-command-stdout>`, `<bash-stdout>` ...), caveats
+///   (`<local-command-caveat>`), `<system-reminder>`s and `[Request interrupted by
+///   user]` markers; `isMeta` records (a command's expanded prompt, reminders), sidechain
+///   records (`isSidechain`, subagents), compaction summaries (`isCompactSummary`),
+///   transcript-only records, synthetic assistant notices (`model: "<synthetic>"`),
+///   records with no text left, and every record of another type.
 ///
 /// # Titles
 ///
 /// The latest `custom-title` (set with `/rename`), else the latest `ai-title`, else the
 /// latest `summary` whose `leafUuid` is the uuid of a record in the same file (summaries
 /// can describe other sessions), else the first line of the first real user prompt
-/// (not a slash command). See [`TitleScan`] for what that costs.
+/// (injected text never is one), else the first slash command (`/name args`). See
+/// [`TitleScan`] for what that costs.
+///
+/// # Project scoping
+///
+/// [`ClaudeStore::project`] keeps the project folder Claude Code names after the
+/// directory (`/home/me/app` → `-home-me-app`).
 ///
 /// # Example
 ///
@@ -82,7 +96,7 @@ impl ClaudeStore {
     ///
     /// # Errors
     ///
-    /// [`Error::StoreNotFound`] when `dir` is not a directory.
+    /// [`crate::Error::StoreNotFound`] when `dir` is not a directory.
     pub fn open(dir: impl AsRef<Path>) -> Result<ClaudeStore> {
         let dir = dir.as_ref();
         require_dir(dir, "claude")?;
@@ -102,7 +116,7 @@ impl ClaudeStore {
     ///
     /// # Errors
     ///
-    /// [`Error::StoreNotFound`] when there is no such directory (or no home directory).
+    /// [`crate::Error::StoreNotFound`] when there is no such directory (or no home directory).
     pub fn open_default() -> Result<ClaudeStore> {
         let dir = ClaudeStore::default_dir().unwrap_or_else(|| PathBuf::from("~/.claude/projects"));
         ClaudeStore::open(dir)

@@ -32,12 +32,47 @@
 //!
 //! # What a message is
 //!
-//! Messages are conversation turns: the user's prompts and the agent's replies.
-//! Tool results, meta records, injected context (environment, instructions, command
-//! output) and bookkeeping records are skipped; one reply that the store wrote as several
-//! records is one message; `content` is the text joined with `\n`, a tool call appears
-//! as `[tool: NAME]`, an image as `[image]`, and thinking / reasoning is not content.
-//! Each store's documentation lists what it skips and the format versions it reads.
+//! Messages are conversation turns: the user's prompts and the agent's replies, as the
+//! agent's own UI shows them. Tool results, meta records, injected context (environment,
+//! instructions, skills, command output, background-task notices) and bookkeeping
+//! records are skipped; one reply that the store wrote as several records is one
+//! message; `content` is the text joined with `\n`, a tool call appears as
+//! `[tool: NAME]`, an image as `[image]`, and thinking / reasoning is not content.
+//! Which records count, store by store (each store's documentation has the full list):
+//!
+//! - [`ClaudeStore`]: `user` and `assistant` records; records sharing `message.id` are
+//!   one reply; `<task-notification>` turns, local command output, caveats, reminders,
+//!   `isMeta`, sidechain and compaction records are not turns; a slash command reads as
+//!   `/name args`.
+//! - [`CodexStore`]: the user's turns are the `event_msg` `user_message` events (the
+//!   user response items also carry injected AGENTS.md, environment, `<skill>` and IDE
+//!   text); every assistant message item is a message of its own, with the tool calls
+//!   that follow it in its turn; early rollouts without events read their user items.
+//! - [`OpenCodeStore`]: `user` and `assistant` messages, their `text` parts (not
+//!   `synthetic` or `ignored` ones), `tool` and `file` parts.
+//! - [`JsonlStore`]: every record with a role; one message a line.
+//!
+//! # Agent versions known to read right
+//!
+//! Checked on real transcripts from public repositories (`tests/data/sessions/real`,
+//! with their sources in `tests/data/sessions/SOURCES.md`): Claude Code 2.1.38 and
+//! 2.1.39 (compactions, background-task notifications, slash commands, subagents), and
+//! Codex CLI 0.48, 0.107, 0.108 and 0.118 (VS Code and Desktop sessions, IDE context,
+//! skills, web search, a compressed `.jsonl.zst` rollout). Earlier and later versions are
+//! read by the same rules as long as they write the same records: Claude Code 1.x and
+//! 2.0, Claude Code's `custom-title` / `ai-title` / `summary` records, early Codex
+//! rollouts (mid-2025, bare items) and OpenCode (the `opencode.db` of 1.x and the legacy
+//! `storage/` tree) are tested on hand-written records in their documented shapes only:
+//! no public real ones were found.
+//!
+//! # Scoping to a project
+//!
+//! A store can be scoped to one project directory with its `project` setter
+//! ([`ClaudeStore::project`], [`CodexStore::project`], [`OpenCodeStore::project`]): it
+//! then lists and finds only the sessions the agent ran there (Claude Code's project
+//! folder named after the directory, Codex's `session_meta` `cwd`, OpenCode's project
+//! worktree or session directory), and the "Available sessions" of a failed search
+//! name only those.
 //!
 //! # Cost
 //!
@@ -59,6 +94,10 @@
 //!   read is taken from a cached scan when there is a fresh one, and otherwise from the
 //!   first and last MiB of the file only ([`TitleScan::Bounded`]).
 //!
+//! Codex's compressed rollouts (`*.jsonl.zst`) have no positional reads: one is
+//! decompressed into memory whole (at most [`CodexStore::max_decompressed`] bytes) to be
+//! read, so even its last N messages cost the whole file, and nothing of it is cached.
+//!
 //! Malformed lines (a torn last line being written, garbage) are skipped and counted
 //! (`malformed_lines` in the result), never fatal. A transcript rewritten, truncated or
 //! replaced while it is read is read again (up to 3 times, then `File changed while
@@ -75,7 +114,9 @@
 //! - no title matches: [`Error::NoMatchingSession`], `No sessions found matching "X".
 //!   Available sessions: A, B, C` (at most 10 titles, the closest to the search first by
 //!   an approximate-substring score, so that a typo still leads somewhere);
-//! - a store directory that does not exist: [`Error::StoreNotFound`].
+//! - a store directory that does not exist: [`Error::StoreNotFound`];
+//! - an `opencode.db` that this build cannot read (no `opencode` feature):
+//!   [`Error::Store`], naming the feature, never the older legacy sessions alone.
 //!
 //! A tool wrapper returns every error as structured output with `isError: true`;
 //! [`Error::kind`] gives a machine-readable name for it.

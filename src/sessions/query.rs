@@ -52,7 +52,7 @@ pub struct SessionQuery {
     /// The id of the session to read.
     #[serde(alias = "sessionId")]
     pub session_id: Option<String>,
-    /// Several sessions to read in one call ([`read_sessions`]).
+    /// Several sessions to read in one call ([`read_sessions`](super::read_sessions)).
     #[serde(alias = "sessionIds")]
     pub session_ids: Vec<String>,
     /// A case-insensitive substring of the title; several matches are ordered most
@@ -79,7 +79,7 @@ pub struct SessionQuery {
     pub since: Option<Timestamp>,
     /// By default, no upper bound: only messages at or before this time.
     pub until: Option<Timestamp>,
-    /// By default, [`read_sessions`] returns at most 10 matching sessions (ids given in
+    /// By default, [`read_sessions`](super::read_sessions) returns at most 10 matching sessions (ids given in
     /// `session_ids` are all returned).
     #[serde(alias = "maxSessions")]
     pub max_sessions: usize,
@@ -134,7 +134,7 @@ impl SessionQuery {
         }
     }
 
-    /// Several sessions by id, for [`read_sessions`].
+    /// Several sessions by id, for [`read_sessions`](super::read_sessions).
     pub fn ids<I, S>(ids: I) -> SessionQuery
     where
         I: IntoIterator<Item = S>,
@@ -189,7 +189,7 @@ impl SessionQuery {
         self
     }
 
-    /// By default, [`read_sessions`] returns at most 10 matching sessions.
+    /// By default, [`read_sessions`](super::read_sessions) returns at most 10 matching sessions.
     pub fn max_sessions(mut self, n: usize) -> SessionQuery {
         self.max_sessions = n;
         self
@@ -224,7 +224,7 @@ impl SessionQuery {
     }
 }
 
-/// The window of messages a store is asked for: what [`SessionStore::read_messages`]
+/// The window of messages a store is asked for: what [`SessionStore::read_messages`](super::SessionStore::read_messages)
 /// receives. Made by [`SessionQuery::request`].
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[non_exhaustive]
