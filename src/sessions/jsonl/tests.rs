@@ -10,7 +10,8 @@ use crate::cache::IndexCache;
 use crate::sessions::{Message, MessageRequest, Order};
 use crate::source::Source;
 
-/// A toy format: `u:TEXT`, `a:KEY:TEXT` (merged by KEY), `b` boundary, `t:TITLE`.
+/// A toy format: `u:TEXT`, `a:KEY:TEXT` (merged by KEY), `A:KEY:TEXT` (opens a message,
+/// later `a:` pieces of KEY join it), `b` boundary, `t:TITLE`.
 struct Toy;
 
 impl LineFormat for Toy {
@@ -22,7 +23,7 @@ impl LineFormat for Toy {
                 content: text.into(),
                 timestamp: None,
                 merge: merge.map(Into::into),
-                opens: false,
+                opens: s.starts_with("A:"),
                 prompt: if role == "user" {
                     Prompt::Real { title_at: 0 }
                 } else {
@@ -32,7 +33,7 @@ impl LineFormat for Toy {
         };
         if let Some(t) = s.strip_prefix("u:") {
             piece("user", None, t)
-        } else if let Some(rest) = s.strip_prefix("a:") {
+        } else if let Some(rest) = s.strip_prefix("a:").or_else(|| s.strip_prefix("A:")) {
             let (k, t) = rest.split_once(':').unwrap();
             piece("assistant", Some(k), t)
         } else if s == "b" {
@@ -121,7 +122,7 @@ fn naive(text: &str, req: &MessageRequest) -> Vec<Message> {
 proptest::proptest! {
     #[test]
     fn windows_agree_with_the_naive_reading(
-        lines in proptest::collection::vec(0u8..7, 0..40),
+        lines in proptest::collection::vec(0u8..8, 0..40),
         chunk in 1usize..40,
         offset in 0usize..6,
         limit in 0usize..6,
@@ -135,6 +136,7 @@ proptest::proptest! {
                 0 => format!("u:q{i}\n"),
                 1 | 2 => format!("a:x:r{i}\n"),
                 3 => format!("a:y:r{i}\n"),
+                7 => format!("A:x:o{i}\n"),
                 4 => "b\n".to_string(),
                 5 => "s\n".to_string(),
                 _ => "??\n".to_string(),
@@ -228,4 +230,23 @@ fn the_shared_cache_carries_counts_across_reads_and_appends() {
     assert_eq!(count(&engine), Some(2));
     assert_eq!(engine.fmt.decoded(), 1004);
     assert!(cache.stats().invalidated >= 1);
+}
+
+#[test]
+fn a_piece_that_opens_starts_its_own_message_in_both_directions() {
+    // Codex: every agent message is its own, the tool calls after it join it.
+    let text = "u:q\nA:x:one\na:x:[tool: a]\ns\na:x:[tool: b]\nA:x:two\nA:x:three\na:x:[tool: c]\n";
+    let src = Source::from_bytes(text.as_bytes().to_vec(), "toy");
+    let want = ["q", "one\n[tool: a]\n[tool: b]", "two", "three\n[tool: c]"];
+    let (all, _) = read_window(&src, &Toy, &req(Order::Oldest, 0, 100)).unwrap();
+    assert_eq!(contents(&all), want);
+    let (rev, _) = read_window(&src, &Toy, &req(Order::Newest, 0, 100)).unwrap();
+    let mut back = contents(&rev);
+    back.reverse();
+    assert_eq!(back, want);
+    let mut count = Count::default();
+    for line in text.lines() {
+        count.take(Toy.decode(line.as_bytes()));
+    }
+    assert_eq!(count.messages, 4);
 }
