@@ -133,8 +133,10 @@ impl CodexStore {
     }
 
     /// By default, a compressed rollout (`*.jsonl.zst`) may decompress to at most
-    /// 512 MiB: it is held in memory whole while it is read, and a larger one fails
-    /// with [`crate::Error::Store`] rather than exhaust memory.
+    /// 512 MiB: it is held in memory whole while it is read (for a moment twice, while
+    /// it is handed to the reader), and a larger one fails with [`crate::Error::Store`]
+    /// rather than exhaust memory; a rollout whose frame declares a larger size (zstd
+    /// writes it by default) fails before it is decompressed.
     pub fn max_decompressed(mut self, bytes: u64) -> CodexStore {
         self.shell.engine.max_decompressed = bytes;
         self

@@ -25,6 +25,16 @@ fn corrupt(path: &Path, what: impl std::fmt::Display) -> Error {
     }
 }
 
+fn too_large(path: &Path, limit: u64) -> Error {
+    Error::Store {
+        path: path.to_path_buf(),
+        message: format!(
+            "decompresses to more than {limit} bytes, the limit for compressed transcripts \
+             (raise it with the store's max_decompressed setter)"
+        ),
+    }
+}
+
 /// Decompresses `path` (every frame), failing when it holds more than `limit` bytes.
 ///
 /// # Errors
@@ -41,18 +51,19 @@ pub(crate) fn inflate(path: &Path, limit: u64) -> Result<Vec<u8>> {
         }
         let frame = StreamingDecoder::new(&mut input).map_err(|e| corrupt(path, e))?;
         let room = limit.saturating_sub(out.len() as u64);
+        // A frame that declares its size (zstd writes it by default) is refused before it
+        // is decompressed, or given exactly the memory it needs.
+        let declared = frame.decoder.content_size();
+        if declared > room {
+            return Err(too_large(path, limit));
+        }
+        out.reserve(usize::try_from(declared).unwrap_or(0));
         frame
             .take(room.saturating_add(1))
             .read_to_end(&mut out)
             .map_err(|e| corrupt(path, e))?;
         if out.len() as u64 > limit {
-            return Err(Error::Store {
-                path: path.to_path_buf(),
-                message: format!(
-                    "decompresses to more than {limit} bytes, the limit for compressed \
-                     transcripts (raise it with the store's max_decompressed setter)"
-                ),
-            });
+            return Err(too_large(path, limit));
         }
     }
 }
