@@ -24,6 +24,10 @@ const TOOLS: &str = "d6e0bada-1959-4eec-a9d2-0bfade768d8f";
 const BEADS: &str = "491e126e-1e71-469c-ade2-fcc8af567c74";
 /// Claude Code 2.1.38: one prompt, one reply over several records.
 const SHORT: &str = "55604662-cf2a-4331-851a-ec234028f8ca";
+/// Claude Code 2.0.76: a `summary` of another session, a pasted `!` command.
+const STUDIO: &str = "5da894cf-39f2-4285-8dad-323adb2d00ef";
+/// Claude Code 2.0.76: five turns, `stop_hook_summary` records, `/compact`.
+const HOOKS: &str = "c45af7b1-cb7c-4e51-93db-8cbb250a877a";
 
 /// Codex 0.118 (VS Code): three prompts, two with the IDE preamble, 13 agent messages.
 const IMPORT: &str = "019d6d46-a233-7eb1-8e9b-923935d7d416";
@@ -212,7 +216,46 @@ fn claude_titles_are_real_prompts_else_the_first_command() {
     assert_eq!(title(SHORT), "mix phx.server doesnt seem to start");
     // The only user text is a slash command: it reads as the command.
     assert!(title(BEADS).starts_with("/handgemacht:create-beads websearch"));
-    assert_eq!(titles.len(), 5);
+    assert_eq!(title(HOOKS), "can you run a command ls -la");
+    assert_eq!(titles.len(), 7);
+}
+
+#[test]
+fn claude_a_summary_titles_only_the_session_its_leaf_is_in() {
+    // 2.0.76 wrote a `summary` whose `leafUuid` is a record of another session: not a
+    // title here; the first prompt is.
+    let r = read(&claude(), STUDIO);
+    assert_eq!(r.session_title, "! ls ~/.fasthooks/studio.db");
+    assert_eq!(r.message_count, Some(4));
+    // The same file with the leaf record appended: the summary is its title.
+    let tmp = tempfile::tempdir().unwrap();
+    let project = tmp.path().join("projects/-p");
+    std::fs::create_dir_all(&project).unwrap();
+    let name = format!("{STUDIO}.jsonl");
+    let mut text = std::fs::read_to_string(
+        Path::new(REAL)
+            .join("claude/projects/-private-tmp-fh-myell-myhk")
+            .join(&name),
+    )
+    .unwrap();
+    text.push_str(
+        r#"{"type":"user","uuid":"8ad1b62c-54f3-4768-a060-31d1a3877bac","message":{"role":"user","content":"thanks"}}"#,
+    );
+    text.push('\n');
+    std::fs::write(project.join(&name), text).unwrap();
+    let store = ClaudeStore::open(tmp.path()).unwrap();
+    let r = read_session_messages(&store, &SessionQuery::id(STUDIO).limit(0)).unwrap();
+    assert_eq!(r.session_title, "Exploring .claude directory and studio.db");
+}
+
+#[test]
+fn claude_2_0_turns_hook_records_and_compaction() {
+    let r = read(&claude(), HOOKS);
+    assert_eq!(r.message_count, Some(18));
+    assert_eq!(roles(&r), "uaauaauaauaauaaaau");
+    assert_eq!(r.messages[13].content, "[tool: Write]\n[tool: Write]");
+    // The compaction's summary, caveat and output are not turns; the command is.
+    assert_eq!(r.messages[17].content, "/compact");
 }
 
 #[test]

@@ -24,7 +24,7 @@ use crate::error::Result;
 /// # Format versions
 ///
 /// Written against the records of Claude Code 1.x and 2.x, and checked on real
-/// transcripts of 2.1.38 and 2.1.39: `user` and `assistant` records with
+/// transcripts of 2.0.76, 2.1.38 and 2.1.39: `user` and `assistant` records with
 /// `message.content` as a string or an array of blocks (`text`, `image`, `tool_use`,
 /// `tool_result`, `thinking`); records that split one API reply per content block,
 /// sharing `message.id`; and the bookkeeping records (`summary`, `custom-title`,

@@ -55,15 +55,15 @@
 //! # Agent versions known to read right
 //!
 //! Checked on real transcripts from public repositories (`tests/data/sessions/real`,
-//! with their sources in `tests/data/sessions/SOURCES.md`): Claude Code 2.1.38 and
-//! 2.1.39 (compactions, background-task notifications, slash commands, subagents), and
-//! Codex CLI 0.48, 0.107, 0.108 and 0.118 (VS Code and Desktop sessions, IDE context,
-//! skills, web search, a compressed `.jsonl.zst` rollout). Earlier and later versions are
-//! read by the same rules as long as they write the same records: Claude Code 1.x and
-//! 2.0, Claude Code's `custom-title` / `ai-title` / `summary` records, early Codex
-//! rollouts (mid-2025, bare items) and OpenCode (the `opencode.db` of 1.x and the legacy
-//! `storage/` tree) are tested on hand-written records in their documented shapes only:
-//! no public real ones were found.
+//! with their sources in `tests/data/sessions/SOURCES.md`): Claude Code 2.0.76, 2.1.38
+//! and 2.1.39 (compactions, background-task notifications, slash commands, a `summary`
+//! of another session, subagents), and Codex CLI 0.48, 0.107, 0.108 and 0.118 (VS Code
+//! and Desktop sessions, IDE context, skills, web search, a compressed `.jsonl.zst`
+//! rollout). Other versions are read by the same rules as long as they write the same
+//! records: Claude Code 1.x, Claude Code's `custom-title` / `ai-title` records, early
+//! Codex rollouts (mid-2025, bare items) and OpenCode (the `opencode.db` of 1.x and the
+//! legacy `storage/` tree) are tested on hand-written records in their documented shapes
+//! only: no public real ones were found.
 //!
 //! # Scoping to a project
 //!
