@@ -39,6 +39,8 @@ const CR: &str = "019a1ca6-7599-7b71-b519-9ee83a3ffc7d";
 const NEWS: &str = "019cbba4-0c42-7301-8dda-90c1e15a54ba";
 /// Codex 0.108 (Desktop): compressed, `.jsonl.zst`.
 const HELLO: &str = "019cc670-966a-7b41-80e1-20b5016d8353";
+/// Codex 0.154 (TUI): the prompt as an `item_completed` `UserMessage`, an aborted turn.
+const CRASH: &str = "01a0b581-909c-7773-9cf5-f4f4fbf54b67";
 
 fn claude() -> ClaudeStore {
     ClaudeStore::open(Path::new(REAL).join("claude")).unwrap()
@@ -331,6 +333,31 @@ fn codex_user_turns_are_the_user_message_events() {
     // 0.48: two prompts, no reply.
     let c = read(&codex(), CR);
     assert_eq!(roles(&c), "uu");
+}
+
+#[test]
+fn codex_0_15x_user_turns_are_item_completed_user_messages() {
+    // 0.154 writes no `user_message` event: the turn is the `UserMessage` item.
+    let r = read(&codex(), CRASH);
+    assert_eq!(r.message_count, Some(1));
+    assert_eq!(roles(&r), "u");
+    assert!(r.messages[0]
+        .content
+        .starts_with("A process crashed on this Omarchy machine and I want to know why."));
+    assert!(r.messages[0].content.ends_with("diagnose-crash/SKILL.md"));
+    assert_eq!(
+        r.messages[0].timestamp.as_deref(),
+        Some("2026-09-18T17:12:44.210Z")
+    );
+    // The `<turn_aborted>` developer note is not a turn.
+    assert_eq!(
+        r.session_title,
+        "A process crashed on this Omarchy machine and I want to know why."
+    );
+    let scoped = codex().project("/home/rileyschuit/Work");
+    let listed = list_sessions(&scoped).unwrap();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].id, CRASH);
 }
 
 #[test]

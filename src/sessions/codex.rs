@@ -29,7 +29,7 @@ use crate::source::Source;
 /// # Format versions
 ///
 /// - Current rollouts (codex-rs 0.2x and later, mid-2025 on; read right from 0.48 to
-///   0.118 on real files): one `{"timestamp", "type", "payload"}` record a line, with
+///   0.154 on real files): one `{"timestamp", "type", "payload"}` record a line, with
 ///   `type` `session_meta`, `response_item`, `event_msg`, `turn_context` or `compacted`.
 /// - Early codex-rs rollouts: a header line (`{"id", "timestamp", "instructions"}`),
 ///   then bare response items (`{"type":"message", ...}`) and `{"record_type":"state"}`
@@ -40,7 +40,8 @@ use crate::source::Source;
 /// The conversation the Codex UI shows:
 ///
 /// - The user's turns are the `event_msg` `user_message` events (their `message`, with
-///   `[image]` per attached image). The `response_item` user messages are not read in
+///   `[image]` per attached image), or in 0.15x rollouts, which write none, the
+///   `event_msg` `item_completed` events of a `UserMessage` item. The `response_item` user messages are not read in
 ///   current rollouts: besides the prompt they carry injected text (AGENTS.md
 ///   instructions, `<environment_context>`, `<skill>` blocks with a SKILL.md, the IDE's
 ///   "# Context from my IDE setup:" preamble), and some rollouts have the prompt only
@@ -53,10 +54,11 @@ use crate::source::Source;
 ///   turn (`function_call`, `custom_tool_call`, `local_shell_call`, `web_search_call`)
 ///   are added to it as `[tool: NAME]` (a tool call before any reply of its turn is a
 ///   message of its own).
-/// - Skipped: `developer` and `system` messages, `reasoning`, tool outputs, the
-///   `event_msg` records other than `user_message` (`agent_message` repeats the
-///   assistant items; `task_started` only ends the turn before), `session_meta`,
-///   `turn_context` and `compacted` records.
+/// - Skipped: `developer` and `system` messages, `reasoning`, tool outputs, the other
+///   `event_msg` records (`agent_message` and `item_completed` of an `AgentMessage`
+///   repeat the assistant items; `task_started` only ends the turn before),
+///   `session_meta`, `turn_context`, `world_state`, `token_usage_record` and
+///   `compacted` records.
 ///
 /// # Titles
 ///
@@ -412,6 +414,51 @@ struct Item<'a> {
     images: Option<Vec<serde::de::IgnoredAny>>,
     #[serde(default)]
     local_images: Option<Vec<serde::de::IgnoredAny>>,
+    /// `event_msg` `item_completed` (0.15x): the item, a `UserMessage` among others.
+    #[serde(borrow, default)]
+    item: Option<Box<Item<'a>>>,
+}
+
+/// An `event_msg`: a user turn (`user_message`; `item_completed` with a `UserMessage`
+/// in 0.15x rollouts, which write no `user_message`), the start of a turn, or nothing.
+fn event(ev: Item<'_>, timestamp: Option<String>) -> Decoded {
+    let mut text = Text::default();
+    match ev.kind.get().unwrap_or("") {
+        "user_message" => {
+            text.push(ev.message.get().unwrap_or("").trim_end());
+            let images = ev.images.map_or(0, |v| v.len()) + ev.local_images.map_or(0, |v| v.len());
+            for _ in 0..images {
+                text.push("[image]");
+            }
+        }
+        "item_completed" => {
+            let Some(item) = ev.item.filter(|i| i.kind.is("UserMessage")) else {
+                return Decoded::Skip;
+            };
+            match &item.content {
+                Content::Text(s) => text.push(s.trim_end()),
+                Content::Blocks(blocks) => {
+                    for b in blocks {
+                        match b.kind.get().unwrap_or("") {
+                            "text" | "input_text" => {
+                                text.push(b.text.get().unwrap_or("").trim_end())
+                            }
+                            "image" | "local_image" | "input_image" => text.push("[image]"),
+                            _ => {}
+                        }
+                    }
+                }
+                Content::Other => {}
+            }
+        }
+        // A new turn: its replies never join the last one of the turn before.
+        "task_started" => return Decoded::Boundary,
+        _ => return Decoded::Skip,
+    }
+    if text.is_empty() {
+        return Decoded::Skip;
+    }
+    user_turn(text.into_string(), timestamp)
 }
 
 /// User messages that Codex injects (read only from early rollouts, which have no
@@ -470,23 +517,7 @@ impl LineFormat for CodexFormat {
                 let Some(ev) = rec.payload else {
                     return Decoded::Malformed;
                 };
-                match ev.kind.get().unwrap_or("") {
-                    "user_message" => {}
-                    // A new turn: its replies never join the last one of the turn before.
-                    "task_started" => return Decoded::Boundary,
-                    _ => return Decoded::Skip,
-                }
-                let mut text = Text::default();
-                text.push(ev.message.get().unwrap_or("").trim_end());
-                let images =
-                    ev.images.map_or(0, |v| v.len()) + ev.local_images.map_or(0, |v| v.len());
-                for _ in 0..images {
-                    text.push("[image]");
-                }
-                if text.is_empty() {
-                    return Decoded::Skip;
-                }
-                return user_turn(text.into_string(), timestamp());
+                return event(ev, timestamp());
             }
             k if ITEM_KINDS.contains(&k) => (
                 Item {
@@ -589,6 +620,8 @@ mod tests {
         assert_eq!(CodexFormat.decode(item.as_bytes()), Decoded::Skip);
         let agent = r#"{"timestamp":"2025-09-01T10:00:01Z","type":"event_msg","payload":{"type":"agent_message","message":"hi"}}"#;
         assert_eq!(CodexFormat.decode(agent.as_bytes()), Decoded::Skip);
+        let item = r#"{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"AgentMessage","content":[{"type":"Text","text":"hi"}]}}}"#;
+        assert_eq!(CodexFormat.decode(item.as_bytes()), Decoded::Skip);
         let ev = r##"{"timestamp":"2025-09-01T10:00:01Z","type":"event_msg","payload":{"type":"user_message","message":"# Context from my IDE setup:\n\n## My request for Codex:\nhi","images":["x"]}}"##;
         match CodexFormat.decode(ev.as_bytes()) {
             Decoded::Piece(p) => {

@@ -44,9 +44,9 @@
 //!   one reply; `<task-notification>` turns, local command output, caveats, reminders,
 //!   `isMeta`, sidechain and compaction records are not turns; a slash command reads as
 //!   `/name args`.
-//! - [`CodexStore`]: the user's turns are the `event_msg` `user_message` events (the
-//!   user response items also carry injected AGENTS.md, environment, `<skill>` and IDE
-//!   text); every assistant message item is a message of its own, with the tool calls
+//! - [`CodexStore`]: the user's turns are the `event_msg` `user_message` events (in
+//!   0.15x the `item_completed` `UserMessage` events; the user response items also carry
+//!   injected AGENTS.md, environment, `<skill>` and IDE text); every assistant message item is a message of its own, with the tool calls
 //!   that follow it in its turn; early rollouts without events read their user items.
 //! - [`OpenCodeStore`]: `user` and `assistant` messages, their `text` parts (not
 //!   `synthetic` or `ignored` ones), `tool` and `file` parts.
@@ -57,13 +57,14 @@
 //! Checked on real transcripts from public repositories (`tests/data/sessions/real`,
 //! with their sources in `tests/data/sessions/SOURCES.md`): Claude Code 2.0.76, 2.1.38
 //! and 2.1.39 (compactions, background-task notifications, slash commands, a `summary`
-//! of another session, subagents), and Codex CLI 0.48, 0.107, 0.108 and 0.118 (VS Code
-//! and Desktop sessions, IDE context, skills, web search, a compressed `.jsonl.zst`
-//! rollout). Other versions are read by the same rules as long as they write the same
-//! records: Claude Code 1.x, Claude Code's `custom-title` / `ai-title` records, early
-//! Codex rollouts (mid-2025, bare items) and OpenCode (the `opencode.db` of 1.x and the
-//! legacy `storage/` tree) are tested on hand-written records in their documented shapes
-//! only: no public real ones were found.
+//! of another session, subagents), and Codex CLI 0.48, 0.107, 0.108, 0.118 and 0.154
+//! (VS Code, Desktop and TUI sessions, IDE context, skills, web search, a compressed
+//! `.jsonl.zst` rollout, 0.15x's `item_completed` user turns). Other versions are read
+//! by the same rules as long as they write the same records: Claude Code 1.x, Claude
+//! Code's `custom-title` / `ai-title` records, early Codex rollouts (mid-2025, bare
+//! items) and OpenCode (the `opencode.db` of 1.x and the legacy `storage/` tree) are
+//! tested on hand-written records in their documented shapes only: no public real ones
+//! were found.
 //!
 //! # Scoping to a project
 //!
