@@ -1,10 +1,28 @@
-//! Invariant: any bytes as a Claude Code or Codex transcript never panic the stores;
-//! malformed lines are skipped, and newest-first is oldest-first reversed. A count kept
-//! in the cache and continued over appended bytes equals a fresh count of the whole.
+//! Invariant: any bytes as a Claude Code or Codex transcript (plain or as a `.jsonl.zst`
+//! rollout) never panic the stores, scoped to a project or not; malformed lines are
+//! skipped, and newest-first is oldest-first reversed. A count kept in the cache and
+//! continued over appended bytes equals a fresh count of the whole.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use rangeread::sessions::{read_session_messages, ClaudeStore, CodexStore, Order, SessionQuery};
+use rangeread::sessions::{
+    read_session_messages, ClaudeStore, CodexStore, Order, SessionQuery, SessionStore,
+};
+
+const X: &str = "00000000-0000-4000-8000-000000000001";
+const Z: &str = "00000000-0000-4000-8000-000000000002";
+
+/// Oldest-first and newest-first agree, in either store.
+fn both_ends_agree(store: &dyn SessionStore, id: &str) {
+    let old = read_session_messages(store, &SessionQuery::id(id).limit(1000));
+    let new = read_session_messages(store, &SessionQuery::id(id).limit(1000).order(Order::Newest));
+    if let (Ok(old), Ok(new)) = (old, new) {
+        assert_eq!(old.message_count, new.message_count);
+        let mut rev = new.messages.clone();
+        rev.reverse();
+        assert_eq!(old.messages, rev);
+    }
+}
 
 fuzz_target!(|data: &[u8]| {
     let dir = tempfile::tempdir().unwrap();
@@ -13,17 +31,12 @@ fuzz_target!(|data: &[u8]| {
     std::fs::write(project.join("s1.jsonl"), data).unwrap();
     let codex = dir.path().join("codex/sessions/2025/01/01");
     std::fs::create_dir_all(&codex).unwrap();
-    std::fs::write(codex.join("rollout-2025-01-01T00-00-00-s1.jsonl"), data).unwrap();
+    std::fs::write(codex.join(format!("rollout-2025-01-01T00-00-00-{X}.jsonl")), data).unwrap();
+    // The same bytes as a compressed rollout: garbage to the decompressor.
+    std::fs::write(codex.join(format!("rollout-2025-01-01T00-00-00-{Z}.jsonl.zst")), data).unwrap();
 
     let claude = ClaudeStore::open(dir.path().join("claude/projects")).unwrap();
-    let old = read_session_messages(&claude, &SessionQuery::id("s1").limit(1000));
-    let new = read_session_messages(&claude, &SessionQuery::id("s1").limit(1000).order(Order::Newest));
-    if let (Ok(old), Ok(new)) = (old, new) {
-        assert_eq!(old.message_count, new.message_count);
-        let mut rev = new.messages.clone();
-        rev.reverse();
-        assert_eq!(old.messages, rev);
-    }
+    both_ends_agree(&claude, "s1");
     // The same bytes written in two steps, counted after each through one store.
     let split = data.first().map_or(0, |&b| usize::from(b) * data.len() / 256);
     let grown = dir.path().join("grown/projects/-w");
@@ -48,7 +61,10 @@ fuzz_target!(|data: &[u8]| {
         }
         (c, f) => assert_eq!(c.is_ok(), f.is_ok()),
     }
-    if let Ok(codex) = CodexStore::open(dir.path().join("codex")) {
-        let _ = read_session_messages(&codex, &SessionQuery::title("x"));
-    }
+    let codex = CodexStore::open(dir.path().join("codex")).unwrap();
+    both_ends_agree(&codex, X);
+    let _ = read_session_messages(&codex, &SessionQuery::id(Z));
+    let _ = read_session_messages(&codex, &SessionQuery::title("x"));
+    let scoped = CodexStore::open(dir.path().join("codex")).unwrap().project("/w");
+    let _ = rangeread::sessions::list_sessions(&scoped);
 });

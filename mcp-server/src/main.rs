@@ -311,6 +311,11 @@ fn run_sessions(store: &(dyn SessionStore + Send + Sync), args: Value) -> CallTo
             Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
             Err(e) => error_result(&format!("Could not encode the result: {e}"), "internal"),
         },
+        // The tool's parameters are camelCase: name them as its schema does.
+        Err(Error::SessionQueryMissing) => error_result(
+            "Either sessionId or searchTitle must be provided",
+            "invalid_query",
+        ),
         Err(e) => error_result(&e.to_string(), e.kind()),
     }
 }
@@ -522,21 +527,46 @@ fn session_arg(v: OsString) -> Result<(String, PathBuf), String> {
     Err(format!("--session expects NAME=DIR, got {v:?}"))
 }
 
-/// Opens the session store named by `--sessions-store` in `--sessions-dir`; the JSONL
-/// stores keep their transcript state in the server's index cache.
-fn open_store(kind: &str, dir: &std::path::Path, cache: &Arc<IndexCache>) -> Result<Store, String> {
+/// Opens the session store named by `--sessions-store` in `--sessions-dir`, scoped to the
+/// sessions of the `project` directory when one is given; the JSONL stores keep their
+/// transcript state in the server's index cache.
+fn open_store(
+    kind: &str,
+    dir: &std::path::Path,
+    project: Option<&std::path::Path>,
+    cache: &Arc<IndexCache>,
+) -> Result<Store, String> {
     let e = |e: Error| e.to_string();
-    let store: Store = match kind {
-        "claude" => Arc::new(ClaudeStore::open(dir).map_err(e)?.cache(cache.clone())),
-        "codex" => Arc::new(CodexStore::open(dir).map_err(e)?.cache(cache.clone())),
+    let store: Store = match (kind, project) {
+        ("claude", p) => {
+            let s = ClaudeStore::open(dir).map_err(e)?.cache(cache.clone());
+            Arc::new(match p {
+                Some(p) => s.project(p),
+                None => s,
+            })
+        }
+        ("codex", p) => {
+            let s = CodexStore::open(dir).map_err(e)?.cache(cache.clone());
+            Arc::new(match p {
+                Some(p) => s.project(p),
+                None => s,
+            })
+        }
         // SQLite and small JSON files: nothing line-indexed to keep.
-        "opencode" => Arc::new(OpenCodeStore::open(dir).map_err(e)?),
-        "jsonl" => Arc::new(
+        ("opencode", p) => {
+            let s = OpenCodeStore::open(dir).map_err(e)?;
+            Arc::new(match p {
+                Some(p) => s.project(p),
+                None => s,
+            })
+        }
+        // Generic JSONL has no notion of a project: every session is listed.
+        ("jsonl", _) => Arc::new(
             JsonlStore::open(dir, JsonlFields::default())
                 .map_err(e)?
                 .cache(cache.clone()),
         ),
-        other => {
+        (other, _) => {
             return Err(format!(
                 "--sessions-store expects claude, codex, opencode or jsonl, got {other:?}"
             ))
@@ -550,14 +580,10 @@ fn build(o: Options) -> Result<Server, String> {
     let cache = Arc::new(IndexCache::new(CACHE_BYTES));
     let sessions = match (&o.sessions_store, &o.sessions_dir) {
         (Some(kind), Some(dir)) => {
-            if !o.all_projects {
-                // The stores have no project scoping yet: say so rather than pretend.
-                eprintln!(
-                    "mcp_server: note: read_session_messages is not scoped to --root in \
-                     this build; it sees every project of the store (as with --all-projects)"
-                );
-            }
-            Some(open_store(kind, dir, &cache)?)
+            // Scoped to the project under --root ("any session in the current project"),
+            // unless --all-projects.
+            let project = (!o.all_projects).then_some(o.root.as_path());
+            Some(open_store(kind, dir, project, &cache)?)
         }
         _ => None,
     };

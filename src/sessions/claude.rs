@@ -1,13 +1,17 @@
 //! Claude Code transcripts: `~/.claude/projects/<encoded-cwd>/<session-id>.jsonl`.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::Deserialize;
 
 use super::de::{Content, Flag, Str, Text};
-use super::jsonl::{normalize_time, Decoded, Engine, LineFormat, Meta, Piece, TitleScan};
-use super::{MessagePage, MessageRequest, SessionInfo, SessionStore, Timestamp};
-use crate::error::{Error, Result};
+use super::jsonl::{normalize_time, Decoded, LineFormat, Meta, Piece, Prompt, TitleScan};
+use super::store::{
+    agent_dir, file_info, plain_id, read_dir, require_dir, stem_id, walk, JsonlShell, Project,
+};
+use super::{MessagePage, MessageRequest, SessionInfo, SessionStore};
+use crate::error::Result;
 
 /// The sessions of Claude Code, read from its `projects` directory.
 ///
@@ -19,33 +23,47 @@ use crate::error::{Error, Result};
 ///
 /// # Format versions
 ///
-/// Written against the records of Claude Code 1.x and 2.x (2025–2026): `user` and
-/// `assistant` records with `message.content` as a string or an array of blocks
-/// (`text`, `image`, `tool_use`, `tool_result`, `thinking`); records that split one API
-/// reply per content block, sharing `message.id`; and the bookkeeping records
-/// (`summary`, `custom-title`, `ai-title`, `file-history-snapshot`, `system`,
-/// `attachment`, `queue-operation`, `mode`, `last-prompt`, ...). Unknown record types
-/// are skipped, so newer versions keep working as long as these stay.
+/// Written against the records of Claude Code 1.x and 2.x, and checked on real
+/// transcripts of 2.0.76, 2.1.38 and 2.1.39: `user` and `assistant` records with
+/// `message.content` as a string or an array of blocks (`text`, `image`, `tool_use`,
+/// `tool_result`, `thinking`); records that split one API reply per content block,
+/// sharing `message.id`; and the bookkeeping records (`summary`, `custom-title`,
+/// `ai-title`, `file-history-snapshot`, `system`, `progress`, `queue-operation`,
+/// `attachment`, `mode`, `last-prompt`, ...). Unknown record types are skipped, so newer
+/// versions keep working as long as these stay.
 ///
 /// # Messages
+///
+/// The conversation Claude Code shows:
 ///
 /// - Kept: `user` and `assistant` records. Content is the `text` blocks joined with
 ///   `\n`; `tool_use` blocks appear as `[tool: NAME]`, images as `[image]`;
 ///   `thinking` is left out. Consecutive `assistant` records with the same `message.id`
-///   (tool results in between allowed) are one message, timestamped by the first.
-/// - Skipped: user records holding only tool results, `isMeta` records (injected
-///   caveats and reminders), sidechain records (`isSidechain`, subagents), compaction
-///   summaries (`isCompactSummary`), transcript-only records, local command output
-///   (`<local-command-stdout>`, `<bash-stdout>` ...), `[Request interrupted by user]`
-///   markers, synthetic assistant notices (`model: "<synthetic>"`), records with no
-///   text left, and every record of another type.
+///   (tool results in between allowed) are one message, timestamped by its first record
+///   with content. A slash command (`<command-name>` with `<command-message>` /
+///   `<command-args>`, in either order) reads as `/name args`, a shell escape
+///   (`<bash-input>`) as `!command`.
+/// - Skipped: user records holding only tool results; injected user text, which the
+///   user did not type: `<task-notification>` turns (a background task finished),
+///   local command output (`<local-command-stdout>`, `<bash-stdout>` ...), caveats
+///   (`<local-command-caveat>`), `<system-reminder>`s and `[Request interrupted by
+///   user]` markers; `isMeta` records (a command's expanded prompt, reminders), sidechain
+///   records (`isSidechain`, subagents), compaction summaries (`isCompactSummary`),
+///   transcript-only records, synthetic assistant notices (`model: "<synthetic>"`),
+///   records with no text left, and every record of another type.
 ///
 /// # Titles
 ///
 /// The latest `custom-title` (set with `/rename`), else the latest `ai-title`, else the
 /// latest `summary` whose `leafUuid` is the uuid of a record in the same file (summaries
 /// can describe other sessions), else the first line of the first real user prompt
-/// (not a slash command). See [`TitleScan`] for what that costs.
+/// (injected text never is one), else the first slash command (`/name args`). See
+/// [`TitleScan`] for what that costs.
+///
+/// # Project scoping
+///
+/// [`ClaudeStore::project`] keeps the project folder Claude Code names after the
+/// directory (`/home/me/app` → `-home-me-app`).
 ///
 /// # Example
 ///
@@ -60,15 +78,14 @@ use crate::error::{Error, Result};
 /// ```
 pub struct ClaudeStore {
     root: PathBuf,
-    title_scan: TitleScan,
-    engine: Engine<ClaudeFormat>,
+    shell: JsonlShell<ClaudeFormat>,
 }
 
 impl std::fmt::Debug for ClaudeStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ClaudeStore")
             .field("root", &self.root)
-            .field("title_scan", &self.title_scan)
+            .field("shell", &self.shell)
             .finish()
     }
 }
@@ -79,15 +96,10 @@ impl ClaudeStore {
     ///
     /// # Errors
     ///
-    /// [`Error::StoreNotFound`] when `dir` is not a directory.
+    /// [`crate::Error::StoreNotFound`] when `dir` is not a directory.
     pub fn open(dir: impl AsRef<Path>) -> Result<ClaudeStore> {
         let dir = dir.as_ref();
-        if !dir.is_dir() {
-            return Err(Error::StoreNotFound {
-                path: dir.to_path_buf(),
-                store: "claude",
-            });
-        }
+        require_dir(dir, "claude")?;
         let projects = dir.join("projects");
         let root = if projects.is_dir() {
             projects
@@ -96,8 +108,7 @@ impl ClaudeStore {
         };
         Ok(ClaudeStore {
             root,
-            title_scan: TitleScan::Full,
-            engine: Engine::new(ClaudeFormat),
+            shell: JsonlShell::new(ClaudeFormat),
         })
     }
 
@@ -105,7 +116,7 @@ impl ClaudeStore {
     ///
     /// # Errors
     ///
-    /// [`Error::StoreNotFound`] when there is no such directory (or no home directory).
+    /// [`crate::Error::StoreNotFound`] when there is no such directory (or no home directory).
     pub fn open_default() -> Result<ClaudeStore> {
         let dir = ClaudeStore::default_dir().unwrap_or_else(|| PathBuf::from("~/.claude/projects"));
         ClaudeStore::open(dir)
@@ -113,16 +124,31 @@ impl ClaudeStore {
 
     /// `$CLAUDE_CONFIG_DIR/projects`, else `~/.claude/projects`.
     pub fn default_dir() -> Option<PathBuf> {
-        if let Some(d) = std::env::var_os("CLAUDE_CONFIG_DIR").filter(|d| !d.is_empty()) {
-            return Some(PathBuf::from(d).join("projects"));
-        }
-        home_dir().map(|h| h.join(".claude").join("projects"))
+        agent_dir("CLAUDE_CONFIG_DIR", &["projects"], &[".claude", "projects"])
+    }
+
+    /// By default, every project's sessions are listed and read. Scoped to `dir`, the
+    /// store sees only the sessions Claude Code ran in that directory (the project
+    /// folder named after it); an id of another project is not found, and "Available
+    /// sessions" lists only this project's.
+    ///
+    /// ```
+    /// use rangeread::sessions::{list_sessions, ClaudeStore};
+    ///
+    /// let store = ClaudeStore::open("tests/data/sessions/real/claude")?
+    ///     .project("/home/marco/projects/spotter");
+    /// assert_eq!(list_sessions(&store)?.len(), 3);
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn project(mut self, dir: impl AsRef<Path>) -> ClaudeStore {
+        self.shell.project = Some(Project::new(dir.as_ref()));
+        self
     }
 
     /// By default, [`TitleScan::Full`]: titles for listing and title search come from
     /// the whole of each file.
     pub fn title_scan(mut self, scan: TitleScan) -> ClaudeStore {
-        self.title_scan = scan;
+        self.shell.title_scan = scan;
         self
     }
 
@@ -148,8 +174,8 @@ impl ClaudeStore {
     /// # let _ = reader;
     /// # Ok::<(), rangeread::Error>(())
     /// ```
-    pub fn cache(mut self, cache: std::sync::Arc<crate::IndexCache>) -> ClaudeStore {
-        self.engine.cache = cache;
+    pub fn cache(mut self, cache: Arc<crate::IndexCache>) -> ClaudeStore {
+        self.shell.set_cache(cache);
         self
     }
 
@@ -158,67 +184,42 @@ impl ClaudeStore {
         &self.root
     }
 
+    /// The project folders in scope.
+    fn projects(&self) -> Result<Vec<PathBuf>> {
+        Ok(read_dir(&self.root)?
+            .into_iter()
+            .filter(|p| p.is_dir())
+            .filter(|p| match &self.shell.project {
+                None => true,
+                Some(project) => p
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| project.is_claude_folder(n)),
+            })
+            .collect())
+    }
+
     fn files(&self) -> Result<Vec<PathBuf>> {
         let mut out = Vec::new();
-        for project in read_dir(&self.root)? {
-            if !project.is_dir() {
-                continue;
-            }
-            for file in read_dir(&project)? {
-                if is_session_file(&file) {
-                    out.push(file);
-                }
-            }
+        for project in self.projects()? {
+            out.extend(walk(&project, 0, &is_session_name)?);
         }
         Ok(out)
     }
-
-    fn info(&self, path: PathBuf, title: Option<String>) -> Option<SessionInfo> {
-        let meta = std::fs::metadata(&path).ok()?;
-        Some(SessionInfo {
-            id: path.file_stem()?.to_string_lossy().into_owned(),
-            title,
-            updated: meta.modified().ok().map(Timestamp::from_system_time),
-            path,
-        })
-    }
 }
 
-pub(crate) fn home_dir() -> Option<PathBuf> {
-    std::env::var_os("HOME")
-        .or_else(|| std::env::var_os("USERPROFILE"))
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from)
-}
-
-/// The entries of a directory, sorted; an error names the directory.
-pub(crate) fn read_dir(dir: &Path) -> Result<Vec<PathBuf>> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| Error::io(dir, e))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    v.sort();
-    Ok(v)
-}
-
-fn is_session_file(p: &Path) -> bool {
-    let Some(name) = p.file_name().and_then(|n| n.to_str()) else {
-        return false;
-    };
-    name.ends_with(".jsonl") && !name.starts_with("agent-") && p.is_file()
-}
-
-/// Whether `id` can name a file of its own (no separators, not `.` or `..`).
-pub(crate) fn plain_id(id: &str) -> bool {
-    !id.is_empty() && id != "." && id != ".." && !id.contains(['/', '\\', '\0'])
+/// A session's file: `*.jsonl`, not a subagent's `agent-*.jsonl`.
+fn is_session_name(name: &str) -> bool {
+    name.ends_with(".jsonl") && !name.starts_with("agent-")
 }
 
 impl SessionStore for ClaudeStore {
     fn list_sessions(&self) -> Result<Vec<SessionInfo>> {
         let mut out = Vec::new();
         for path in self.files()? {
-            let title = self.engine.title(&path, self.title_scan)?;
-            out.extend(self.info(path, title));
+            let title = self.shell.engine.title(&path, self.shell.title_scan)?;
+            let id = stem_id(&path).unwrap_or_default();
+            out.extend(file_info(path, id, title));
         }
         Ok(out)
     }
@@ -228,11 +229,12 @@ impl SessionStore for ClaudeStore {
             return Ok(None);
         }
         let name = format!("{id}.jsonl");
-        let found = read_dir(&self.root)?
+        let found = self
+            .projects()?
             .into_iter()
             .map(|project| project.join(&name))
-            .filter(|path| is_session_file(path))
-            .filter_map(|path| self.info(path, None));
+            .filter(|path| is_session_name(&name) && path.is_file())
+            .filter_map(|path| file_info(path, id.to_string(), None));
         Ok(super::newest(found))
     }
 
@@ -241,7 +243,9 @@ impl SessionStore for ClaudeStore {
         session: &SessionInfo,
         request: &MessageRequest,
     ) -> Result<MessagePage> {
-        self.engine.read(&session.path, request, self.title_scan)
+        self.shell
+            .engine
+            .read(&session.path, request, self.shell.title_scan)
     }
 }
 
@@ -284,23 +288,47 @@ struct Msg<'a> {
     content: Content<'a>,
 }
 
-/// User text that Claude Code injects rather than the user typing it.
+/// User text that Claude Code injects rather than the user typing it: local command
+/// output, caveats, reminders, background-task notifications, interruption markers.
 const INJECTED: &[&str] = &[
     "<local-command-stdout>",
     "<local-command-stderr>",
+    "<local-command-caveat>",
+    "Caveat: The messages below were generated by the user while running local commands",
     "<bash-stdout>",
     "<bash-stderr>",
     "<system-reminder>",
+    "<task-notification>",
     "[Request interrupted by user",
 ];
 
-/// User text that is a command, kept as a message but not a title.
-const COMMANDS: &[&str] = &[
-    "<command-name>",
-    "<command-message>",
-    "<command-args>",
-    "<bash-input>",
-];
+/// The text between `<tag>` and `</tag>` in `s`, trimmed.
+fn tag<'s>(s: &'s str, name: &str) -> Option<&'s str> {
+    let open = format!("<{name}>");
+    let close = format!("</{name}>");
+    let from = s.find(&open)? + open.len();
+    let to = from + s[from..].find(&close)?;
+    Some(s[from..to].trim())
+}
+
+/// A user turn that is a command, as the user typed it: a slash command
+/// (`<command-name>` with `<command-message>` / `<command-args>`, in either order)
+/// reads as `/name args`, a shell escape (`<bash-input>`) as `!command`.
+fn command(text: &str) -> Option<String> {
+    let head = text.trim_start();
+    if head.starts_with("<command-name>") || head.starts_with("<command-message>") {
+        let name = tag(head, "command-name").or_else(|| tag(head, "command-message"))?;
+        let name = name.trim_start_matches('/');
+        return Some(match tag(head, "command-args").filter(|a| !a.is_empty()) {
+            Some(args) => format!("/{name} {args}"),
+            None => format!("/{name}"),
+        });
+    }
+    if head.starts_with("<bash-input>") {
+        return Some(format!("!{}", tag(head, "bash-input")?));
+    }
+    None
+}
 
 impl LineFormat for ClaudeFormat {
     fn decode(&self, line: &[u8]) -> Decoded {
@@ -355,13 +383,23 @@ impl LineFormat for ClaudeFormat {
         if text.is_empty() {
             return Decoded::Skip;
         }
-        let content = text.into_string();
-        let head = content.trim_start();
-        if user && INJECTED.iter().any(|p| head.starts_with(p)) {
-            return Decoded::Skip;
+        let mut content = text.into_string();
+        let mut prompt = Prompt::No;
+        if user {
+            let head = content.trim_start();
+            if INJECTED.iter().any(|p| head.starts_with(p)) {
+                return Decoded::Skip;
+            }
+            prompt = match command(head) {
+                Some(c) => {
+                    content = c;
+                    Prompt::Command
+                }
+                None => Prompt::Real { title_at: 0 },
+            };
         }
         Decoded::Piece(Piece {
-            prompt: user && !COMMANDS.iter().any(|p| head.starts_with(p)),
+            prompt,
             role: kind.to_string(),
             content,
             timestamp: rec.timestamp.get().map(normalize_time),
@@ -370,6 +408,7 @@ impl LineFormat for ClaudeFormat {
             } else {
                 msg.id.get().map(Into::into)
             },
+            opens: false,
         })
     }
 
@@ -400,7 +439,7 @@ mod tests {
         );
         assert_eq!(
             (p.role.as_str(), p.content.as_str(), p.prompt),
-            ("user", "Fix it", true)
+            ("user", "Fix it", Prompt::Real { title_at: 0 })
         );
         assert_eq!(p.timestamp.as_deref(), Some("2025-06-01T10:00:00.000Z"));
         let a = piece(
@@ -427,7 +466,10 @@ mod tests {
         );
         let cmd =
             piece(r#"{"type":"user","message":{"content":"<command-name>/model</command-name>"}}"#);
-        assert!(!cmd.prompt);
+        assert_eq!(
+            (cmd.content.as_str(), cmd.prompt),
+            ("/model", Prompt::Command)
+        );
         assert_eq!(
             ClaudeFormat.decode(br#"{"type":"custom-title","customTitle":"Mine","sessionId":"s"}"#),
             Decoded::Meta(Meta::Custom("Mine".into()))

@@ -4,10 +4,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::claude::{plain_id, read_dir};
 use super::de::Text;
-use super::jsonl::{normalize_time, Decoded, Engine, LineFormat, Meta, Piece, TitleScan};
-use super::{MessagePage, MessageRequest, SessionInfo, SessionStore, Timestamp};
+use super::jsonl::{normalize_time, Decoded, LineFormat, Meta, Piece, Prompt, TitleScan};
+use super::store::{file_info, plain_id, require_dir, stem_id, walk, JsonlShell};
+use super::{MessagePage, MessageRequest, SessionStore, Timestamp};
 use crate::error::{Error, Result};
 
 /// Where the fields of a message are in each JSONL record: JSON pointers (RFC 6901,
@@ -120,8 +120,7 @@ impl JsonlFields {
 #[derive(Debug)]
 pub struct JsonlStore {
     root: PathBuf,
-    title_scan: TitleScan,
-    engine: Engine<GenericFormat>,
+    shell: JsonlShell<GenericFormat>,
 }
 
 impl JsonlStore {
@@ -134,20 +133,14 @@ impl JsonlStore {
     pub fn open(dir: impl AsRef<Path>, fields: JsonlFields) -> Result<JsonlStore> {
         let dir = dir.as_ref();
         fields.check()?;
-        if !dir.is_dir() {
-            return Err(Error::StoreNotFound {
-                path: dir.to_path_buf(),
-                store: "jsonl",
-            });
-        }
+        require_dir(dir, "jsonl")?;
         let title_marker = fields.title.as_deref().and_then(|p| {
             let key = p.rsplit('/').next()?.replace("~1", "/").replace("~0", "~");
             Some(serde_json::to_string(&key).ok()?.into_bytes())
         });
         Ok(JsonlStore {
             root: dir.to_path_buf(),
-            title_scan: TitleScan::Full,
-            engine: Engine::new(GenericFormat {
+            shell: JsonlShell::new(GenericFormat {
                 fields,
                 marker: title_marker,
             }),
@@ -156,7 +149,7 @@ impl JsonlStore {
 
     /// By default, [`TitleScan::Full`] (it matters only with a title pointer).
     pub fn title_scan(mut self, scan: TitleScan) -> JsonlStore {
-        self.title_scan = scan;
+        self.shell.title_scan = scan;
         self
     }
 
@@ -182,68 +175,46 @@ impl JsonlStore {
     /// # Ok::<(), rangeread::Error>(())
     /// ```
     pub fn cache(mut self, cache: std::sync::Arc<crate::IndexCache>) -> JsonlStore {
-        self.engine.cache = cache;
+        self.shell.set_cache(cache);
         self
     }
 
     fn files(&self) -> Result<Vec<PathBuf>> {
-        let mut out = Vec::new();
-        walk(&self.root, 4, &mut out)?;
-        Ok(out)
+        walk(&self.root, 4, &|name| name.ends_with(".jsonl"))
     }
-
-    fn info(&self, path: PathBuf, title: Option<String>) -> Option<SessionInfo> {
-        let meta = std::fs::metadata(&path).ok()?;
-        Some(SessionInfo {
-            id: path.file_stem()?.to_string_lossy().into_owned(),
-            title,
-            updated: meta.modified().ok().map(Timestamp::from_system_time),
-            path,
-        })
-    }
-}
-
-fn walk(dir: &Path, depth: u32, out: &mut Vec<PathBuf>) -> Result<()> {
-    for p in read_dir(dir)? {
-        if p.is_dir() {
-            if depth > 0 {
-                walk(&p, depth - 1, out)?;
-            }
-        } else if p.extension().is_some_and(|e| e == "jsonl") {
-            out.push(p);
-        }
-    }
-    Ok(())
 }
 
 impl SessionStore for JsonlStore {
-    fn list_sessions(&self) -> Result<Vec<SessionInfo>> {
+    fn list_sessions(&self) -> Result<Vec<super::SessionInfo>> {
         let mut out = Vec::new();
         for path in self.files()? {
-            let title = self.engine.title(&path, self.title_scan)?;
-            out.extend(self.info(path, title));
+            let title = self.shell.engine.title(&path, self.shell.title_scan)?;
+            let id = stem_id(&path).unwrap_or_default();
+            out.extend(file_info(path, id, title));
         }
         Ok(out)
     }
 
-    fn session(&self, id: &str) -> Result<Option<SessionInfo>> {
+    fn session(&self, id: &str) -> Result<Option<super::SessionInfo>> {
         if !plain_id(id) {
             return Ok(None);
         }
         let found = self
             .files()?
             .into_iter()
-            .filter(|path| path.file_stem().is_some_and(|s| s == id))
-            .filter_map(|path| self.info(path, None));
+            .filter(|path| stem_id(path).as_deref() == Some(id))
+            .filter_map(|path| file_info(path, id.to_string(), None));
         Ok(super::newest(found))
     }
 
     fn read_messages(
         &self,
-        session: &SessionInfo,
+        session: &super::SessionInfo,
         request: &MessageRequest,
     ) -> Result<MessagePage> {
-        self.engine.read(&session.path, request, self.title_scan)
+        self.shell
+            .engine
+            .read(&session.path, request, self.shell.title_scan)
     }
 }
 
@@ -320,12 +291,14 @@ impl LineFormat for GenericFormat {
                     .map(|t| t.to_string()),
                 _ => None,
             });
+        let prompt = if role == f.user_role {
+            Prompt::Real { title_at: 0 }
+        } else {
+            Prompt::No
+        };
         Decoded::Piece(Piece {
-            prompt: role == f.user_role,
-            role: role.to_string(),
-            content: text.into_string(),
-            timestamp,
-            merge: None,
+            prompt,
+            ..Piece::single(role, text.into_string(), timestamp)
         })
     }
 

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use super::claude::{home_dir, plain_id, read_dir};
 use super::de::Text;
+use super::store::{agent_dir, plain_id, read_dir, Project};
 use super::{
     title_from_prompt, Message, MessagePage, MessageRequest, SessionInfo, SessionStore, Timestamp,
 };
@@ -29,7 +29,12 @@ use crate::error::{Error, Result};
 ///   `session/info/`, `session/message/<session>/`, `session/part/<session>/<message>/`
 ///   layout). Read without any feature.
 ///
-/// When both hold the same session, the database wins.
+/// When both hold the same session, the database wins. A build without the `opencode`
+/// feature refuses a directory that has an `opencode.db` (the legacy tree beside it holds
+/// only the sessions from before the database, and showing them as if they were all
+/// would mislead): [`OpenCodeStore::open`] fails naming the feature, and
+/// [`OpenCodeStore::open_legacy`] reads the legacy tree alone when that is what the
+/// caller wants.
 ///
 /// # Messages
 ///
@@ -48,11 +53,18 @@ use crate::error::{Error, Result};
 /// The session's `title`, except the placeholders OpenCode sets before it has named a
 /// session (`New session - <date>`, `Child session - <date>`): then the first line of
 /// the first user message.
+///
+/// # Project scoping
+///
+/// [`OpenCodeStore::project`] keeps the sessions of one project: those whose project's
+/// worktree (`storage/project/<id>.json`, the `project` table) or whose own `directory`
+/// is the directory.
 #[derive(Debug)]
 pub struct OpenCodeStore {
     dir: PathBuf,
     db: Option<PathBuf>,
     storage: Option<PathBuf>,
+    project: Option<Project>,
 }
 
 impl OpenCodeStore {
@@ -62,13 +74,27 @@ impl OpenCodeStore {
     /// # Errors
     ///
     /// [`Error::StoreNotFound`] when `dir` is not a directory or holds neither;
-    /// [`Error::Store`] when it holds only `opencode.db` and the crate was built without
-    /// the `opencode` feature.
+    /// [`Error::Store`] when it holds `opencode.db` and the crate was built without the
+    /// `opencode` feature (with or without a legacy tree beside it).
     pub fn open(dir: impl AsRef<Path>) -> Result<OpenCodeStore> {
-        let dir = dir.as_ref();
+        OpenCodeStore::open_with(dir.as_ref(), true)
+    }
+
+    /// Opens only the legacy JSON tree `storage/` of `dir`, leaving any `opencode.db`
+    /// aside: for a build without the `opencode` feature whose caller knows that the
+    /// sessions in the database will be missing.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StoreNotFound`] when `dir` has no `storage/` directory.
+    pub fn open_legacy(dir: impl AsRef<Path>) -> Result<OpenCodeStore> {
+        OpenCodeStore::open_with(dir.as_ref(), false)
+    }
+
+    fn open_with(dir: &Path, with_db: bool) -> Result<OpenCodeStore> {
         let db = dir.join("opencode.db");
         let storage = dir.join("storage");
-        let db = db.is_file().then_some(db);
+        let db = (with_db && db.is_file()).then_some(db);
         let storage = storage.is_dir().then_some(storage);
         if !dir.is_dir() || (db.is_none() && storage.is_none()) {
             return Err(Error::StoreNotFound {
@@ -76,16 +102,26 @@ impl OpenCodeStore {
                 store: "opencode",
             });
         }
-        if let (Some(db), None, false) = (&db, &storage, cfg!(feature = "opencode")) {
+        if let (Some(db), false) = (&db, cfg!(feature = "opencode")) {
+            let beside = if storage.is_some() {
+                "; the legacy storage/ tree beside it holds only the older sessions (open it \
+                 alone with OpenCodeStore::open_legacy if that is what you want)"
+            } else {
+                ""
+            };
             return Err(Error::Store {
                 path: db.clone(),
-                message: "reading opencode.db needs rangeread's `opencode` feature".into(),
+                message: format!(
+                    "OpenCode keeps its sessions in opencode.db, and this build of rangeread \
+                     cannot read it: enable rangeread's `opencode` feature{beside}"
+                ),
             });
         }
         Ok(OpenCodeStore {
             dir: dir.to_path_buf(),
             db,
             storage,
+            project: None,
         })
     }
 
@@ -103,10 +139,20 @@ impl OpenCodeStore {
 
     /// `$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode`.
     pub fn default_dir() -> Option<PathBuf> {
-        if let Some(d) = std::env::var_os("XDG_DATA_HOME").filter(|d| !d.is_empty()) {
-            return Some(PathBuf::from(d).join("opencode"));
-        }
-        home_dir().map(|h| h.join(".local").join("share").join("opencode"))
+        agent_dir(
+            "XDG_DATA_HOME",
+            &["opencode"],
+            &[".local", "share", "opencode"],
+        )
+    }
+
+    /// By default, every project's sessions are listed and read. Scoped to `dir`, the
+    /// store sees only the sessions of the project whose worktree is that directory (or
+    /// that ran in it); an id of another project is not found, and "Available sessions"
+    /// lists only this project's.
+    pub fn project(mut self, dir: impl AsRef<Path>) -> OpenCodeStore {
+        self.project = Some(Project::new(dir.as_ref()));
+        self
     }
 
     /// The data directory being read.
@@ -160,13 +206,13 @@ impl SessionStore for OpenCodeStore {
     fn list_sessions(&self) -> Result<Vec<SessionInfo>> {
         let mut by_id: HashMap<String, SessionInfo> = HashMap::new();
         if let Some(storage) = &self.storage {
-            for s in legacy::sessions(storage)? {
+            for s in legacy::sessions(storage, self.project.as_ref())? {
                 by_id.insert(s.id.clone(), s);
             }
         }
         #[cfg(feature = "opencode")]
         if let Some(db) = &self.db {
-            for s in sqlite::sessions(db)? {
+            for s in sqlite::sessions(db, self.project.as_ref())? {
                 by_id.insert(s.id.clone(), s);
             }
         }
@@ -183,12 +229,15 @@ impl SessionStore for OpenCodeStore {
         }
         #[cfg(feature = "opencode")]
         if let Some(db) = &self.db {
-            if let Some(s) = sqlite::sessions(db)?.into_iter().find(|s| s.id == id) {
+            let found = sqlite::sessions(db, self.project.as_ref())?;
+            if let Some(s) = found.into_iter().find(|s| s.id == id) {
                 return Ok(Some(s));
             }
         }
         match &self.storage {
-            Some(storage) => Ok(legacy::sessions(storage)?.into_iter().find(|s| s.id == id)),
+            Some(storage) => Ok(legacy::sessions(storage, self.project.as_ref())?
+                .into_iter()
+                .find(|s| s.id == id)),
             None => Ok(None),
         }
     }
@@ -270,12 +319,33 @@ mod legacy {
             .collect())
     }
 
-    pub(super) fn sessions(storage: &Path) -> Result<Vec<SessionInfo>> {
+    /// The worktree of each project, from `storage/project/<id>.json`.
+    fn worktrees(storage: &Path) -> Result<HashMap<String, String>> {
+        let mut out = HashMap::new();
+        for file in json_files(&storage.join("project"))? {
+            let Some(v) = read_json(&file) else {
+                continue;
+            };
+            if let (Some(id), Some(w)) = (
+                v.get("id").and_then(Value::as_str),
+                v.get("worktree").and_then(Value::as_str),
+            ) {
+                out.insert(id.to_string(), w.to_string());
+            }
+        }
+        Ok(out)
+    }
+
+    pub(super) fn sessions(storage: &Path, scope: Option<&Project>) -> Result<Vec<SessionInfo>> {
         let root = storage.join("session");
         let mut out = Vec::new();
         if !root.is_dir() {
             return Ok(out);
         }
+        let worktrees = match scope {
+            Some(_) => worktrees(storage)?,
+            None => HashMap::new(),
+        };
         for project in read_dir(&root)? {
             let name = project.file_name().and_then(|n| n.to_str()).unwrap_or("");
             if !project.is_dir() || name == "message" || name == "part" {
@@ -288,6 +358,15 @@ mod legacy {
                 let Some(id) = v.get("id").and_then(Value::as_str) else {
                     continue;
                 };
+                if let Some(project) = scope {
+                    let text = |k: &str| v.get(k).and_then(Value::as_str);
+                    let worktree = text("projectID").and_then(|p| worktrees.get(p));
+                    let inside = worktree.is_some_and(|w| project.is(w))
+                        || text("directory").is_some_and(|d| project.is(d));
+                    if !inside {
+                        continue;
+                    }
+                }
                 out.push(SessionInfo {
                     id: id.to_string(),
                     title: v.get("title").and_then(Value::as_str).map(str::to_string),
@@ -372,7 +451,30 @@ mod sqlite {
         Ok(cols)
     }
 
-    pub(super) fn sessions(db: &Path) -> Result<Vec<SessionInfo>> {
+    /// The worktree of each project, from the `project` table.
+    fn worktrees(conn: &Connection, db: &Path) -> Result<HashMap<String, String>> {
+        let cols = columns(conn, db, "project")?;
+        if !cols.iter().any(|c| c == "worktree") {
+            return Ok(HashMap::new());
+        }
+        let mut stmt = conn
+            .prepare("SELECT id, worktree FROM project")
+            .map_err(|e| store_err(db, e))?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?))
+            })
+            .map_err(|e| store_err(db, e))?;
+        let mut out = HashMap::new();
+        for row in rows {
+            if let (id, Some(w)) = row.map_err(|e| store_err(db, e))? {
+                out.insert(id, w);
+            }
+        }
+        Ok(out)
+    }
+
+    pub(super) fn sessions(db: &Path, scope: Option<&Project>) -> Result<Vec<SessionInfo>> {
         let conn = open(db)?;
         let cols = columns(&conn, db, "session")?;
         if cols.is_empty() {
@@ -391,7 +493,23 @@ mod sqlite {
             "NULL"
         };
         let data = if has("data") { "data" } else { "NULL" };
-        let sql = format!("SELECT id, {title}, {updated}, {data} FROM session");
+        let directory = if has("directory") {
+            "directory"
+        } else {
+            "NULL"
+        };
+        let project_id = if has("project_id") {
+            "project_id"
+        } else {
+            "NULL"
+        };
+        let sql = format!(
+            "SELECT id, {title}, {updated}, {data}, {directory}, {project_id} FROM session"
+        );
+        let worktrees = match scope {
+            Some(_) => worktrees(&conn, db)?,
+            None => HashMap::new(),
+        };
         let mut stmt = conn.prepare(&sql).map_err(|e| store_err(db, e))?;
         let rows = stmt
             .query_map([], |r| {
@@ -400,13 +518,27 @@ mod sqlite {
                     r.get::<_, Option<String>>(1)?,
                     r.get::<_, Option<i64>>(2)?,
                     r.get::<_, Option<String>>(3)?,
+                    r.get::<_, Option<String>>(4)?,
+                    r.get::<_, Option<String>>(5)?,
                 ))
             })
             .map_err(|e| store_err(db, e))?;
         let mut out = Vec::new();
         for row in rows {
-            let (id, title, updated, data) = row.map_err(|e| store_err(db, e))?;
+            let (id, title, updated, data, directory, project_id) =
+                row.map_err(|e| store_err(db, e))?;
             let data: Option<Value> = data.and_then(|d| serde_json::from_str(&d).ok());
+            if let Some(project) = scope {
+                let text = |k: &str| data.as_ref()?.get(k)?.as_str().map(str::to_string);
+                let project_id = project_id.clone().or_else(|| text("projectID"));
+                let directory = directory.clone().or_else(|| text("directory"));
+                let worktree = project_id.and_then(|p| worktrees.get(&p));
+                let inside = worktree.is_some_and(|w| project.is(w))
+                    || directory.is_some_and(|d| project.is(&d));
+                if !inside {
+                    continue;
+                }
+            }
             let title = title.or_else(|| {
                 data.as_ref()
                     .and_then(|d| d.get("title"))

@@ -109,6 +109,7 @@ async def page_through(client, path, budget_unit):
 async def run(server, root, lines, long_line):
     with anyio.fail_after(300):
         await session(server, root, lines, long_line)
+        await session_scoped_to_root(server, root)
         await session_without_store(server, root)
         await presets(server, root)
 
@@ -274,7 +275,7 @@ async def presets(server, root):
 async def session(server, root, lines, long_line):
     params = StdioServerParameters(command=server, args=[
         "--root", root, "--protect", "*.pem",
-        "--sessions-store", "claude", "--sessions-dir", CLAUDE_PROJECTS,
+        "--sessions-store", "claude", "--sessions-dir", CLAUDE_PROJECTS, "--all-projects",
     ])
     async with Client(params, read_timeout_seconds=60) as client:
         # tools/list: the unified parameters as a JSON Schema.
@@ -469,7 +470,7 @@ async def sessions_checks(client, tools):
           got.get("messages"))
 
     errors = [
-        ("neither id nor title", {"limit": 5}, "Either session_id or search_title must be provided", True),
+        ("neither id nor title", {"limit": 5}, "Either sessionId or searchTitle must be provided", True),
         ("unknown id", {"sessionId": "no-such-id"}, 'Session not found: "no-such-id"', True),
         ("no title match", {"searchTitle": "zzz-nothing"},
          'No sessions found matching "zzz-nothing". Available sessions: ', False),
@@ -491,6 +492,22 @@ async def sessions_checks(client, tools):
         meta = field(r, "structured_content", "structuredContent") or {}
         check(f"sessions error as a tool result: {name}",
               field(r, "is_error", "isError") is True and ok and meta.get("error") == got, (got, meta))
+
+
+async def session_scoped_to_root(server, root):
+    """Without --all-projects, read_session_messages sees only the sessions of the project
+    under --root: the fixture's projects (/work/app, /work/docs) are not listed."""
+    params = StdioServerParameters(command=server, args=[
+        "--root", root, "--sessions-store", "claude", "--sessions-dir", CLAUDE_PROJECTS,
+    ])
+    async with Client(params, read_timeout_seconds=60) as client:
+        r = await client.call_tool("read_session_messages", {"searchTitle": "parser"})
+        got = texts(r)[0] if r.content else ""
+        check("sessions scoped to --root: other projects' sessions are not found nor listed",
+              field(r, "is_error", "isError") is True
+              and got == 'No sessions found matching "parser". Available sessions: (none)'
+              or (got.startswith('No sessions found matching "parser"') and "Fix the parser" not in got),
+              got)
 
 
 async def session_without_store(server, root):
