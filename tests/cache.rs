@@ -164,7 +164,10 @@ fn stress_eight_readers_one_cache_while_files_change() {
     // A small budget so that eviction happens during the run too.
     let report = stress::run(dir.path(), Duration::from_secs(3), 8, 700).unwrap();
     eprintln!("{report:?}");
-    assert!(report.consistent > 100, "{report:?}");
+    // What matters is that no read was inconsistent (`run` fails on the first); the
+    // counts only show that reads and writes did overlap. They are low in a debug build
+    // on a loaded machine (40-70 reads at load 8 on 2 cores), so no speed is asserted.
+    assert!(report.consistent > 10, "{report:?}");
     assert!(report.writes > 10, "{report:?}");
 }
 
