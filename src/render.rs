@@ -12,7 +12,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::result::ReadResult;
+use crate::result::{CutLine, ReadResult};
 
 /// An output format.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -182,7 +182,25 @@ fn write_numbered<W: Write>(w: &mut W, result: &ReadResult, format: Format) -> i
     })
 }
 
-/// The note lines under a rendering: what was omitted and where to continue.
+/// The note lines under a rendering: what was omitted, which lines were cut by the
+/// line-length budget and where the rest of each starts, and where to continue.
+///
+/// A host that shows `content` as it is (the `plain` format) must show these notes too,
+/// or the cut lines are lost silently: `content` never holds a marker.
+///
+/// # Example
+///
+/// ```
+/// use rangeread::{notes, LineSelection, Reader, Source};
+///
+/// let long = format!("short\n{}\n", "x".repeat(50));
+/// let r = Reader::new()
+///     .max_line_chars(10)
+///     .document(Source::from_bytes(long.into_bytes(), "a.txt"))
+///     .read(LineSelection::from(1..))?;
+/// assert_eq!(notes(&r), ["[Line 2 cut: 10 of 50 bytes shown; read the rest with start_byte=16]"]);
+/// # Ok::<(), rangeread::Error>(())
+/// ```
 pub fn notes(result: &ReadResult) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(o) = &result.omitted {
@@ -190,6 +208,7 @@ pub fn notes(result: &ReadResult) -> Vec<String> {
             out.push(format!("[{}]", o.summary));
         }
     }
+    out.extend(cut_notes(&result.cut_lines, ""));
     if let Some(t) = &result.truncated {
         let of = |unit: &str| match (unit, result.total_lines) {
             ("lines", Some(n)) => format!(" of {n}"),
@@ -211,6 +230,31 @@ pub fn notes(result: &ReadResult) -> Vec<String> {
                 t.next_start_byte
             ),
         });
+    }
+    out
+}
+
+/// How many cut lines the notes name one by one; the rest are counted.
+pub(crate) const MAX_CUT_NOTES: usize = 5;
+
+/// One note per line cut by the line-length budget (the first [`MAX_CUT_NOTES`], then a
+/// count, followed by `more`), saying where the rest of each starts.
+pub(crate) fn cut_notes(cuts: &[CutLine], more: &str) -> Vec<String> {
+    let mut out: Vec<String> = cuts
+        .iter()
+        .take(MAX_CUT_NOTES)
+        .map(|c| {
+            format!(
+                "[Line {} cut: {} of {} bytes shown; read the rest with start_byte={}]",
+                c.line, c.shown_bytes, c.total_bytes, c.next_start_byte
+            )
+        })
+        .collect();
+    if cuts.len() > MAX_CUT_NOTES {
+        out.push(format!(
+            "[{} more lines cut at the line-length budget{more}]",
+            cuts.len() - MAX_CUT_NOTES
+        ));
     }
     out
 }

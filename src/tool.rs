@@ -108,14 +108,6 @@ impl ToolResponse {
     }
 }
 
-/// The note for a line cut at the line-length budget: where the rest starts.
-pub(crate) fn cut_note(c: &crate::result::CutLine) -> String {
-    format!(
-        "[Line {} cut: {} of {} bytes shown; read the rest with start_byte={}]",
-        c.line, c.shown_bytes, c.total_bytes, c.next_start_byte
-    )
-}
-
 /// The lines of `text` without their line feed (a CR before it stays), the last one
 /// included when it has no line feed; nothing for empty text.
 pub(crate) fn lines_of(text: &str) -> impl Iterator<Item = &str> {

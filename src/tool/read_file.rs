@@ -80,22 +80,11 @@ impl ReadFile {
     /// [`ReadFile::MAX_CUT_NOTES`], then a count), saying where the rest starts:
     /// `content` has no marker, and a model that sees only text must learn it here.
     pub fn notes(result: &ReadResult) -> Vec<String> {
-        let mut out = notes(result);
-        let cuts = &result.cut_lines;
-        for c in cuts.iter().take(ReadFile::MAX_CUT_NOTES) {
-            out.push(crate::tool::cut_note(c));
-        }
-        if cuts.len() > ReadFile::MAX_CUT_NOTES {
-            out.push(format!(
-                "[{} more lines cut at the line-length budget]",
-                cuts.len() - ReadFile::MAX_CUT_NOTES
-            ));
-        }
-        out
+        notes(result)
     }
 
     /// How many cut lines [`ReadFile::notes`] names one by one.
-    pub const MAX_CUT_NOTES: usize = 5;
+    pub const MAX_CUT_NOTES: usize = crate::render::MAX_CUT_NOTES;
 
     /// The text of a result as this tool sends it: the content, then each note of
     /// [`ReadFile::notes`] on a line of its own (after a line break if the content does

@@ -46,7 +46,7 @@ use crate::read::Reader;
 use crate::result::{CutLine, ReadResult, TruncationReason};
 use crate::select::{ByteSelection, LineSelection, Selection};
 use crate::tool::args::{self, deserialize_via_args, missing, param, Args, JsonArgs};
-use crate::tool::{cut_note, read_at, ToolResponse};
+use crate::tool::{read_at, ToolResponse};
 use crate::workspace::WorkspaceRegistry;
 
 /// Cursor's cap: lines returned per ranged call.
@@ -506,19 +506,7 @@ impl SessionReadFile {
             };
             notes.push(format!("{shown}: {budget}; continue with {next}."));
         }
-        for c in r
-            .cut_lines
-            .iter()
-            .take(crate::tool::ReadFile::MAX_CUT_NOTES)
-        {
-            notes.push(cut_note(c));
-        }
-        if r.cut_lines.len() > crate::tool::ReadFile::MAX_CUT_NOTES {
-            notes.push(format!(
-                "[{} more lines cut at the line-length budget: see cutLines]",
-                r.cut_lines.len() - crate::tool::ReadFile::MAX_CUT_NOTES
-            ));
-        }
+        notes.extend(crate::render::cut_notes(&r.cut_lines, ": see cutLines"));
         let resolved = Path::new(&r.resolved_path)
             .strip_prefix(root)
             .map(|p| p.display().to_string())
