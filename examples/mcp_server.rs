@@ -186,7 +186,7 @@ fn run_sessions(store: &(dyn SessionStore + Send + Sync), args: Value) -> CallTo
             Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
             Err(e) => error_result(&format!("Could not encode the result: {e}"), "internal"),
         },
-        Err(e) => error_result(&e.to_string(), e.kind()),
+        Err(e) => error_result(&e.to_string(), e.kind().as_str()),
     }
 }
 
@@ -219,7 +219,7 @@ impl Server {
                 r.structured_content = Some(meta);
                 r
             }
-            Err(e) => error_result(&e.to_string(), e.kind()),
+            Err(e) => error_result(&e.to_string(), e.kind().as_str()),
         }
     }
 }

@@ -302,7 +302,7 @@ fn main() -> ExitCode {
             if json {
                 println!(
                     "{}",
-                    serde_json::json!({"error": e.to_string(), "kind": e.kind()})
+                    serde_json::json!({"error": e.to_string(), "kind": e.kind().as_str()})
                 );
             }
             ExitCode::FAILURE

@@ -65,7 +65,7 @@
 //! assert!(result.resolved_path.starts_with(ws.root().to_str().unwrap()));
 //! assert_eq!(
 //!     Reader::new().read_in(&ws, "../../Cargo.toml", LineSelection::Head(3)).unwrap_err().kind(),
-//!     "outside_workspace",
+//!     rangeread::ErrorKind::OutsideWorkspace,
 //! );
 //! # Ok::<(), rangeread::Error>(())
 //! ```
@@ -190,7 +190,7 @@ pub use classify::{
     LegacyEncoding, TextInfo, MAX_CONTROL_SHARE, SAMPLE_SIZE,
 };
 pub use decode::Utf8Policy;
-pub use error::{Error, FileKind, Result};
+pub use error::{Error, ErrorKind, FileKind, Result};
 pub use index::{LineIndex, DEFAULT_BLOCK_SIZE};
 pub use read::{
     Detection, Document, Reader, Totals, DEFAULT_LANDMARK_WINDOW, DEFAULT_MAX_LANDMARKS,

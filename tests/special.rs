@@ -26,7 +26,7 @@ fn missing_file_is_not_found_with_the_path() {
         .read("/no/such/file.txt", LineSelection::Head(1))
         .unwrap_err();
     assert_eq!(err.to_string(), "File not found: \"/no/such/file.txt\"");
-    assert_eq!(err.kind(), "not_found");
+    assert_eq!(err.kind().as_str(), "not_found");
 }
 
 #[test]
@@ -350,7 +350,7 @@ fn bad_paths_get_clear_errors_without_a_workspace() {
     std::os::unix::fs::symlink(&b, &a).unwrap();
     std::os::unix::fs::symlink(&a, &b).unwrap();
     let e = Reader::new().read(&a, LineSelection::Head(1)).unwrap_err();
-    assert_eq!(e.kind(), "invalid_path");
+    assert_eq!(e.kind().as_str(), "invalid_path");
     assert!(
         e.to_string().ends_with("too many levels of symbolic links"),
         "{e}"
@@ -360,4 +360,96 @@ fn bad_paths_get_clear_errors_without_a_workspace() {
         .read(&long, LineSelection::Head(1))
         .unwrap_err();
     assert!(e.to_string().ends_with("is too long"), "{e}");
+}
+
+/// Names with terminal escapes, line breaks, quotes and bytes that are not UTF-8 reach
+/// no message raw: every error escapes its path the same way.
+#[test]
+fn paths_in_every_message_are_escaped() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let names: [&[u8]; 5] = [
+        b"esc\x1b[2Jcleared",
+        b"cr\rover",
+        b"line\nbreak",
+        b"quote\"d'",
+        b"caf\xe9",
+    ];
+    let escaped = [
+        r#"esc\u{1b}[2Jcleared"#,
+        r#"cr\rover"#,
+        r#"line\nbreak"#,
+        r#"quote\"d'"#,
+        r#"caf\xE9"#,
+    ];
+    let ws = rangeread::Workspace::builder(dir.path())
+        .protect("*.pem")
+        .build()
+        .unwrap();
+    let reader = Reader::new();
+    for (name, want) in names.iter().zip(escaped) {
+        let name = std::ffi::OsStr::from_bytes(name);
+        // Not found, without and with a workspace.
+        let e = reader
+            .read_in(&ws, name, LineSelection::Head(1))
+            .unwrap_err();
+        assert_eq!(e.to_string(), format!("File not found: \"{want}\""));
+        // A directory of that name.
+        std::fs::create_dir(dir.path().join(name)).unwrap();
+        let e = reader
+            .read_in(&ws, name, LineSelection::Head(1))
+            .unwrap_err();
+        assert_eq!(e.to_string(), format!("Path is a directory: \"{want}\""));
+        // A FIFO inside it.
+        let fifo = std::path::Path::new(name).join("p");
+        rustix::fs::mkfifoat(
+            rustix::fs::CWD,
+            &dir.path().join(&fifo),
+            rustix::fs::Mode::from_raw_mode(0o600),
+        )
+        .unwrap();
+        let e = reader
+            .read_in(&ws, &fifo, LineSelection::Head(1))
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("Not a regular file (fifo): \"{want}/p\"")
+        );
+        // Outside, protected, invalid.
+        let outside = std::path::Path::new("..").join(name);
+        let e = reader
+            .read_in(&ws, &outside, LineSelection::Head(1))
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("Path \"../{want}\" is outside the workspace")
+        );
+        let mut pem = name.to_os_string();
+        pem.push(".pem");
+        let e = reader
+            .read_in(&ws, &pem, LineSelection::Head(1))
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("Access denied: \"{want}.pem\" is a protected path")
+        );
+        let mut nul = name.to_os_string();
+        nul.push("\0");
+        let e = reader.read(&nul, LineSelection::Head(1)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("Invalid path \"{want}\\0\": contains a NUL byte")
+        );
+        assert!(!e.to_string().bytes().any(|b| b < 0x20), "{e:?}");
+    }
+    // A pattern is escaped the same way.
+    let e = rangeread::Workspace::builder(dir.path())
+        .protect("a\x1b[")
+        .build()
+        .unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with(r#"Invalid protected pattern "a\u{1b}[""#),
+        "{e}"
+    );
 }

@@ -313,7 +313,7 @@ fn attack_suite() {
                     "{strategy:?} {name}: read succeeded: {:?}",
                     r.content
                 )),
-                Err(e) if e.kind() != *kind => {
+                Err(e) if e.kind().as_str() != *kind => {
                     failures.push(format!("{strategy:?} {name}: expected {kind}, got {e}"))
                 }
                 Err(e) => {
@@ -502,12 +502,12 @@ fn errors_are_clear() {
         Err(Error::NotFound { .. })
     ));
     let err = Workspace::new(f.root.join("hello.txt")).unwrap_err();
-    assert_eq!(err.kind(), "invalid_path");
+    assert_eq!(err.kind().as_str(), "invalid_path");
     let err = Workspace::builder(&f.root)
         .protect("a[")
         .build()
         .unwrap_err();
-    assert_eq!(err.kind(), "invalid_pattern");
+    assert_eq!(err.kind().as_str(), "invalid_pattern");
     let ws = Workspace::new(&f.root).unwrap();
     let err = read(&ws, "a\0b").unwrap_err();
     assert_eq!(
@@ -547,12 +547,12 @@ fn session_registry() {
     assert_eq!(read(&ws, "lib.rs").unwrap().content, "pub fn lib() {}\n");
     // Session workspaces are isolated from each other.
     assert_eq!(
-        read(&ws, "../hello.txt").unwrap_err().kind(),
+        read(&ws, "../hello.txt").unwrap_err().kind().as_str(),
         "outside_workspace"
     );
     let err = reg.get("nope").unwrap_err();
     assert_eq!(err.to_string(), r#"Session not found: "nope""#);
-    assert_eq!(err.kind(), "session_not_found");
+    assert_eq!(err.kind().as_str(), "session_not_found");
     reg.remove("alpha").unwrap();
     assert_eq!(reg.len(), 1);
     assert!(matches!(
