@@ -83,22 +83,31 @@ impl Protect {
             })
             .collect();
         let mut prefix = PathBuf::new();
-        let mut hits = Vec::new();
         for (i, name) in names.iter().enumerate() {
             prefix.push(name);
             let dir = is_dir || i + 1 < names.len();
-            self.set
-                .matches_candidate_into(&Candidate::new(&prefix), &mut hits);
-            let last = hits
-                .iter()
-                .copied()
-                .filter(|&k| dir || !self.rules[k].dir_only)
-                .max();
-            if last.is_some_and(|k| !self.rules[k].negated) {
+            if self.matches_one(&prefix, dir) {
                 return true;
             }
         }
         false
+    }
+
+    /// Whether `rel` itself is protected, its ancestors aside (a caller that walks down
+    /// checks each directory as it enters it).
+    pub(crate) fn matches_one(&self, rel: &Path, is_dir: bool) -> bool {
+        if self.rules.is_empty() || rel.as_os_str().is_empty() {
+            return false;
+        }
+        let mut hits = Vec::new();
+        self.set
+            .matches_candidate_into(&Candidate::new(rel), &mut hits);
+        let last = hits
+            .iter()
+            .copied()
+            .filter(|&k| is_dir || !self.rules[k].dir_only)
+            .max();
+        last.is_some_and(|k| !self.rules[k].negated)
     }
 }
 

@@ -3,15 +3,21 @@
 //!
 //! The guarantees, platform by platform, are documented on [`Workspace`].
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::fs::File;
 use std::path::{Component, Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
-use crate::error::{Error, FileKind, Result};
+use crate::error::{Error, Result};
 use crate::protect::Protect;
 use crate::walk::{self, Fail, Walked};
+
+mod open;
+mod registry;
+
+use open::{is_race, open_regular, openat2_available, stat_kind, Kind, Opening};
+pub use registry::WorkspaceRegistry;
 
 /// The longest path accepted, in bytes (Linux's `PATH_MAX`).
 const MAX_PATH_BYTES: usize = 4096;
@@ -475,16 +481,40 @@ impl Workspace {
             }
         }
         // The spelling is checked before the file system is touched, so a protected
-        // path gets the same answer whether it exists or not.
-        let spelled: PathBuf = pending.iter().collect();
-        if let Some(p) = lexical(&spelled) {
-            if self.inner.protect.matches(&p, false) {
-                return Err(Error::Protected {
-                    path: asked.to_path_buf(),
-                });
-            }
+        // path, and any path through a protected directory (`secrets/x/..`), gets the
+        // same answer whether it exists or not.
+        if self.spelled_protected(&pending) {
+            return Err(Error::Protected {
+                path: asked.to_path_buf(),
+            });
         }
         Ok(pending)
+    }
+
+    /// Whether the components, read by their spelling (`..` folded), pass through a
+    /// protected directory or end on a protected path. A spelling that climbs above the
+    /// root is left to the walk (it is outside).
+    fn spelled_protected(&self, pending: &VecDeque<OsString>) -> bool {
+        let protect = &self.inner.protect;
+        let mut path = PathBuf::new();
+        let mut depth = 0usize;
+        for (i, c) in pending.iter().enumerate() {
+            if c == ".." {
+                if depth == 0 {
+                    return false;
+                }
+                path.pop();
+                depth -= 1;
+                continue;
+            }
+            path.push(c);
+            depth += 1;
+            let through = i + 1 < pending.len();
+            if protect.matches_one(&path, through) {
+                return true;
+            }
+        }
+        false
     }
 
     /// Walks the components and checks the resolved path; `None` means a race: retry.
@@ -493,9 +523,23 @@ impl Workspace {
         asked: &Path,
         pending: VecDeque<OsString>,
     ) -> Result<Option<Located<RootDir>>> {
-        let walked = match walk::walk(&self.inner.root_dir, pending) {
+        let protect = &self.inner.protect;
+        let walked = match walk::walk(&self.inner.root_dir, pending, &|dir| {
+            protect.matches_one(dir, true)
+        }) {
             Ok(w) => w,
             Err(Fail::Race) => return Ok(None),
+            Err(Fail::Protected) => {
+                return Err(Error::Protected {
+                    path: asked.to_path_buf(),
+                })
+            }
+            Err(Fail::TooLong) => {
+                return Err(Error::InvalidPath {
+                    path: asked.to_path_buf(),
+                    reason: "more than 32768 components to resolve (links included)",
+                })
+            }
             Err(Fail::Outside) => {
                 return Err(Error::OutsideWorkspace {
                     path: asked.to_path_buf(),
@@ -505,7 +549,12 @@ impl Workspace {
             Err(Fail::Io(e)) => return Err(map_io(asked, e)),
         };
         let relative = walked.relative();
-        if self.inner.protect.matches(&relative, walked.last.is_none()) {
+        // The walk checked every directory on the way; the path itself is left.
+        if self
+            .inner
+            .protect
+            .matches_one(&relative, walked.last.is_none())
+        {
             return Err(Error::Protected {
                 path: asked.to_path_buf(),
             });
@@ -516,7 +565,7 @@ impl Workspace {
     /// Patterns for directories only (`secrets/`) apply to the last component once it is
     /// known to be a directory.
     fn check_dir(&self, asked: &Path, relative: &Path) -> Result<()> {
-        if self.inner.protect.matches(relative, true) {
+        if self.inner.protect.matches_one(relative, true) {
             return Err(Error::Protected {
                 path: asked.to_path_buf(),
             });
@@ -533,26 +582,24 @@ impl Workspace {
             return Err(is_dir());
         };
         let parent = located.walked.parent(&self.inner.root_dir);
-        // Refuse what must not be opened by its type first: opening a device can have
-        // effects, and a socket cannot be opened at all.
-        match stat_kind(parent, name).map_err(|e| map_io(asked, e))? {
-            Kind::Link => return Ok(None),
-            Kind::Dir => {
+        // Only a regular file is opened for reading: opening a device can have effects,
+        // a FIFO's writer would see a reader, and a socket cannot be opened at all.
+        let opening = match open_regular(&self.inner, parent, name, &located.relative) {
+            Ok(o) => o,
+            Err(e) if is_race(&e) => return Ok(None),
+            Err(e) => return Err(map_io(asked, e)),
+        };
+        match opening {
+            Opening::File(f) => Ok(Some(f)),
+            Opening::Race | Opening::Not(Kind::Link | Kind::File) => Ok(None),
+            Opening::Not(Kind::Dir) => {
                 self.check_dir(asked, &located.relative)?;
-                return Err(is_dir());
+                Err(is_dir())
             }
-            Kind::Special(kind) => {
-                return Err(Error::NotRegularFile {
-                    path: asked.to_path_buf(),
-                    kind,
-                })
-            }
-            Kind::File => {}
-        }
-        match open_last(&self.inner, parent, name, &located.relative) {
-            Ok(f) => Ok(Some(f)),
-            Err(e) if is_race(&e) => Ok(None),
-            Err(e) => Err(map_io(asked, e)),
+            Opening::Not(Kind::Special(kind)) => Err(Error::NotRegularFile {
+                path: asked.to_path_buf(),
+                kind,
+            }),
         }
     }
 }
@@ -561,117 +608,6 @@ impl Workspace {
 type RootDir = walk::fd::FdDir;
 #[cfg(not(unix))]
 type RootDir = walk::path::PathDir;
-
-enum Kind {
-    File,
-    Dir,
-    Link,
-    Special(FileKind),
-}
-
-#[cfg(unix)]
-fn stat_kind(parent: &RootDir, name: &std::ffi::OsStr) -> std::io::Result<Kind> {
-    use rustix::fs::{statat, AtFlags, FileType};
-    let st = statat(parent.fd(), name, AtFlags::SYMLINK_NOFOLLOW)?;
-    Ok(match FileType::from_raw_mode(st.st_mode) {
-        FileType::RegularFile => Kind::File,
-        FileType::Directory => Kind::Dir,
-        FileType::Symlink => Kind::Link,
-        FileType::Fifo => Kind::Special(FileKind::Fifo),
-        FileType::Socket => Kind::Special(FileKind::Socket),
-        FileType::CharacterDevice => Kind::Special(FileKind::CharDevice),
-        FileType::BlockDevice => Kind::Special(FileKind::BlockDevice),
-        _ => Kind::Special(FileKind::Other),
-    })
-}
-
-#[cfg(not(unix))]
-fn stat_kind(parent: &RootDir, name: &std::ffi::OsStr) -> std::io::Result<Kind> {
-    let ft = std::fs::symlink_metadata(parent.0.join(name))?.file_type();
-    Ok(if ft.is_symlink() {
-        Kind::Link
-    } else if ft.is_dir() {
-        Kind::Dir
-    } else if ft.is_file() {
-        Kind::File
-    } else {
-        Kind::Special(FileKind::Other)
-    })
-}
-
-/// Opens the last component: through `openat2` from the root, or on its directory's
-/// handle with `O_NOFOLLOW`.
-#[cfg(unix)]
-fn open_last(
-    inner: &Inner,
-    parent: &RootDir,
-    name: &std::ffi::OsStr,
-    relative: &Path,
-) -> std::io::Result<File> {
-    use rustix::fs::{openat, Mode, OFlags};
-    let flags =
-        OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC | OFlags::NOFOLLOW;
-    #[cfg(any(target_os = "linux", target_os = "android"))]
-    if inner.openat2 {
-        use rustix::fs::{openat2, ResolveFlags};
-        let resolve =
-            ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
-        let fd = openat2(inner.root_dir.fd(), relative, flags, Mode::empty(), resolve)?;
-        return Ok(File::from(fd));
-    }
-    let _ = (inner, relative);
-    Ok(File::from(openat(parent.fd(), name, flags, Mode::empty())?))
-}
-
-#[cfg(not(unix))]
-fn open_last(
-    _inner: &Inner,
-    parent: &RootDir,
-    name: &std::ffi::OsStr,
-    _relative: &Path,
-) -> std::io::Result<File> {
-    File::open(parent.0.join(name))
-}
-
-/// Whether `openat2` with the flags the workspace uses works here.
-#[cfg(any(target_os = "linux", target_os = "android"))]
-fn openat2_available(root: &RootDir) -> bool {
-    use rustix::fs::{openat2, Mode, OFlags, ResolveFlags};
-    let resolve = ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
-    // ENOSYS (old kernel), EPERM (seccomp), E2BIG/EINVAL (unknown fields or flags).
-    openat2(
-        root.fd(),
-        ".",
-        OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
-        Mode::empty(),
-        resolve,
-    )
-    .is_ok()
-}
-
-#[cfg(not(any(target_os = "linux", target_os = "android")))]
-fn openat2_available(_root: &RootDir) -> bool {
-    false
-}
-
-/// What signals that the path changed between the walk and the open: a link where the
-/// walk saw none (`ELOOP` from `O_NOFOLLOW` / `RESOLVE_NO_SYMLINKS`), a directory moved
-/// under a `RESOLVE_BENEATH` resolution (`EXDEV`, `EAGAIN`).
-fn is_race(e: &std::io::Error) -> bool {
-    #[cfg(unix)]
-    {
-        use rustix::io::Errno;
-        let code = e.raw_os_error();
-        [Errno::LOOP, Errno::XDEV, Errno::AGAIN, Errno::MLINK]
-            .iter()
-            .any(|x| code == Some(x.raw_os_error()))
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = e;
-        false
-    }
-}
 
 fn loop_error(asked: &Path) -> Error {
     Error::InvalidPath {
@@ -762,92 +698,4 @@ fn absolute_alias(given: &Path) -> Option<PathBuf> {
         std::env::current_dir().ok()?.join(given)
     };
     Some(abs.components().collect())
-}
-
-/// Session workspaces: a workspace per session identifier (a session name or a task
-/// id), for hosts that serve several sessions, such as a `session_read_file(session,
-/// path, ...)` tool.
-///
-/// Safe to share between threads; lookups take a read lock and clone an `Arc`.
-///
-/// # Example
-///
-/// ```
-/// use rangeread::{LineSelection, Reader, Workspace, WorkspaceRegistry};
-///
-/// let sessions = WorkspaceRegistry::new();
-/// sessions.insert("task-42", Workspace::new("tests/data")?);
-/// let ws = sessions.get("task-42")?;
-/// let result = Reader::new().read_in(&ws, "sample.txt", LineSelection::Head(1))?;
-/// assert_eq!(result.lines.map(|l| l.start), Some(1));
-///
-/// let err = sessions.get("task-7").unwrap_err();
-/// assert_eq!(err.to_string(), r#"Session not found: "task-7""#);
-/// # Ok::<(), rangeread::Error>(())
-/// ```
-#[derive(Debug, Default)]
-pub struct WorkspaceRegistry {
-    sessions: RwLock<HashMap<String, Workspace>>,
-}
-
-impl WorkspaceRegistry {
-    /// An empty registry.
-    pub fn new() -> WorkspaceRegistry {
-        WorkspaceRegistry::default()
-    }
-
-    /// Registers `workspace` under `id`, returning the one it replaces.
-    pub fn insert(&self, id: impl Into<String>, workspace: Workspace) -> Option<Workspace> {
-        self.write().insert(id.into(), workspace)
-    }
-
-    /// The workspace of session `id`.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::SessionNotFound`] when no workspace is registered under `id`.
-    pub fn get(&self, id: &str) -> Result<Workspace> {
-        self.read()
-            .get(id)
-            .cloned()
-            .ok_or_else(|| Error::SessionNotFound { id: id.to_string() })
-    }
-
-    /// Removes the workspace of session `id`, returning it.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::SessionNotFound`] when no workspace is registered under `id`.
-    pub fn remove(&self, id: &str) -> Result<Workspace> {
-        self.write()
-            .remove(id)
-            .ok_or_else(|| Error::SessionNotFound { id: id.to_string() })
-    }
-
-    /// The registered session identifiers, sorted.
-    pub fn ids(&self) -> Vec<String> {
-        let mut ids: Vec<String> = self.read().keys().cloned().collect();
-        ids.sort();
-        ids
-    }
-
-    /// How many sessions are registered.
-    pub fn len(&self) -> usize {
-        self.read().len()
-    }
-
-    /// Whether no session is registered.
-    pub fn is_empty(&self) -> bool {
-        self.read().is_empty()
-    }
-
-    // A panic while holding the lock cannot leave the map half-updated (each operation
-    // is one HashMap call), so a poisoned lock is used as is.
-    fn read(&self) -> std::sync::RwLockReadGuard<'_, HashMap<String, Workspace>> {
-        self.sessions.read().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn write(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<String, Workspace>> {
-        self.sessions.write().unwrap_or_else(|e| e.into_inner())
-    }
 }
