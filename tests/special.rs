@@ -453,3 +453,84 @@ fn paths_in_every_message_are_escaped() {
         "{e}"
     );
 }
+
+/// A regular file and a FIFO exchanged by rename, again and again, while the name is
+/// read through a workspace: the FIFO is refused and never opened for reading (a writer
+/// blocked in `open` would be released by any reader), and nothing blocks.
+#[cfg(target_os = "linux")]
+#[test]
+fn fifo_swapped_in_by_rename_is_never_opened() {
+    use rangeread::{OpenStrategy, Workspace};
+    use rustix::fs::{renameat_with, RenameFlags, CWD};
+    for strategy in [OpenStrategy::Walk, OpenStrategy::Auto] {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        std::fs::write(root.join("t"), "regular\n").unwrap();
+        let fifo = root.join("other");
+        rustix::fs::mkfifoat(CWD, &fifo, rustix::fs::Mode::from_raw_mode(0o600)).unwrap();
+        // The writer waits in `open` on the FIFO itself, wherever it is renamed to.
+        let released = Arc::new(AtomicBool::new(false));
+        let writer = {
+            let (fifo, released) = (fifo.clone(), released.clone());
+            std::thread::spawn(move || {
+                let f = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+                released.store(true, Ordering::SeqCst);
+                drop(f);
+            })
+        };
+        std::thread::sleep(Duration::from_millis(200));
+        let stop = Arc::new(AtomicBool::new(false));
+        let swapper = {
+            let (root, stop) = (root.clone(), stop.clone());
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let (a, b) = (root.join("t"), root.join("other"));
+                    renameat_with(CWD, &a, CWD, &b, RenameFlags::EXCHANGE).unwrap();
+                }
+            })
+        };
+        let ws = Workspace::builder(&root)
+            .strategy(strategy)
+            .build()
+            .unwrap();
+        let (reads, refusals) = within_5s(move || {
+            let (mut reads, mut refusals) = (0, 0);
+            let start = Instant::now();
+            while start.elapsed() < Duration::from_millis(1500) {
+                match Reader::new().read_in(&ws, "t", LineSelection::Head(1)) {
+                    Ok(r) => {
+                        assert_eq!(r.content, "regular\n");
+                        reads += 1;
+                    }
+                    Err(Error::NotRegularFile { kind, .. }) => {
+                        assert_eq!(kind, FileKind::Fifo);
+                        refusals += 1;
+                    }
+                    Err(Error::Changed { .. }) => {}
+                    Err(e) => panic!("{strategy:?}: {e}"),
+                }
+            }
+            (reads, refusals)
+        });
+        stop.store(true, Ordering::Relaxed);
+        swapper.join().unwrap();
+        let opened = released.load(Ordering::SeqCst);
+        // Release the writer: this test's own reader.
+        let nonblocking = |p: std::path::PathBuf| {
+            use std::os::unix::fs::OpenOptionsExt;
+            std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+                .open(p)
+                .unwrap()
+        };
+        let _readers = (nonblocking(root.join("t")), nonblocking(root.join("other")));
+        writer.join().unwrap();
+        eprintln!("{strategy:?}: {reads} reads, {refusals} FIFO refusals");
+        assert!(!opened, "{strategy:?}: the FIFO was opened for reading");
+        assert!(
+            reads > 0 && refusals > 0,
+            "{strategy:?}: the race did not race"
+        );
+    }
+}
