@@ -1,6 +1,10 @@
 //! Protected paths: gitignore-style patterns over paths relative to a workspace root.
 
-use std::path::{Component, Path, PathBuf};
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+
+use caseless::Caseless;
+use unicode_normalization::UnicodeNormalization;
 
 use globset::{Candidate, GlobBuilder, GlobSet, GlobSetBuilder};
 
@@ -21,14 +25,95 @@ struct Rule {
 /// re-allows what an earlier pattern protected (the last matching pattern decides). A
 /// protected directory protects everything beneath it, and, as in git, a path under a
 /// protected directory cannot be re-allowed.
+///
+/// Patterns are normalized when compiled: `./` and `.` components are dropped (a
+/// pattern that started with `./` is anchored at the root), an absolute pattern under the
+/// root loses the root's path (and is anchored), and patterns that can never match are
+/// refused: `..` components, the root itself, and an absolute path outside the root (a
+/// pattern whose first component exists at the host's `/` but not under the root).
+///
+/// In case-insensitive mode both sides are folded before matching: full Unicode case
+/// folding (`ſ` and `S` are `s`, `ß` is `ss`) and canonical composition (NFC), so that a
+/// name spelled decomposed (NFD, as macOS stores it) matches its composed pattern.
 #[derive(Debug, Clone)]
 pub(crate) struct Protect {
     set: GlobSet,
     rules: Vec<Rule>,
+    fold: bool,
+}
+
+/// Full case folding and canonical composition: the key two spellings share when a
+/// case-insensitive, normalization-insensitive file system takes them for one name.
+pub(crate) fn fold(s: &str) -> String {
+    s.nfd().default_case_fold().nfc().collect()
+}
+
+/// Where the root is, for patterns spelled as absolute paths.
+pub(crate) struct RootPaths<'a> {
+    /// The root, canonicalized.
+    pub(crate) root: &'a Path,
+    /// The root as the caller spelled it, made absolute.
+    pub(crate) alias: Option<&'a Path>,
+}
+
+/// A pattern's body (no `!`, no trailing `/`) made relative to the root; whether it is
+/// anchored; or why it can never match.
+fn normalize(body: &str, at: &RootPaths<'_>) -> std::result::Result<(String, bool), String> {
+    let mut body = Cow::Borrowed(body);
+    let mut anchored = body.contains('/');
+    if body.starts_with('/') {
+        let inside = [Some(at.root), at.alias]
+            .into_iter()
+            .flatten()
+            .find_map(|r| {
+                let rest = Path::new(body.as_ref()).strip_prefix(r).ok()?;
+                Some(rest.to_str()?.to_string())
+            });
+        match inside {
+            Some(rest) if rest.is_empty() => {
+                return Err("it names the workspace root itself".to_string())
+            }
+            Some(rest) => body = Cow::Owned(rest),
+            None => {
+                let first = body[1..].split('/').next().unwrap_or("");
+                let literal = !first.is_empty() && !first.contains(['*', '?', '[', '{', '\\']);
+                if literal
+                    && Path::new("/").join(first).symlink_metadata().is_ok()
+                    && at.root.join(first).symlink_metadata().is_err()
+                {
+                    return Err(format!(
+                        "an absolute path outside the workspace root {} can never match; \
+                         write it relative to the root (a leading \"/\" anchors a pattern \
+                         at the root, as in .gitignore)",
+                        crate::error::escaped(at.root)
+                    ));
+                }
+            }
+        }
+    }
+    let mut parts = Vec::new();
+    for (i, part) in body.split('/').enumerate() {
+        match part {
+            "" => {}
+            "." => anchored |= i == 0,
+            ".." => {
+                return Err(
+                    "a \"..\" component can never match: paths are matched inside the root"
+                        .to_string(),
+                )
+            }
+            p => parts.push(p),
+        }
+    }
+    Ok((parts.join("/"), anchored))
 }
 
 impl Protect {
-    pub(crate) fn new(patterns: &[String], case_insensitive: bool) -> Result<Protect> {
+    pub(crate) fn new(
+        patterns: &[String],
+        case_insensitive: bool,
+        at: &RootPaths<'_>,
+    ) -> Result<Protect> {
         let mut builder = GlobSetBuilder::new();
         let mut rules = Vec::with_capacity(patterns.len());
         for pattern in patterns {
@@ -40,23 +125,19 @@ impl Protect {
                 Some(rest) => (true, rest),
                 None => (false, pattern.as_str()),
             };
-            let (dir_only, body) = match body.strip_suffix('/') {
-                Some(rest) => (true, rest),
-                None => (false, body),
-            };
-            let anchored = body.contains('/');
-            let body = body.strip_prefix('/').unwrap_or(body);
+            let trimmed = body.trim_end_matches('/');
+            let dir_only = trimmed.len() < body.len();
+            if trimmed.is_empty() {
+                return Err(invalid("the pattern is empty"));
+            }
+            let (body, anchored) = normalize(trimmed, at).map_err(|m| invalid(&m))?;
             if body.is_empty() {
                 return Err(invalid("the pattern is empty"));
             }
-            let glob = if anchored {
-                body.to_string()
-            } else {
-                format!("**/{body}")
-            };
+            let body = if case_insensitive { fold(&body) } else { body };
+            let glob = if anchored { body } else { format!("**/{body}") };
             let glob = GlobBuilder::new(&glob)
                 .literal_separator(true)
-                .case_insensitive(case_insensitive)
                 .build()
                 .map_err(|e| invalid(&e.kind().to_string()))?;
             builder.add(glob);
@@ -66,15 +147,21 @@ impl Protect {
             pattern: e.glob().unwrap_or_default().to_string(),
             message: e.kind().to_string(),
         })?;
-        Ok(Protect { set, rules })
+        Ok(Protect {
+            set,
+            rules,
+            fold: case_insensitive,
+        })
     }
 
     /// Whether `rel` (relative to the root, without `..`) or one of its ancestor
     /// directories is protected. `is_dir` says whether `rel` itself is a directory.
+    #[cfg(test)]
     pub(crate) fn matches(&self, rel: &Path, is_dir: bool) -> bool {
         if self.rules.is_empty() {
             return false;
         }
+        use std::path::Component;
         let names: Vec<_> = rel
             .components()
             .filter_map(|c| match c {
@@ -99,6 +186,13 @@ impl Protect {
         if self.rules.is_empty() || rel.as_os_str().is_empty() {
             return false;
         }
+        let folded;
+        let rel = if self.fold {
+            folded = fold_path(rel);
+            folded.as_path()
+        } else {
+            rel
+        };
         let mut hits = Vec::new();
         self.set
             .matches_candidate_into(&Candidate::new(rel), &mut hits);
@@ -111,13 +205,34 @@ impl Protect {
     }
 }
 
+/// [`fold`] for every name of a path; a name that is not UTF-8 has its ASCII letters
+/// lowered, and the rest kept as is.
+fn fold_path(rel: &Path) -> PathBuf {
+    rel.components()
+        .map(|c| {
+            let name = c.as_os_str();
+            match name.to_str() {
+                Some(s) => std::ffi::OsString::from(fold(s)),
+                None => name.to_ascii_lowercase(),
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn nowhere() -> RootPaths<'static> {
+        RootPaths {
+            root: Path::new("/nonexistent-root"),
+            alias: None,
+        }
+    }
+
     fn protect(patterns: &[&str]) -> Protect {
         let p: Vec<String> = patterns.iter().map(|s| s.to_string()).collect();
-        Protect::new(&p, false).unwrap()
+        Protect::new(&p, false, &nowhere()).unwrap()
     }
 
     #[test]
@@ -166,9 +281,24 @@ mod tests {
 
     #[test]
     fn bad_patterns_are_errors() {
-        assert!(Protect::new(&["a[".to_string()], false).is_err());
-        assert!(Protect::new(&["/".to_string()], false).is_err());
-        assert!(Protect::new(&["!".to_string()], false).is_err());
+        assert!(Protect::new(&["a[".to_string()], false, &nowhere()).is_err());
+        assert!(Protect::new(&["/".to_string()], false, &nowhere()).is_err());
+        assert!(Protect::new(&["!".to_string()], false, &nowhere()).is_err());
+    }
+
+    #[test]
+    fn fold_is_full_case_folding_and_nfc() {
+        assert_eq!(fold("\u{17f}ecrets"), "secrets");
+        assert_eq!(fold("STRASSE"), fold("straße"));
+        assert_eq!(fold("stra\u{1e9e}e"), "strasse");
+        assert_eq!(fold("\u{212a}ey"), "key"); // Kelvin sign
+        assert_eq!(fold("Cafe\u{301}"), "caf\u{e9}");
+        assert_eq!(fold("\u{130}"), "i\u{307}"); // dotted capital I
+        assert_eq!(fold("ﬁle"), "file");
+        let p = Protect::new(&["Straße/*.PEM".to_string()], true, &nowhere()).unwrap();
+        assert!(p.matches(Path::new("strasse/a.pem"), false));
+        assert!(p.matches(Path::new("STRA\u{17f}\u{17f}E/A.pem"), false));
+        assert!(!p.matches(Path::new("strase/a.pem"), false));
     }
 
     #[cfg(unix)]

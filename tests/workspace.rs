@@ -791,3 +791,122 @@ fn protected_directories_cannot_be_mapped() {
         );
     }
 }
+
+/// `./x` and absolute patterns under the root protect what they name; patterns that
+/// could never match are refused when the workspace is built, with the reason.
+#[test]
+fn protect_patterns_are_normalized_or_refused() {
+    let f = fixture();
+    let root = f.root.display().to_string();
+    for pattern in [
+        "./secrets/".to_string(),
+        "./secrets/key.pem".to_string(),
+        format!("{root}/secrets/"),
+        format!("{root}/secrets/*.pem"),
+        "secrets/./key.pem".to_string(),
+        "/secrets".to_string(),
+    ] {
+        let ws = Workspace::builder(&f.root)
+            .protect(&pattern)
+            .build()
+            .unwrap();
+        let e = read(&ws, "secrets/key.pem").unwrap_err();
+        assert_eq!(e.kind().as_str(), "protected", "{pattern}: {e}");
+        assert!(ws.is_protected("secrets/key.pem"), "{pattern}");
+        assert!(
+            !ws.is_protected("src/secrets/key.pem"),
+            "{pattern}: anchored"
+        );
+        assert_eq!(read(&ws, "hello.txt").unwrap().content, "hello\nworld\n");
+    }
+    // The root as the caller spelled it (through a link) is taken off too.
+    let spelled = f.base.join("ws_link");
+    let ws = Workspace::builder(&spelled)
+        .protect(format!("{}/secrets/", spelled.display()))
+        .build()
+        .unwrap();
+    assert!(read(&ws, "secrets/key.pem").is_err_and(|e| e.kind().as_str() == "protected"));
+    // A leading slash whose first name is inside the root anchors, as in .gitignore.
+    let ws = Workspace::builder(&f.root)
+        .protect("/src/lib.rs")
+        .build()
+        .unwrap();
+    assert!(ws.is_protected("src/lib.rs"));
+    for (pattern, reason) in [
+        (
+            format!("{}/outside/secret.txt", f.base.display()),
+            format!(
+                "an absolute path outside the workspace root \"{root}\" can never match; write \
+                 it relative to the root (a leading \"/\" anchors a pattern at the root, as in \
+                 .gitignore)"
+            ),
+        ),
+        (
+            "../outside/*".to_string(),
+            "a \"..\" component can never match: paths are matched inside the root".to_string(),
+        ),
+        (
+            "secrets/../key.pem".to_string(),
+            "a \"..\" component can never match: paths are matched inside the root".to_string(),
+        ),
+        (
+            format!("{root}/"),
+            "it names the workspace root itself".to_string(),
+        ),
+        ("./".to_string(), "the pattern is empty".to_string()),
+    ] {
+        let e = Workspace::builder(&f.root)
+            .protect(&pattern)
+            .build()
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("Invalid protected pattern \"{pattern}\": {reason}")
+        );
+        assert_eq!(e.kind().as_str(), "invalid_pattern");
+    }
+}
+
+/// Case-insensitive mode folds Unicode case fully and normalizes NFC/NFD, for roots on
+/// file systems that do; without it, the spelling must match exactly.
+#[test]
+fn case_insensitive_mode_folds_unicode() {
+    let f = fixture();
+    std::fs::write(f.root.join("café.txt"), "NFC name\n").unwrap();
+    let patterns = ["secrets/", "café.txt", "*.KEY", "straße/"];
+    let asked = [
+        "\u{17f}ecrets/key.pem", // long s
+        "SECRETS/key.pem",
+        "Secrets/Missing/..",
+        "cafe\u{301}.txt", // NFD
+        "CAFE\u{301}.TXT",
+        "src/ID.key",
+        "STRASSE/x",
+        "stra\u{1e9e}e/x", // capital sharp s
+    ];
+    for strategy in strategies(&f.root) {
+        let ws = Workspace::builder(&f.root)
+            .strategy(strategy)
+            .protect_all(patterns)
+            .case_insensitive(true)
+            .build()
+            .unwrap();
+        for path in asked {
+            let e = read(&ws, path).unwrap_err();
+            assert_eq!(e.kind().as_str(), "protected", "{strategy:?} {path:?}: {e}");
+            assert!(ws.is_protected(path), "{path:?}");
+        }
+        assert_eq!(read(&ws, "hello.txt").unwrap().content, "hello\nworld\n");
+        let sensitive = Workspace::builder(&f.root)
+            .strategy(strategy)
+            .protect_all(patterns)
+            .case_insensitive(false)
+            .build()
+            .unwrap();
+        for path in asked {
+            assert!(!sensitive.is_protected(path), "{path:?}");
+        }
+        // The file is there under its NFC name, protected in both modes.
+        assert!(read(&sensitive, "café.txt").is_err_and(|e| e.kind().as_str() == "protected"));
+    }
+}

@@ -10,7 +10,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use crate::error::{Error, Result};
-use crate::protect::Protect;
+use crate::protect::{Protect, RootPaths};
 use crate::walk::{self, Fail, Walked};
 
 mod open;
@@ -102,6 +102,13 @@ impl WorkspaceBuilder {
     /// what an earlier pattern protected (the last matching pattern decides). A protected
     /// directory protects everything beneath it, and what lies beneath a protected
     /// directory cannot be re-allowed, as in git. There are no comments: `#` is literal.
+    ///
+    /// Patterns are paths inside the root: `./secrets/` is `/secrets/`, and an absolute
+    /// path under the root (`/home/me/project/secrets/`) is taken relative to it. A
+    /// pattern that could never match is refused by [`WorkspaceBuilder::build`]: one with
+    /// a `..` component, the root itself, or an absolute path outside the root (told from
+    /// a root-anchored pattern such as `/config/local.toml` by its first name, which
+    /// exists at the host's `/` and not under the root).
     pub fn protect(mut self, pattern: impl Into<String>) -> WorkspaceBuilder {
         self.config.patterns.push(pattern.into());
         self
@@ -122,7 +129,27 @@ impl WorkspaceBuilder {
     /// By default, patterns ignore case on Windows and macOS (whose usual file systems
     /// do: `SECRETS/KEY.PEM` opens `secrets/key.pem` there) and respect it elsewhere.
     /// Set `true` when the root lies on a case-insensitive file system elsewhere (such
-    /// as a case-folded ext4 directory), or paths could slip past a pattern by case.
+    /// as a case-folded ext4 directory, or a macOS volume shared over the network), or
+    /// paths could slip past a pattern by case.
+    ///
+    /// Case-insensitive matching folds Unicode case fully (`ſecrets`, `SECRETS` and
+    /// `secrets` are one name; `ß` is `ss`) and normalizes composed and decomposed
+    /// spellings (NFC and NFD: `café` typed either way), on both the patterns and the
+    /// paths. Names that are not UTF-8 have their ASCII letters folded only.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let ws = rangeread::Workspace::builder("tests/data")
+    ///     .protect("secrets/")
+    ///     .protect("café.txt")
+    ///     .case_insensitive(true)
+    ///     .build()?;
+    /// assert!(ws.is_protected("\u{17f}ecrets/key.pem")); // long s
+    /// assert!(ws.is_protected("SECRETS/key.pem"));
+    /// assert!(ws.is_protected("CAFE\u{301}.TXT")); // decomposed é
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
     pub fn case_insensitive(mut self, yes: bool) -> WorkspaceBuilder {
         self.config.case_insensitive = yes;
         self
@@ -143,7 +170,8 @@ impl WorkspaceBuilder {
     ///
     /// [`Error::NotFound`] or [`Error::PermissionDenied`] for the root,
     /// [`Error::InvalidPath`] when the root is not a directory, [`Error::InvalidPattern`]
-    /// for a pattern that is not a valid glob, and [`Error::Io`] when
+    /// for a pattern that is not a valid glob or can never match (see
+    /// [`WorkspaceBuilder::protect`]), and [`Error::Io`] when
     /// [`OpenStrategy::Openat2`] was asked for where `openat2` is unavailable.
     pub fn build(self) -> Result<Workspace> {
         let given = self.root;
@@ -162,7 +190,11 @@ impl WorkspaceBuilder {
             });
         }
         let alias = absolute_alias(&given).filter(|a| *a != root);
-        let protect = Protect::new(&self.config.patterns, self.config.case_insensitive)?;
+        let at = RootPaths {
+            root: &root,
+            alias: alias.as_deref(),
+        };
+        let protect = Protect::new(&self.config.patterns, self.config.case_insensitive, &at)?;
         #[cfg(unix)]
         let root_dir = walk::fd::FdDir::open_root(&root).map_err(|e| Error::io(&given, e))?;
         #[cfg(not(unix))]
@@ -346,9 +378,20 @@ impl Workspace {
 
     /// Whether a path relative to the root is protected, by its spelling alone (no file
     /// system access, no link resolution): the check a host can make on a directory
-    /// listing. Paths that climb above the root are not protected (they are outside).
+    /// listing. A path that passes through a protected directory (`secrets/x/..`) is
+    /// protected, as [`Workspace::open`] refuses it. Paths that climb above the root are
+    /// not protected (they are outside).
     pub fn is_protected(&self, relative: impl AsRef<Path>) -> bool {
-        lexical(relative.as_ref()).is_some_and(|p| self.inner.protect.matches(&p, false))
+        let mut pending = VecDeque::new();
+        for c in relative.as_ref().components() {
+            match c {
+                Component::Normal(n) => pending.push_back(n.to_os_string()),
+                Component::ParentDir => pending.push_back(OsString::from("..")),
+                Component::CurDir => {}
+                Component::RootDir | Component::Prefix(_) => return false,
+            }
+        }
+        self.spelled_protected(&pending)
     }
 
     /// Resolves `path` and opens it for reading: confined to the root, not protected,
@@ -662,25 +705,6 @@ fn check_bytes(path: &Path) -> Result<()> {
 
 fn has_prefix(p: &Path) -> bool {
     matches!(p.components().next(), Some(Component::Prefix(_)))
-}
-
-/// `path` with `.` dropped and `..` folded by spelling; `None` when it climbs above the
-/// start or is not relative.
-fn lexical(path: &Path) -> Option<PathBuf> {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::Normal(n) => out.push(n),
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    return None;
-                }
-            }
-            Component::RootDir | Component::Prefix(_) => return None,
-        }
-    }
-    Some(out)
 }
 
 /// The root as the caller spelled it, made absolute, when that spelling has no `..`
