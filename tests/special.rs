@@ -404,7 +404,7 @@ fn paths_in_every_message_are_escaped() {
         let fifo = std::path::Path::new(name).join("p");
         rustix::fs::mkfifoat(
             rustix::fs::CWD,
-            &dir.path().join(&fifo),
+            dir.path().join(&fifo),
             rustix::fs::Mode::from_raw_mode(0o600),
         )
         .unwrap();
@@ -533,4 +533,154 @@ fn fifo_swapped_in_by_rename_is_never_opened() {
             "{strategy:?}: the race did not race"
         );
     }
+}
+
+/// Builds (if needed) and returns an example binary of this profile.
+fn built_example(name: &str) -> std::path::PathBuf {
+    let mut cargo = std::process::Command::new(env!("CARGO"));
+    cargo
+        .args([
+            "build",
+            "--quiet",
+            "--example",
+            name,
+            "--features",
+            "sessions",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"));
+    let exe = example_binary(name);
+    if exe
+        .parent()
+        .and_then(|p| p.parent())
+        .is_some_and(|p| p.ends_with("release"))
+    {
+        cargo.arg("--release");
+    }
+    let status = cargo.status().expect("run cargo build");
+    assert!(status.success(), "cargo build --example {name} failed");
+    exe
+}
+
+/// Every example answers `--help` (exit 0, one line per flag) and takes any path as an
+/// argument: names that are not UTF-8, with control characters, with
+/// `--case-insensitive`.
+#[test]
+fn example_binaries_take_any_path_and_answer_help() {
+    use std::os::unix::ffi::OsStrExt;
+    use std::process::Command;
+    let read = built_example("read");
+    let out = Command::new(&read).arg("--help").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let help = String::from_utf8(out.stdout).unwrap();
+    for flag in [
+        "--lines",
+        "--bytes",
+        "--offset",
+        "--limit",
+        "--head",
+        "--tail",
+        "--around",
+        "--context",
+        "--block",
+        "--outline",
+        "--format",
+        "--max-lines",
+        "--max-bytes",
+        "--max-line-chars",
+        "--snap",
+        "--strict-utf8",
+        "--root",
+        "--protect",
+        "--case-insensitive",
+        "--mmap",
+        "--no-summaries",
+        "--max-landmarks",
+        "--landmark-window",
+        "--help",
+    ] {
+        let lines = help
+            .lines()
+            .filter(|l| l.starts_with("  "))
+            .filter_map(|l| l.trim_start().split("  ").next())
+            .filter(|usage| usage.split([' ', ',']).any(|w| w == flag))
+            .count();
+        assert_eq!(lines, 1, "{flag} in\n{help}");
+    }
+    for name in ["classify", "stress"] {
+        let out = Command::new(built_example(name))
+            .arg("-h")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{name}");
+        assert!(String::from_utf8(out.stdout).unwrap().contains("--help"));
+    }
+
+    let dir = tempfile::tempdir().unwrap();
+    let latin1 = std::ffi::OsStr::from_bytes(b"caf\xe9.txt");
+    std::fs::write(dir.path().join(latin1), "one\ntwo\n").unwrap();
+    std::fs::create_dir(dir.path().join("secrets")).unwrap();
+    std::fs::write(dir.path().join("secrets/key.pem"), "KEY\n").unwrap();
+    // A non-UTF-8 PATH, plain and confined to a non-UTF-8 root.
+    let out = Command::new(&read)
+        .args(["--lines", "2:2"])
+        .arg(dir.path().join(latin1))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(out.stdout, b"two\n");
+    let root = dir.path().join(std::ffi::OsStr::from_bytes(b"r\xff"));
+    std::fs::create_dir(&root).unwrap();
+    std::fs::write(root.join(latin1), "inside\n").unwrap();
+    let out = Command::new(&read)
+        .arg("--root")
+        .arg(&root)
+        .arg(latin1)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(out.stdout, b"inside\n");
+    // Missing, with a control character: escaped in the message.
+    let out = Command::new(&read)
+        .args(["--format", "json"])
+        .arg(dir.path().join("no\x1bpe"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["kind"], "not_found");
+    assert!(
+        json["error"].as_str().unwrap().ends_with(r#"no\u{1b}pe""#),
+        "{json}"
+    );
+    // --case-insensitive: a folded spelling of a protected path is refused.
+    let protected = |extra: &[&str]| {
+        Command::new(&read)
+            .arg("--root")
+            .arg(dir.path())
+            .args(["--protect", "secrets/", "--format", "json"])
+            .args(extra)
+            .arg("\u{17f}ECRETS/key.pem")
+            .output()
+            .unwrap()
+    };
+    let out = protected(&["--case-insensitive"]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["kind"], "protected", "{json}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        stderr,
+        "error: Access denied: \"\u{17f}ECRETS/key.pem\" is a protected path\n"
+    );
+    let out = protected(&[]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["kind"], "not_found", "case-sensitive: {json}");
+    // classify: a non-UTF-8 name is shown escaped, on one line.
+    let out = Command::new(built_example("classify"))
+        .arg(dir.path().join(latin1))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let line = String::from_utf8(out.stdout).unwrap();
+    assert!(line.ends_with("caf\\xE9.txt\"\ttext\tutf-8\n"), "{line}");
 }
