@@ -1,4 +1,4 @@
-//! Paths that are not plain files (SPEC §5): never block, never read without bound,
+//! Paths that are not plain files: never block, never read without bound,
 //! never die; and files changed by another process while being read.
 
 mod common;

@@ -247,15 +247,29 @@ impl WorkspaceBuilder {
 /// inside; a relative link is followed, and so is a chain of them, as long as no step
 /// leaves the root; more than 40 links are a loop.
 ///
+/// The work is bounded: each component costs one or two system calls at any depth (the
+/// walk holds handles on the 16 deepest directories and opens `..` of the one it leaves
+/// when it climbs past them, checking that it is the directory it came through), and a
+/// resolution steps through at most 32,768 components, those of the path and of every
+/// link target it follows ([`Error::InvalidPath`] beyond).
+///
+/// A directory that is protected is never entered: a path through it (`secrets/x/..`,
+/// or `alias/x/..` with a link `alias -> secrets`) is [`Error::Protected`] whether `x`
+/// exists or not, so the contents of a protected directory cannot be mapped.
+///
 /// # Security: race-freedom, by platform
 ///
 /// - **Linux** ([`OpenStrategy::Openat2`], chosen by [`OpenStrategy::Auto`] when the
 ///   kernel has it): the walk runs on directory handles (`O_PATH`, `O_NOFOLLOW`), reading
 ///   links with `readlinkat`, and computes the resolved path inside the root. The file is
 ///   then opened by the kernel in one call, `openat2(root, resolved,
-///   RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS)` with `O_NONBLOCK |
-///   O_NOCTTY | O_CLOEXEC`: the handle is the file that lies at the resolved path at
-///   that moment, reached without a single link and without leaving the root. If a
+///   RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS)` with `O_PATH`: the
+///   handle is the file that lies at the resolved path at that moment, reached without a
+///   single link and without leaving the root, and opening it had no effect on the file.
+///   Its type is read on that handle, and only a regular file is then opened for reading
+///   (`O_NONBLOCK | O_NOCTTY | O_CLOEXEC`), through the handle itself, so a FIFO or a
+///   device renamed over the name meanwhile is never opened for reading. (A resolved
+///   path over 4096 bytes is opened beside its directory's handle instead.) If a
 ///   directory on the way was swapped for a link since the walk, the kernel refuses and
 ///   the whole resolution starts over (three times, then [`Error::Changed`]). The
 ///   protected patterns are checked on that same resolved path before anything is
@@ -395,7 +409,8 @@ impl Workspace {
     }
 
     /// Resolves `path` and opens it for reading: confined to the root, not protected,
-    /// without blocking (a FIFO or device is refused by its type before it is opened).
+    /// without blocking (a FIFO, socket or device is refused by its type and never opened
+    /// for reading, even if renamed over the name while it is being opened).
     /// The caller checks the handle's type again when it wraps it
     /// ([`crate::Source::from_file`] does); [`crate::Reader::read_in`] does all of this.
     ///
@@ -406,7 +421,8 @@ impl Workspace {
     /// - [`Error::Protected`]: the path as asked or as resolved matches a protected
     ///   pattern;
     /// - [`Error::InvalidPath`]: a NUL byte, a path over 4096 bytes or a name too long
-    ///   for the file system, a link loop (more than 40 links);
+    ///   for the file system, a link loop (more than 40 links), more than 32,768
+    ///   components to resolve (links included);
     /// - [`Error::NotFound`] (also when a component that should be a directory is
     ///   not), [`Error::PermissionDenied`], [`Error::IsDirectory`],
     ///   [`Error::NotRegularFile`];
