@@ -279,7 +279,7 @@ impl Error {
             (io::ErrorKind::NotFound, _) => Error::NotFound { path },
             (io::ErrorKind::PermissionDenied, _) => Error::PermissionDenied { path },
             (io::ErrorKind::IsADirectory, _) => Error::IsDirectory { path },
-            (io::ErrorKind::InvalidInput, None)
+            (io::ErrorKind::InvalidInput, _)
                 if path.as_os_str().as_encoded_bytes().contains(&0) =>
             {
                 invalid("contains a NUL byte")

@@ -455,14 +455,15 @@ fn paths_in_every_message_are_escaped() {
 }
 
 /// A regular file and a FIFO exchanged by rename, again and again, while the name is
-/// read through a workspace: the FIFO is refused and never opened for reading (a writer
-/// blocked in `open` would be released by any reader), and nothing blocks.
+/// read through a workspace (both strategies) and without one: the FIFO is refused and
+/// never opened for reading (a writer blocked in `open` would be released by any
+/// reader), and nothing blocks.
 #[cfg(target_os = "linux")]
 #[test]
 fn fifo_swapped_in_by_rename_is_never_opened() {
     use rangeread::{OpenStrategy, Workspace};
     use rustix::fs::{renameat_with, RenameFlags, CWD};
-    for strategy in [OpenStrategy::Walk, OpenStrategy::Auto] {
+    for strategy in [Some(OpenStrategy::Walk), Some(OpenStrategy::Auto), None] {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().to_path_buf();
         std::fs::write(root.join("t"), "regular\n").unwrap();
@@ -489,15 +490,17 @@ fn fifo_swapped_in_by_rename_is_never_opened() {
                 }
             })
         };
-        let ws = Workspace::builder(&root)
-            .strategy(strategy)
-            .build()
-            .unwrap();
+        let ws = strategy.map(|s| Workspace::builder(&root).strategy(s).build().unwrap());
+        let path = root.join("t");
         let (reads, refusals) = within_5s(move || {
             let (mut reads, mut refusals) = (0, 0);
             let start = Instant::now();
             while start.elapsed() < Duration::from_millis(1500) {
-                match Reader::new().read_in(&ws, "t", LineSelection::Head(1)) {
+                let read = match &ws {
+                    Some(ws) => Reader::new().read_in(ws, "t", LineSelection::Head(1)),
+                    None => Reader::new().read(&path, LineSelection::Head(1)),
+                };
+                match read {
                     Ok(r) => {
                         assert_eq!(r.content, "regular\n");
                         reads += 1;

@@ -16,6 +16,7 @@ use crate::walk::{self, Fail, Walked};
 mod open;
 mod registry;
 
+pub(crate) use open::open_checked;
 use open::{is_race, open_regular, openat2_available, stat_kind, Kind, Opening};
 pub use registry::WorkspaceRegistry;
 

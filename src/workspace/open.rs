@@ -112,13 +112,7 @@ pub(super) fn open_regular(
     if kind != Kind::File {
         return Ok(Opening::Not(kind));
     }
-    let proc_path = format!("/proc/self/fd/{}", std::os::fd::AsRawFd::as_raw_fd(&handle));
-    let fd = match openat(
-        rustix::fs::CWD,
-        proc_path.as_str(),
-        read_flags() & !OFlags::NOFOLLOW,
-        Mode::empty(),
-    ) {
+    let fd = match reopen(&handle) {
         Ok(fd) => fd,
         // No `/proc`: the name again, checked against the handle below.
         Err(Errno::NOENT) => openat(parent.fd(), name, read_flags(), Mode::empty())?,
@@ -170,6 +164,60 @@ pub(super) fn open_regular(
         return Ok(Opening::Race);
     }
     Ok(Opening::File(file))
+}
+
+/// Opens `path` (links followed, no workspace) for reading only if it is a regular
+/// file. On Linux the path is opened with `O_PATH` first; a regular file is reopened for
+/// reading through that handle (so a FIFO renamed over the name meanwhile is never
+/// opened for reading), and anything else is returned as the `O_PATH` handle itself,
+/// which cannot be read: the caller refuses it by the type on the handle. Elsewhere,
+/// `options` open the path directly.
+pub(crate) fn open_checked(path: &Path, options: &std::fs::OpenOptions) -> std::io::Result<File> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        use rustix::fs::{fstat, openat, Mode, OFlags};
+        let _ = options;
+        let handle = openat(
+            rustix::fs::CWD,
+            path,
+            OFlags::PATH | OFlags::CLOEXEC,
+            Mode::empty(),
+        )?;
+        if kind_of(fstat(&handle)?.st_mode) != Kind::File {
+            return Ok(File::from(handle));
+        }
+        let fd = match reopen(&handle) {
+            Ok(fd) => fd,
+            // No `/proc`: the path again, checked against the handle below.
+            Err(rustix::io::Errno::NOENT) => openat(
+                rustix::fs::CWD,
+                path,
+                read_flags() & !OFlags::NOFOLLOW,
+                Mode::empty(),
+            )?,
+            Err(e) => return Err(e.into()),
+        };
+        // Without `/proc`, whatever the path names now: a regular file is read as any
+        // other, and anything else is refused by its type on this handle (opened without
+        // blocking, never read).
+        Ok(File::from(fd))
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    options.open(path)
+}
+
+/// Opens a regular file for reading through its `O_PATH` handle: the same inode,
+/// whatever is renamed over its name.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn reopen(handle: &std::os::fd::OwnedFd) -> rustix::io::Result<std::os::fd::OwnedFd> {
+    let proc_path = format!("/proc/self/fd/{}", std::os::fd::AsRawFd::as_raw_fd(handle));
+    let flags = read_flags() & !rustix::fs::OFlags::NOFOLLOW;
+    rustix::fs::openat(
+        rustix::fs::CWD,
+        proc_path.as_str(),
+        flags,
+        rustix::fs::Mode::empty(),
+    )
 }
 
 /// Whether `openat2` with the flags the workspace uses works here.
