@@ -1,6 +1,7 @@
 //! Protected paths: gitignore-style patterns over paths relative to a workspace root.
 
 use std::borrow::Cow;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
 use caseless::Caseless;
@@ -35,9 +36,22 @@ struct Rule {
 /// In case-insensitive mode both sides are folded before matching: full Unicode case
 /// folding (`ſ` and `S` are `s`, `ß` is `ss`) and canonical composition (NFC), so that a
 /// name spelled decomposed (NFD, as macOS stores it) matches its composed pattern.
+///
+/// Matching costs no more than a name's length for patterns without a slash (they are
+/// matched against the last name only), and a path's length for anchored ones, which are
+/// not even looked at for paths deeper than they can match (unless they hold `**`).
 #[derive(Debug, Clone)]
 pub(crate) struct Protect {
-    set: GlobSet,
+    /// Patterns without a slash, matched against the last name.
+    names: GlobSet,
+    /// Their indexes in `rules`.
+    name_rules: Vec<usize>,
+    /// Anchored patterns, matched against the whole path.
+    paths: GlobSet,
+    /// Their indexes in `rules`.
+    path_rules: Vec<usize>,
+    /// The most names an anchored pattern can match; `None` when one has `**`.
+    path_depth: Option<usize>,
     rules: Vec<Rule>,
     fold: bool,
 }
@@ -114,7 +128,9 @@ impl Protect {
         case_insensitive: bool,
         at: &RootPaths<'_>,
     ) -> Result<Protect> {
-        let mut builder = GlobSetBuilder::new();
+        let (mut names, mut paths) = (GlobSetBuilder::new(), GlobSetBuilder::new());
+        let (mut name_rules, mut path_rules) = (Vec::new(), Vec::new());
+        let mut path_depth = Some(0);
         let mut rules = Vec::with_capacity(patterns.len());
         for pattern in patterns {
             let invalid = |message: &str| Error::InvalidPattern {
@@ -135,20 +151,34 @@ impl Protect {
                 return Err(invalid("the pattern is empty"));
             }
             let body = if case_insensitive { fold(&body) } else { body };
-            let glob = if anchored { body } else { format!("**/{body}") };
-            let glob = GlobBuilder::new(&glob)
+            let glob = GlobBuilder::new(&body)
                 .literal_separator(true)
                 .build()
                 .map_err(|e| invalid(&e.kind().to_string()))?;
-            builder.add(glob);
+            if anchored {
+                path_depth = path_depth
+                    .filter(|_| !body.contains("**"))
+                    .map(|d: usize| d.max(body.split('/').count()));
+                paths.add(glob);
+                path_rules.push(rules.len());
+            } else {
+                names.add(glob);
+                name_rules.push(rules.len());
+            }
             rules.push(Rule { negated, dir_only });
         }
-        let set = builder.build().map_err(|e| Error::InvalidPattern {
-            pattern: e.glob().unwrap_or_default().to_string(),
-            message: e.kind().to_string(),
-        })?;
+        let build = |b: GlobSetBuilder| {
+            b.build().map_err(|e| Error::InvalidPattern {
+                pattern: e.glob().unwrap_or_default().to_string(),
+                message: e.kind().to_string(),
+            })
+        };
         Ok(Protect {
-            set,
+            names: build(names)?,
+            name_rules,
+            paths: build(paths)?,
+            path_rules,
+            path_depth,
             rules,
             fold: case_insensitive,
         })
@@ -183,24 +213,57 @@ impl Protect {
     /// Whether `rel` itself is protected, its ancestors aside (a caller that walks down
     /// checks each directory as it enters it).
     pub(crate) fn matches_one(&self, rel: &Path, is_dir: bool) -> bool {
-        if self.rules.is_empty() || rel.as_os_str().is_empty() {
+        if self.rules.is_empty() {
             return false;
         }
-        let folded;
-        let rel = if self.fold {
-            folded = fold_path(rel);
-            folded.as_path()
+        let key = if self.fold {
+            fold_path(rel)
         } else {
-            rel
+            rel.to_path_buf()
         };
+        self.matches_key(&key, key.components().count(), is_dir)
+    }
+
+    /// A name as the patterns see it: folded in case-insensitive mode.
+    pub(crate) fn key<'a>(&self, name: &'a OsStr) -> Cow<'a, OsStr> {
+        if !self.fold {
+            return Cow::Borrowed(name);
+        }
+        Cow::Owned(match name.to_str() {
+            Some(s) => OsString::from(fold(s)),
+            None => name.to_ascii_lowercase(),
+        })
+    }
+
+    /// Whether a path made of [`Protect::key`]s, `depth` names long, is protected
+    /// itself (its ancestors aside).
+    pub(crate) fn matches_key(&self, key: &Path, depth: usize, is_dir: bool) -> bool {
+        if self.rules.is_empty() {
+            return false;
+        }
+        let Some(name) = key.file_name() else {
+            return false;
+        };
+        let mut last = None;
         let mut hits = Vec::new();
-        self.set
-            .matches_candidate_into(&Candidate::new(rel), &mut hits);
-        let last = hits
-            .iter()
-            .copied()
-            .filter(|&k| is_dir || !self.rules[k].dir_only)
-            .max();
+        let mut consider = |hits: &[usize], index: &[usize]| {
+            for &h in hits {
+                let k = index[h];
+                if is_dir || !self.rules[k].dir_only {
+                    last = last.max(Some(k));
+                }
+            }
+        };
+        if !self.name_rules.is_empty() {
+            self.names
+                .matches_candidate_into(&Candidate::new(name), &mut hits);
+            consider(&hits, &self.name_rules);
+        }
+        if !self.path_rules.is_empty() && self.path_depth.is_none_or(|d| depth <= d) {
+            self.paths
+                .matches_candidate_into(&Candidate::new(key), &mut hits);
+            consider(&hits, &self.path_rules);
+        }
         last.is_some_and(|k| !self.rules[k].negated)
     }
 }
@@ -212,7 +275,7 @@ fn fold_path(rel: &Path) -> PathBuf {
         .map(|c| {
             let name = c.as_os_str();
             match name.to_str() {
-                Some(s) => std::ffi::OsString::from(fold(s)),
+                Some(s) => OsString::from(fold(s)),
                 None => name.to_ascii_lowercase(),
             }
         })

@@ -29,6 +29,7 @@
 //! and the handle of the directory holding the last component. Opening that last
 //! component is the caller's step (see `workspace.rs`).
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
 use std::io;
@@ -59,6 +60,26 @@ pub(crate) trait Dir: Sized {
     fn open_parent(&self) -> io::Result<Self>;
     /// The directory's identity, `None` where the platform has none to give.
     fn id(&self) -> io::Result<Option<DirId>>;
+}
+
+/// What the walk asks about protection: it keeps the resolved path as the patterns see
+/// it (each name through [`Guard::key`]) beside the path itself, so that each check costs
+/// what one name costs to fold, plus what the patterns cost on that path.
+pub(crate) trait Guard {
+    /// A name as the patterns see it.
+    fn key<'a>(&self, name: &'a OsStr) -> Cow<'a, OsStr>;
+    /// Whether the directory at `key` (made of keys, `depth` names) may not be entered.
+    fn protected(&self, key: &Path, depth: usize) -> bool;
+}
+
+/// A plain predicate on the path (tests).
+impl<F: Fn(&Path) -> bool> Guard for F {
+    fn key<'a>(&self, name: &'a OsStr) -> Cow<'a, OsStr> {
+        Cow::Borrowed(name)
+    }
+    fn protected(&self, key: &Path, _depth: usize) -> bool {
+        self(key)
+    }
 }
 
 /// Why a walk stopped.
@@ -169,15 +190,16 @@ fn pop<D: Dir>(dirs: &mut Vec<Entry<D>>) -> Result<(), Fail> {
 }
 
 /// Resolves `pending` (relative components: names, `.` and `..`) beneath `root`.
-/// `protected` says whether a directory (by its resolved path) may not be entered; it is
+/// `guard` says whether a directory (by its resolved path) may not be entered; it is
 /// asked before the name is looked up, for each directory on the way.
 pub(crate) fn walk<D: Dir>(
     root: &D,
     mut pending: VecDeque<OsString>,
-    protected: &dyn Fn(&Path) -> bool,
+    guard: &dyn Guard,
 ) -> Result<Walked<D>, Fail> {
     let mut dirs: Vec<Entry<D>> = Vec::new();
     let mut rel = PathBuf::new();
+    let mut key = PathBuf::new();
     let mut hops = 0;
     let mut steps = 0;
     while let Some(name) = pending.pop_front() {
@@ -191,13 +213,15 @@ pub(crate) fn walk<D: Dir>(
         if name == ".." {
             pop(&mut dirs)?;
             rel.pop();
+            key.pop();
             continue;
         }
         let through = !pending.is_empty();
         if through {
             // Used as a directory: refused if protected, before it is looked at.
             rel.push(&name);
-            if protected(&rel) {
+            key.push(guard.key(&name));
+            if guard.protected(&key, dirs.len() + 1) {
                 return Err(Fail::Protected);
             }
         }
@@ -205,6 +229,7 @@ pub(crate) fn walk<D: Dir>(
         if let Some(target) = cur.read_link(&name).map_err(Fail::Io)? {
             if through {
                 rel.pop();
+                key.pop();
             }
             hops += 1;
             if hops > MAX_HOPS {
@@ -379,7 +404,7 @@ mod tests {
     }
 
     fn walk_all<D: Dir>(root: &D, pending: VecDeque<OsString>) -> Result<Walked<D>, Fail> {
-        walk(root, pending, &|_| false)
+        walk(root, pending, &|_: &Path| false)
     }
 
     /// A directory handle that counts the system calls the walk makes through it.

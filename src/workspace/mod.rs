@@ -556,21 +556,21 @@ impl Workspace {
     /// root is left to the walk (it is outside).
     fn spelled_protected(&self, pending: &VecDeque<OsString>) -> bool {
         let protect = &self.inner.protect;
-        let mut path = PathBuf::new();
+        let mut key = PathBuf::new();
         let mut depth = 0usize;
         for (i, c) in pending.iter().enumerate() {
             if c == ".." {
                 if depth == 0 {
                     return false;
                 }
-                path.pop();
+                key.pop();
                 depth -= 1;
                 continue;
             }
-            path.push(c);
+            key.push(protect.key(c));
             depth += 1;
             let through = i + 1 < pending.len();
-            if protect.matches_one(&path, through) {
+            if protect.matches_key(&key, depth, through) {
                 return true;
             }
         }
@@ -583,10 +583,11 @@ impl Workspace {
         asked: &Path,
         pending: VecDeque<OsString>,
     ) -> Result<Option<Located<RootDir>>> {
-        let protect = &self.inner.protect;
-        let walked = match walk::walk(&self.inner.root_dir, pending, &|dir| {
-            protect.matches_one(dir, true)
-        }) {
+        let walked = match walk::walk(
+            &self.inner.root_dir,
+            pending,
+            &DirGuard(&self.inner.protect),
+        ) {
             Ok(w) => w,
             Err(Fail::Race) => return Ok(None),
             Err(Fail::Protected) => {
@@ -661,6 +662,19 @@ impl Workspace {
                 kind,
             }),
         }
+    }
+}
+
+/// The workspace's protected patterns, as the walk asks them about each directory.
+struct DirGuard<'a>(&'a Protect);
+
+impl walk::Guard for DirGuard<'_> {
+    fn key<'a>(&self, name: &'a std::ffi::OsStr) -> std::borrow::Cow<'a, std::ffi::OsStr> {
+        self.0.key(name)
+    }
+
+    fn protected(&self, key: &Path, depth: usize) -> bool {
+        self.0.matches_key(key, depth, true)
     }
 }
 
