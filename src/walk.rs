@@ -6,10 +6,11 @@
 //! under the rules of Linux `openat2(RESOLVE_BENEATH)`:
 //!
 //! - an absolute link target is refused (its meaning depends on where the root is);
-//! - `..` pops the walk's own stack of handles and is never handed to the kernel, so it
-//!   cannot climb above the root, not even for a moment (a chain that leaves the root and
-//!   comes back is refused), and a directory moved elsewhere during the walk cannot lead
-//!   the walk to its new parent;
+//! - `..` pops the walk's own stack of directories, so it cannot climb above the root,
+//!   not even for a moment (a chain that leaves the root and comes back is refused), and
+//!   a directory moved elsewhere during the walk cannot lead the walk to its new parent
+//!   (the kernel is asked for `..` only past the held handles, below, and its answer must
+//!   be the directory the walk came through);
 //! - at most [`MAX_HOPS`] links are followed in one resolution (loops end there).
 //!
 //! Only the deepest [`HELD`] directories keep their handles, so that a deep path (or one
@@ -27,7 +28,7 @@
 //!
 //! What the walk produces is the resolved path inside the root, component by component,
 //! and the handle of the directory holding the last component. Opening that last
-//! component is the caller's step (see `workspace.rs`).
+//! component is the caller's step (see `workspace/open.rs`).
 
 use std::borrow::Cow;
 use std::collections::VecDeque;

@@ -277,11 +277,15 @@ impl WorkspaceBuilder {
 ///   opened.
 /// - **Linux without `openat2`** (kernels before 5.6, or seccomp sandboxes that answer
 ///   `ENOSYS` or `EPERM`), and **other Unix systems** ([`OpenStrategy::Walk`]): the same
-///   walk, and the file is opened with `openat(parent, name, O_NOFOLLOW | ...)` on the
-///   handle of its directory. Every step is relative to a handle the walk holds and
+///   walk, and the file is opened on the handle of its directory: on Linux with
+///   `openat(parent, name, O_PATH | O_NOFOLLOW)`, then for reading through that handle
+///   if it is a regular file, as above; elsewhere with `openat(parent, name, O_NOFOLLOW
+///   | O_NONBLOCK | ...)` after its type was read by name (a FIFO renamed over the name
+///   in between is opened without blocking, and refused unread). Every step is relative to a handle the walk holds and
 ///   follows no link in the kernel, so a link swapped in at any point is seen (and
 ///   refused, or resolved under the rules) instead of followed; `..` is answered from the
-///   walk's own stack of handles, never by the kernel.
+///   walk's own stack (past its 16 held handles, by the kernel's `..` of the child's
+///   handle, accepted only if it is the directory the walk came through).
 /// - **Windows and other platforms**: the same rules are applied to paths with
 ///   `symlink_metadata` and `read_link`, then the file is opened by path. This checks,
 ///   then opens: it is *not* race-free, and a link swapped in between can be followed.
