@@ -7,13 +7,19 @@
 //!   options:   --format plain|colon|cat-n|codex|markdown|frontmatter|json
 //!              --max-lines N --max-bytes N --max-line-chars N (0 = no limit)
 //!              --snap char|line --strict-utf8 --root DIR --protect GLOB --mmap
+//!              --case-insensitive
 //!              --no-summaries --max-landmarks N --landmark-window BYTES
+//!              -h, --help
 //! ```
+//!
+//! Arguments are read as `OsString`s ([lexopt]): any path works, UTF-8 or not.
 //!
 //! `--root DIR` confines PATH to DIR (relative paths resolve against it; `..`, absolute
 //! paths outside it and links that leave it are refused; race-free on Linux), and each
 //! `--protect GLOB` (gitignore syntax) refuses matching paths; `--protect` alone
 //! confines to the current directory. `--mmap` cannot be combined with them.
+//! `--case-insensitive` matches `--protect` patterns ignoring Unicode case and NFC/NFD
+//! spelling, for roots on case-folding file systems.
 //!
 //! `--around LINE` shows `--context N` lines (default 10) on each side of LINE;
 //! `--block LINE` the innermost definition (or indentation block) around LINE;
@@ -23,9 +29,12 @@
 //! Exit status 0 on success; on error 1, `error: MESSAGE` on stderr, and with
 //! `--format json` also `{"error": MESSAGE, "kind": KIND}` on stdout.
 
+use std::ffi::{OsStr, OsString};
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
+use lexopt::prelude::*;
 use rangeread::{
     notes, render_to, ByteSelection, Error, Format, LineSelection, Outline, ReadResult, Reader,
     Selection, Snap, Source, Totals, Utf8Policy, Workspace,
@@ -45,19 +54,51 @@ struct Args {
     format: Format,
     reader: Reader,
     mmap: bool,
-    root: Option<String>,
+    root: Option<PathBuf>,
     protect: Vec<String>,
-    path: Option<String>,
+    case_insensitive: bool,
+    path: Option<PathBuf>,
+    help: bool,
 }
 
 fn usage() -> &'static str {
-    "usage: read [--lines RANGE | --bytes A:B | --offset N [--limit M] | --head N | --tail N \
-     | --around LINE [--context N] | --block LINE | --outline] \
-     [--format plain|colon|cat-n|codex|markdown|frontmatter|json] [--max-lines N] \
-     [--max-bytes N] [--max-line-chars N] [--snap char|line] [--strict-utf8] \
-     [--root DIR] [--protect GLOB]... [--mmap] \
-     [--no-summaries] [--max-landmarks N] [--landmark-window BYTES] PATH"
+    "usage: read [SELECTION] [OPTIONS] PATH   (read --help for every flag)"
 }
+
+const HELP: &str = "\
+read: print a part of a file, the way an agent tool would get it.
+
+usage: read [SELECTION] [OPTIONS] PATH
+
+selection (one of):
+  --lines SPEC              lines A:B, A:, :B, A:+N, -N: (the last N), A, or :
+  --bytes A:B               bytes A:B, A: or :B (0-indexed, end exclusive)
+  --offset N                from line N (1-indexed), with --limit
+  --limit M                 at most M lines (from line 1 without --offset)
+  --head N                  the first N lines
+  --tail N                  the last N lines
+  --around LINE             LINE and --context lines on each side
+  --context N               lines on each side of --around (default 10)
+  --block LINE              the innermost definition or block around LINE
+  --outline                 the landmarks of the whole file (LINE: text)
+options:
+  --format F                plain|colon|cat-n|codex|markdown|frontmatter|json
+  --max-lines N             at most N lines (0 = no limit)
+  --max-bytes N             at most N bytes (0 = no limit)
+  --max-line-chars N        cut lines longer than N characters (0 = no limit)
+  --snap char|line          snap --bytes to characters or whole lines
+  --strict-utf8             refuse invalid UTF-8 instead of replacing it
+  --root DIR                confine PATH to DIR (links that leave it refused)
+  --protect GLOB            refuse paths matching GLOB (gitignore syntax; repeatable)
+  --case-insensitive        match --protect ignoring Unicode case and NFC/NFD
+  --mmap                    read through a memory map (not with --root/--protect)
+  --no-summaries            skip the landmark search of partial reads
+  --max-landmarks N         at most N landmarks in a summary
+  --landmark-window BYTES   how far around a read landmarks are searched
+  -h, --help                print this help and exit
+exit status 0 on success; on error 1, `error: MESSAGE` on stderr, and with
+--format json also {\"error\": MESSAGE, \"kind\": KIND} on stdout.
+";
 
 /// The CLI's own usage errors travel as selection errors: same exit code and JSON shape.
 fn fail(message: impl Into<String>) -> Error {
@@ -71,7 +112,42 @@ fn number(flag: &str, v: &str) -> Result<u64, Error> {
         .map_err(|_| fail(format!("{flag} expects a non-negative integer, got {v:?}")))
 }
 
-fn parse_args(argv: Vec<String>) -> Result<Args, Error> {
+/// A parser error (a missing value, an unknown flag, a value that is not UTF-8) in the
+/// CLI's own words.
+fn parse_error(e: lexopt::Error) -> Error {
+    match e {
+        lexopt::Error::UnexpectedOption(f) => fail(format!("unknown flag {f}\n{}", usage())),
+        lexopt::Error::MissingValue { option: Some(f) } => fail(format!("{f} needs a value")),
+        e => fail(e.to_string()),
+    }
+}
+
+fn parse_args(argv: Vec<OsString>) -> Result<Args, Error> {
+    parse(argv).map_err(|e| match e {
+        Parse::Lexopt(e) => parse_error(e),
+        Parse::Read(e) => e,
+    })
+}
+
+/// The two kinds of failure while parsing.
+enum Parse {
+    Lexopt(lexopt::Error),
+    Read(Error),
+}
+
+impl From<lexopt::Error> for Parse {
+    fn from(e: lexopt::Error) -> Parse {
+        Parse::Lexopt(e)
+    }
+}
+
+impl From<Error> for Parse {
+    fn from(e: Error) -> Parse {
+        Parse::Read(e)
+    }
+}
+
+fn parse(argv: Vec<OsString>) -> Result<Args, Parse> {
     let mut a = Args {
         selection: None,
         offset: None,
@@ -85,95 +161,111 @@ fn parse_args(argv: Vec<String>) -> Result<Args, Error> {
         mmap: false,
         root: None,
         protect: Vec::new(),
+        case_insensitive: false,
         path: None,
+        help: false,
     };
-    let mut it = argv.into_iter();
-    let set = |a: &mut Args, s: Selection, flag: &str| -> Result<(), Error> {
+    let one = |a: &Args, flag: &str| -> Result<(), Error> {
         if a.selection.is_some() || a.offset.is_some() || a.around.is_some() || a.outline {
             return Err(fail(format!("{flag}: only one selection can be given")));
         }
-        a.selection = Some(s);
         Ok(())
     };
-    while let Some(arg) = it.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f.to_string(), Some(v.to_string())),
-            _ => (arg.clone(), None),
+    let mut p = lexopt::Parser::from_args(argv);
+    while let Some(arg) = p.next()? {
+        let flag = match &arg {
+            Long(f) => format!("--{f}"),
+            Short(c) => format!("-{c}"),
+            Value(_) => String::new(),
         };
-        let mut value = || -> Result<String, Error> {
-            match inline.clone() {
-                Some(v) => Ok(v),
-                None => it
-                    .next()
-                    .ok_or_else(|| fail(format!("{flag} needs a value"))),
-            }
+        let text = |p: &mut lexopt::Parser| -> Result<String, Parse> { Ok(p.value()?.string()?) };
+        let set = |a: &mut Args, s: Selection| -> Result<(), Parse> {
+            one(a, &flag)?;
+            a.selection = Some(s);
+            Ok(())
         };
-        match flag.as_str() {
-            "--lines" => {
-                let v = value()?;
-                set(&mut a, LineSelection::parse(&v)?.into(), "--lines")?
+        match arg {
+            Long("lines") => {
+                let v = text(&mut p)?;
+                set(&mut a, LineSelection::parse(&v)?.into())?
             }
-            "--bytes" => {
-                let v = value()?;
-                set(&mut a, ByteSelection::parse(&v)?.into(), "--bytes")?
+            Long("bytes") => {
+                let v = text(&mut p)?;
+                set(&mut a, ByteSelection::parse(&v)?.into())?
             }
-            "--head" => {
-                let n = number("--head", &value()?)?;
-                set(&mut a, LineSelection::Head(n).into(), "--head")?
+            Long("head") => {
+                let n = number(&flag, &text(&mut p)?)?;
+                set(&mut a, LineSelection::Head(n).into())?
             }
-            "--tail" => {
-                let n = number("--tail", &value()?)?;
-                set(&mut a, LineSelection::Tail(n).into(), "--tail")?
+            Long("tail") => {
+                let n = number(&flag, &text(&mut p)?)?;
+                set(&mut a, LineSelection::Tail(n).into())?
             }
-            "--offset" | "--around" | "--outline" => {
-                if a.selection.is_some() || a.offset.is_some() || a.around.is_some() || a.outline {
-                    return Err(fail(format!("{flag}: only one selection can be given")));
-                }
-                match flag.as_str() {
-                    "--offset" => a.offset = Some(number(&flag, &value()?)?),
-                    "--around" => a.around = Some(number(&flag, &value()?)?),
-                    _ => a.outline = true,
-                }
+            Long("offset") => {
+                one(&a, &flag)?;
+                a.offset = Some(number(&flag, &text(&mut p)?)?)
             }
-            "--context" => a.context = Some(number("--context", &value()?)?),
-            "--block" => {
-                let n = number("--block", &value()?)?;
-                set(&mut a, LineSelection::block(n).into(), "--block")?
+            Long("around") => {
+                one(&a, &flag)?;
+                a.around = Some(number(&flag, &text(&mut p)?)?)
             }
-            "--no-summaries" => a.reader = a.reader.clone().summaries(false),
-            "--max-landmarks" => {
-                a.reader = a.reader.clone().max_landmarks(number(&flag, &value()?)?)
+            Long("outline") => {
+                one(&a, &flag)?;
+                a.outline = true
             }
-            "--landmark-window" => {
-                a.reader = a.reader.clone().landmark_window(number(&flag, &value()?)?)
+            Long("context") => a.context = Some(number(&flag, &text(&mut p)?)?),
+            Long("block") => {
+                let n = number(&flag, &text(&mut p)?)?;
+                set(&mut a, LineSelection::block(n).into())?
             }
-            "--limit" => a.limit = Some(number("--limit", &value()?)?),
-            "--format" => a.format = value()?.parse()?,
-            "--max-lines" => a.reader = a.reader.clone().max_lines(number(&flag, &value()?)?),
-            "--max-bytes" => a.reader = a.reader.clone().max_bytes(number(&flag, &value()?)?),
-            "--max-line-chars" => {
-                a.reader = a.reader.clone().max_line_chars(number(&flag, &value()?)?)
+            Long("no-summaries") => a.reader = a.reader.clone().summaries(false),
+            Long("max-landmarks") => {
+                a.reader = a
+                    .reader
+                    .clone()
+                    .max_landmarks(number(&flag, &text(&mut p)?)?)
             }
-            "--snap" => a.snap = Some(value()?.parse()?),
-            "--strict-utf8" => a.reader = a.reader.clone().utf8_policy(Utf8Policy::Strict),
-            "--mmap" => a.mmap = true,
-            "--root" => a.root = Some(value()?),
-            "--protect" => a.protect.push(value()?),
-            "-h" | "--help" => return Err(fail(usage())),
-            f if f.starts_with("--") => return Err(fail(format!("unknown flag {f}\n{}", usage()))),
-            _ => {
+            Long("landmark-window") => {
+                a.reader = a
+                    .reader
+                    .clone()
+                    .landmark_window(number(&flag, &text(&mut p)?)?)
+            }
+            Long("limit") => a.limit = Some(number(&flag, &text(&mut p)?)?),
+            Long("format") => a.format = text(&mut p)?.parse()?,
+            Long("max-lines") => {
+                a.reader = a.reader.clone().max_lines(number(&flag, &text(&mut p)?)?)
+            }
+            Long("max-bytes") => {
+                a.reader = a.reader.clone().max_bytes(number(&flag, &text(&mut p)?)?)
+            }
+            Long("max-line-chars") => {
+                a.reader = a
+                    .reader
+                    .clone()
+                    .max_line_chars(number(&flag, &text(&mut p)?)?)
+            }
+            Long("snap") => a.snap = Some(text(&mut p)?.parse()?),
+            Long("strict-utf8") => a.reader = a.reader.clone().utf8_policy(Utf8Policy::Strict),
+            Long("mmap") => a.mmap = true,
+            Long("root") => a.root = Some(p.value()?.into()),
+            Long("protect") => a.protect.push(text(&mut p)?),
+            Long("case-insensitive") => a.case_insensitive = true,
+            Short('h') | Long("help") => a.help = true,
+            Value(v) => {
                 if a.path.is_some() {
-                    return Err(fail(format!("only one PATH can be given\n{}", usage())));
+                    return Err(fail(format!("only one PATH can be given\n{}", usage())).into());
                 }
-                a.path = Some(arg);
+                a.path = Some(v.into());
             }
+            _ => return Err(arg.unexpected().into()),
         }
     }
     if let Some(line) = a.around {
         let context = a.context.unwrap_or(DEFAULT_CONTEXT);
         a.selection = Some(LineSelection::around(line, context).into());
     } else if a.context.is_some() {
-        return Err(fail("--context applies to --around only"));
+        return Err(fail("--context applies to --around only").into());
     }
     if let Some(offset) = a.offset {
         a.selection = Some(LineSelection::offset_limit(offset, a.limit).into());
@@ -183,7 +275,7 @@ fn parse_args(argv: Vec<String>) -> Result<Args, Error> {
     if let Some(snap) = a.snap {
         match a.selection {
             Some(Selection::Bytes(b)) => a.selection = Some(b.snap(snap).into()),
-            _ => return Err(fail("--snap applies to --bytes only")),
+            _ => return Err(fail("--snap applies to --bytes only").into()),
         }
     }
     Ok(a)
@@ -210,9 +302,12 @@ fn run(args: &Args) -> Result<Output, Error> {
         if args.mmap {
             return Err(fail("--mmap cannot be combined with --root or --protect"));
         }
-        let workspace = Workspace::builder(args.root.as_deref().unwrap_or("."))
-            .protect_all(args.protect.iter().cloned())
-            .build()?;
+        let mut workspace = Workspace::builder(args.root.as_deref().unwrap_or(".".as_ref()))
+            .protect_all(args.protect.iter().cloned());
+        if args.case_insensitive {
+            workspace = workspace.case_insensitive(true);
+        }
+        let workspace = workspace.build()?;
         if args.outline {
             return reader
                 .open_in(&workspace, path)?
@@ -260,12 +355,23 @@ fn write_outline(w: &mut impl Write, outline: &Outline, format: Format) -> std::
 }
 
 fn main() -> ExitCode {
-    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let argv: Vec<OsString> = std::env::args_os().skip(1).collect();
     let json = argv.iter().any(|a| a == "--format=json")
         || argv
             .windows(2)
-            .any(|w| w[0] == "--format" && w[1] == "json");
-    let result = parse_args(argv).and_then(|a| run(&a).map(|r| (a.format, r)));
+            .any(|w| w[0] == "--format" && w[1] == OsStr::new("json"));
+    let result = parse_args(argv).and_then(|a| {
+        if a.help {
+            print!("{HELP}");
+            return Ok(None);
+        }
+        run(&a).map(|r| Some((a.format, r)))
+    });
+    let result = match result {
+        Ok(None) => return ExitCode::SUCCESS,
+        Ok(Some(r)) => Ok(r),
+        Err(e) => Err(e),
+    };
     match result {
         Ok((format, result)) => {
             let stdout = std::io::stdout();
@@ -302,7 +408,7 @@ fn main() -> ExitCode {
             if json {
                 println!(
                     "{}",
-                    serde_json::json!({"error": e.to_string(), "kind": e.kind()})
+                    serde_json::json!({"error": e.to_string(), "kind": e.kind().as_str()})
                 );
             }
             ExitCode::FAILURE

@@ -371,7 +371,7 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("error: {e}");
             if json {
-                let obj = serde_json::json!({"error": e.to_string(), "kind": e.kind()});
+                let obj = serde_json::json!({"error": e.to_string(), "kind": e.kind().as_str()});
                 // stdout may be the closed pipe that caused the error.
                 let _ = writeln!(std::io::stdout(), "{obj}");
             }

@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! cargo run --release --example stress -- [SECONDS] [READERS]
+//! cargo run --release --example stress -- --help
 //! ```
 //!
 //! Every line of every version of every file is `v<version> line <n> <padding>`: a read
@@ -280,10 +281,51 @@ pub fn run(
 }
 
 #[allow(dead_code)]
+const HELP: &str = "\
+stress: readers share one IndexCache while a writer changes the files they read.
+
+usage: stress [SECONDS] [READERS]
+  SECONDS      how long to run (default 10; fractions allowed)
+  READERS      how many reader threads (default 8)
+  -h, --help   print this help and exit
+exit status 0 when every read was consistent, 1 otherwise.
+";
+
+/// `(seconds, readers)`, or `None` for `--help`.
+fn parse_args() -> Result<Option<(f64, usize)>, lexopt::Error> {
+    use lexopt::prelude::*;
+    let (mut secs, mut readers) = (10.0, 8);
+    let mut positional = 0;
+    let mut p = lexopt::Parser::from_env();
+    while let Some(arg) = p.next()? {
+        match arg {
+            Short('h') | Long("help") => return Ok(None),
+            Value(v) if positional == 0 => {
+                secs = v.parse()?;
+                positional += 1;
+            }
+            Value(v) if positional == 1 => {
+                readers = v.parse()?;
+                positional += 1;
+            }
+            _ => return Err(arg.unexpected()),
+        }
+    }
+    Ok(Some((secs, readers)))
+}
+
 fn main() -> std::process::ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let secs: f64 = args.first().and_then(|s| s.parse().ok()).unwrap_or(10.0);
-    let readers: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(8);
+    let (secs, readers) = match parse_args() {
+        Ok(Some(args)) => args,
+        Ok(None) => {
+            print!("{HELP}");
+            return std::process::ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("error: {e}\nusage: stress [SECONDS] [READERS]");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
     let dir = std::env::temp_dir().join(format!("rangeread-stress-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let result = run(&dir, Duration::from_secs_f64(secs), readers, 1 << 20);

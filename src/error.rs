@@ -1,7 +1,13 @@
 //! The one error type of the crate.
 //!
 //! Every variant is something a caller can act on, and its `Display` text is the message
-//! of the behaviour contract (SPEC.md), so a tool wrapper can hand it to a model as is.
+//! of the behaviour contract (`docs/contract.md`), so a tool wrapper can hand it to a
+//! model as is.
+//!
+//! Every path (and every caller-supplied identifier) in a message is escaped by one
+//! function, [`escaped`]: it is quoted, and control characters, quotes, backslashes and
+//! bytes that are not UTF-8 are written as escapes (`\u{1b}`, `\n`, `\"`, `\xE9`), so no
+//! message can move a terminal's cursor or fake a line of a model's input.
 
 use std::fmt;
 use std::io;
@@ -18,25 +24,25 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[non_exhaustive]
 pub enum Error {
     /// The path does not exist.
-    #[error("File not found: {:?}", DisplayPath(.path))]
+    #[error("File not found: {}", escaped(.path))]
     NotFound {
         /// The path as the caller gave it.
         path: PathBuf,
     },
     /// The path names a directory.
-    #[error("Path is a directory: {:?}", DisplayPath(.path))]
+    #[error("Path is a directory: {}", escaped(.path))]
     IsDirectory {
         /// The path as the caller gave it.
         path: PathBuf,
     },
     /// The operating system refused to open the file.
-    #[error("Permission denied: {:?}", DisplayPath(.path))]
+    #[error("Permission denied: {}", escaped(.path))]
     PermissionDenied {
         /// The path as the caller gave it.
         path: PathBuf,
     },
     /// A FIFO, socket or device: reading it could block or never end.
-    #[error("Not a regular file ({kind}): {:?}", DisplayPath(.path))]
+    #[error("Not a regular file ({kind}): {}", escaped(.path))]
     NotRegularFile {
         /// The path as the caller gave it.
         path: PathBuf,
@@ -45,7 +51,7 @@ pub enum Error {
     },
     /// Another process truncated, rewrote or grew the file while it was being read,
     /// and no consistent result could be produced.
-    #[error("File changed while reading: {:?}", DisplayPath(.path))]
+    #[error("File changed while reading: {}", escaped(.path))]
     Changed {
         /// The path as the caller gave it.
         path: PathBuf,
@@ -131,20 +137,20 @@ pub enum Error {
         mime: String,
     },
     /// The path leaves the workspace root.
-    #[error("Path {:?} is outside the workspace", DisplayPath(.path))]
+    #[error("Path {} is outside the workspace", escaped(.path))]
     OutsideWorkspace {
         /// The path as the caller gave it.
         path: PathBuf,
     },
     /// The path matches a protected pattern of the workspace.
-    #[error("Access denied: {:?} is a protected path", DisplayPath(.path))]
+    #[error("Access denied: {} is a protected path", escaped(.path))]
     Protected {
         /// The path as the caller gave it.
         path: PathBuf,
     },
     /// A path that cannot name a file: it holds a NUL byte, is too long, or its symbolic
     /// links loop (or nest deeper than 40 links).
-    #[error("Invalid path {path:?}: {reason}")]
+    #[error("Invalid path {}: {reason}", escaped(.path))]
     InvalidPath {
         /// The path as the caller gave it (shown escaped in the message).
         path: PathBuf,
@@ -152,7 +158,7 @@ pub enum Error {
         reason: &'static str,
     },
     /// A protected-path pattern of a workspace is not a valid glob.
-    #[error("Invalid protected pattern {pattern:?}: {message}")]
+    #[error("Invalid protected pattern {}: {message}", escaped(.pattern))]
     InvalidPattern {
         /// The pattern as given.
         pattern: String,
@@ -161,17 +167,19 @@ pub enum Error {
     },
     /// No session (a workspace in a `WorkspaceRegistry`, or a transcript in a session
     /// store) has this identifier.
-    #[error("Session not found: \"{id}\"")]
+    #[error("Session not found: {}", escaped(.id))]
     SessionNotFound {
         /// The session identifier asked for.
         id: String,
     },
     /// A session query named no session: neither an id nor a title (nor content) to
     /// search for. (Feature `sessions`.)
+    #[cfg(feature = "sessions")]
     #[error("Either session_id or search_title must be provided")]
     SessionQueryMissing,
     /// A session query that cannot be run as given, such as an unparsable `since` date.
     /// (Feature `sessions`.)
+    #[cfg(feature = "sessions")]
     #[error("{message}")]
     InvalidSessionQuery {
         /// What is wrong, naming the offending parameter.
@@ -180,7 +188,8 @@ pub enum Error {
     /// No session's title (or content) matches the search. `available` lists the titles
     /// of the store's sessions, closest to the search first, capped, so that a caller (or a
     /// model) with a typo can still find its way. (Feature `sessions`.)
-    #[error("No sessions found matching \"{query}\". Available sessions: {}", available_list(.available))]
+    #[cfg(feature = "sessions")]
+    #[error("No sessions found matching {}. Available sessions: {}", escaped(.query), available_list(.available))]
     NoMatchingSession {
         /// The search text.
         query: String,
@@ -189,7 +198,8 @@ pub enum Error {
     },
     /// The home directory of a session store does not exist (or is not a directory).
     /// (Feature `sessions`.)
-    #[error("Session store not found: {:?} (expected the {store} session directory)", DisplayPath(.path))]
+    #[cfg(feature = "sessions")]
+    #[error("Session store not found: {} (expected the {store} session directory)", escaped(.path))]
     StoreNotFound {
         /// The directory that was looked for.
         path: PathBuf,
@@ -198,7 +208,8 @@ pub enum Error {
     },
     /// A session store's files exist but could not be read as that store's format, such
     /// as a database that is not OpenCode's. (Feature `sessions`.)
-    #[error("Could not read session store {:?}: {message}", DisplayPath(.path))]
+    #[cfg(feature = "sessions")]
+    #[error("Could not read session store {}: {message}", escaped(.path))]
     Store {
         /// The file or directory of the store.
         path: PathBuf,
@@ -206,7 +217,7 @@ pub enum Error {
         message: String,
     },
     /// Any other I/O error, with the path it happened on.
-    #[error("I/O error on {:?}: {source}", DisplayPath(.path))]
+    #[error("I/O error on {}: {source}", escaped(.path))]
     Io {
         /// The path as the caller gave it.
         path: PathBuf,
@@ -216,35 +227,52 @@ pub enum Error {
 }
 
 impl Error {
-    /// A short, stable, machine-readable name of the variant, such as `not_found` or
-    /// `binary`; the CLI prints it as `kind` in its JSON error object.
-    pub fn kind(&self) -> &'static str {
+    /// What kind of error this is, for callers that branch on it; [`ErrorKind::as_str`]
+    /// gives its stable machine-readable name (`not_found`, `binary` ...), which the
+    /// example CLI prints as `kind` in its JSON error object.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use rangeread::{ErrorKind, LineSelection, Reader};
+    ///
+    /// let err = Reader::new().read("no/such/file", LineSelection::Head(1)).unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::NotFound);
+    /// assert_eq!(err.kind().as_str(), "not_found");
+    /// ```
+    pub fn kind(&self) -> ErrorKind {
         match self {
-            Error::NotFound { .. } => "not_found",
-            Error::IsDirectory { .. } => "is_directory",
-            Error::PermissionDenied { .. } => "permission_denied",
-            Error::NotRegularFile { .. } => "not_regular_file",
-            Error::Changed { .. } => "changed",
+            Error::NotFound { .. } => ErrorKind::NotFound,
+            Error::IsDirectory { .. } => ErrorKind::IsDirectory,
+            Error::PermissionDenied { .. } => ErrorKind::PermissionDenied,
+            Error::NotRegularFile { .. } => ErrorKind::NotRegularFile,
+            Error::Changed { .. } => ErrorKind::Changed,
             Error::ZeroLine { .. }
             | Error::LineStartAfterEnd { .. }
             | Error::LineBeyondEnd { .. }
             | Error::ByteStartAfterEnd { .. }
             | Error::ByteBeyondEnd { .. }
-            | Error::InvalidSelection { .. } => "invalid_range",
-            Error::InvalidParameter { .. } => "invalid_params",
-            Error::InvalidUtf8 { .. } => "invalid_utf8",
-            Error::InvalidText { .. } => "invalid_encoding",
-            Error::Binary { .. } => "binary",
-            Error::OutsideWorkspace { .. } => "outside_workspace",
-            Error::Protected { .. } => "protected",
-            Error::InvalidPath { .. } => "invalid_path",
-            Error::InvalidPattern { .. } => "invalid_pattern",
-            Error::SessionNotFound { .. } => "session_not_found",
-            Error::SessionQueryMissing | Error::InvalidSessionQuery { .. } => "invalid_query",
-            Error::NoMatchingSession { .. } => "no_matching_session",
-            Error::StoreNotFound { .. } => "store_not_found",
-            Error::Store { .. } => "store",
-            Error::Io { .. } => "io",
+            | Error::InvalidSelection { .. } => ErrorKind::InvalidRange,
+            Error::InvalidParameter { .. } => ErrorKind::InvalidParams,
+            Error::InvalidUtf8 { .. } => ErrorKind::InvalidUtf8,
+            Error::InvalidText { .. } => ErrorKind::InvalidEncoding,
+            Error::Binary { .. } => ErrorKind::Binary,
+            Error::OutsideWorkspace { .. } => ErrorKind::OutsideWorkspace,
+            Error::Protected { .. } => ErrorKind::Protected,
+            Error::InvalidPath { .. } => ErrorKind::InvalidPath,
+            Error::InvalidPattern { .. } => ErrorKind::InvalidPattern,
+            Error::SessionNotFound { .. } => ErrorKind::SessionNotFound,
+            #[cfg(feature = "sessions")]
+            Error::SessionQueryMissing | Error::InvalidSessionQuery { .. } => {
+                ErrorKind::InvalidQuery
+            }
+            #[cfg(feature = "sessions")]
+            Error::NoMatchingSession { .. } => ErrorKind::NoMatchingSession,
+            #[cfg(feature = "sessions")]
+            Error::StoreNotFound { .. } => ErrorKind::StoreNotFound,
+            #[cfg(feature = "sessions")]
+            Error::Store { .. } => ErrorKind::Store,
+            Error::Io { .. } => ErrorKind::Io,
         }
     }
 
@@ -261,7 +289,7 @@ impl Error {
             (io::ErrorKind::NotFound, _) => Error::NotFound { path },
             (io::ErrorKind::PermissionDenied, _) => Error::PermissionDenied { path },
             (io::ErrorKind::IsADirectory, _) => Error::IsDirectory { path },
-            (io::ErrorKind::InvalidInput, None)
+            (io::ErrorKind::InvalidInput, _)
                 if path.as_os_str().as_encoded_bytes().contains(&0) =>
             {
                 invalid("contains a NUL byte")
@@ -280,6 +308,102 @@ impl Error {
         Error::InvalidSelection {
             message: message.into(),
         }
+    }
+}
+
+/// What kind of [`Error`] happened: [`Error::kind`]. Several variants of [`Error`] can
+/// share a kind (every malformed range is [`ErrorKind::InvalidRange`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// [`Error::NotFound`]: `not_found`.
+    NotFound,
+    /// [`Error::IsDirectory`]: `is_directory`.
+    IsDirectory,
+    /// [`Error::PermissionDenied`]: `permission_denied`.
+    PermissionDenied,
+    /// [`Error::NotRegularFile`]: `not_regular_file`.
+    NotRegularFile,
+    /// [`Error::Changed`]: `changed`.
+    Changed,
+    /// A line or byte range, or a selection, that cannot be read: `invalid_range`.
+    InvalidRange,
+    /// [`Error::InvalidParameter`], a tool parameter that is malformed or conflicts
+    /// with another: `invalid_params`.
+    InvalidParams,
+    /// [`Error::InvalidUtf8`]: `invalid_utf8`.
+    InvalidUtf8,
+    /// [`Error::InvalidText`]: `invalid_encoding`.
+    InvalidEncoding,
+    /// [`Error::Binary`]: `binary`.
+    Binary,
+    /// [`Error::OutsideWorkspace`]: `outside_workspace`.
+    OutsideWorkspace,
+    /// [`Error::Protected`]: `protected`.
+    Protected,
+    /// [`Error::InvalidPath`]: `invalid_path`.
+    InvalidPath,
+    /// [`Error::InvalidPattern`]: `invalid_pattern`.
+    InvalidPattern,
+    /// [`Error::SessionNotFound`]: `session_not_found`.
+    SessionNotFound,
+    /// A session query that names nothing or cannot be run: `invalid_query`.
+    #[cfg(feature = "sessions")]
+    InvalidQuery,
+    /// `Error::NoMatchingSession`: `no_matching_session`.
+    #[cfg(feature = "sessions")]
+    NoMatchingSession,
+    /// `Error::StoreNotFound`: `store_not_found`.
+    #[cfg(feature = "sessions")]
+    StoreNotFound,
+    /// `Error::Store`: `store`.
+    #[cfg(feature = "sessions")]
+    Store,
+    /// [`Error::Io`]: `io`.
+    Io,
+}
+
+impl ErrorKind {
+    /// The stable snake_case name of the kind, such as `not_found`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::NotFound => "not_found",
+            ErrorKind::IsDirectory => "is_directory",
+            ErrorKind::PermissionDenied => "permission_denied",
+            ErrorKind::NotRegularFile => "not_regular_file",
+            ErrorKind::Changed => "changed",
+            ErrorKind::InvalidRange => "invalid_range",
+            ErrorKind::InvalidParams => "invalid_params",
+            ErrorKind::InvalidUtf8 => "invalid_utf8",
+            ErrorKind::InvalidEncoding => "invalid_encoding",
+            ErrorKind::Binary => "binary",
+            ErrorKind::OutsideWorkspace => "outside_workspace",
+            ErrorKind::Protected => "protected",
+            ErrorKind::InvalidPath => "invalid_path",
+            ErrorKind::InvalidPattern => "invalid_pattern",
+            ErrorKind::SessionNotFound => "session_not_found",
+            #[cfg(feature = "sessions")]
+            ErrorKind::InvalidQuery => "invalid_query",
+            #[cfg(feature = "sessions")]
+            ErrorKind::NoMatchingSession => "no_matching_session",
+            #[cfg(feature = "sessions")]
+            ErrorKind::StoreNotFound => "store_not_found",
+            #[cfg(feature = "sessions")]
+            ErrorKind::Store => "store",
+            ErrorKind::Io => "io",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl serde::Serialize for ErrorKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
     }
 }
 
@@ -313,6 +437,7 @@ impl fmt::Display for FileKind {
 }
 
 /// The list of a [`Error::NoMatchingSession`] message: `A, B, C`, or `none`.
+#[cfg(feature = "sessions")]
 fn available_list(titles: &[String]) -> String {
     if titles.is_empty() {
         "none".to_string()
@@ -321,11 +446,18 @@ fn available_list(titles: &[String]) -> String {
     }
 }
 
-/// Shows a path the way the messages quote it: `"PATH"`, lossy for non-UTF-8 names.
-struct DisplayPath<'a>(&'a Path);
+/// A path (or identifier) as every message shows it: in double quotes, with control
+/// characters, quotes and backslashes escaped and bytes that are not UTF-8 written as
+/// `\xNN`, exactly as Rust's `Debug` writes a path. The one place messages quote paths.
+pub(crate) fn escaped<P: AsRef<Path> + ?Sized>(path: &P) -> Escaped<'_> {
+    Escaped(path.as_ref())
+}
 
-impl fmt::Debug for DisplayPath<'_> {
+/// See [`escaped`].
+pub(crate) struct Escaped<'a>(&'a Path);
+
+impl fmt::Display for Escaped<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "\"{}\"", self.0.display())
+        write!(f, "{:?}", self.0)
     }
 }

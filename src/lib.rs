@@ -97,7 +97,7 @@
 //! assert!(result.resolved_path.starts_with(ws.root().to_str().unwrap()));
 //! assert_eq!(
 //!     Reader::new().read_in(&ws, "../../Cargo.toml", LineSelection::Head(3)).unwrap_err().kind(),
-//!     "outside_workspace",
+//!     rangeread::ErrorKind::OutsideWorkspace,
 //! );
 //! # Ok::<(), rangeread::Error>(())
 //! ```
@@ -231,7 +231,7 @@ pub use config::{
 };
 pub use decode::Utf8Policy;
 pub use document::Document;
-pub use error::{Error, FileKind, Result};
+pub use error::{Error, ErrorKind, FileKind, Result};
 pub use index::{LineIndex, DEFAULT_BLOCK_SIZE};
 pub use read::Reader;
 pub use render::{notes, render, render_to, Format};

@@ -517,7 +517,7 @@ pub(crate) fn open_nonblocking(path: &Path) -> Result<File> {
         let flags = rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOCTTY;
         opts.custom_flags(flags.bits() as i32);
     }
-    match opts.open(path) {
+    match crate::workspace::open_checked(path, &opts) {
         Ok(f) => Ok(f),
         // A socket cannot be opened at all (ENXIO); name it as the contract does.
         Err(e) if e.raw_os_error() == Some(6) => {

@@ -90,7 +90,7 @@ fn binary_files_fail_with_the_contract_message() {
                 "Binary files are not supported. File detected as {mime}. Please use another tool or method to process this file."
             )
         );
-        assert_eq!(err.kind(), "binary");
+        assert_eq!(err.kind().as_str(), "binary");
         assert!(
             matches!(&err, Error::Binary { mime: m } if m == mime),
             "{name}"

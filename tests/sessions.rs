@@ -197,7 +197,7 @@ fn claude_subagent_files_are_not_sessions() {
     assert_eq!(ids.len(), 3);
     assert!(!ids.iter().any(|i| i.starts_with("agent-")));
     let err = read_session_messages(&claude(), &SessionQuery::id("agent-5e1f")).unwrap_err();
-    assert_eq!(err.kind(), "session_not_found");
+    assert_eq!(err.kind().as_str(), "session_not_found");
 }
 
 #[test]
@@ -398,7 +398,7 @@ fn error_when_neither_id_nor_title() {
         err.to_string(),
         "Either session_id or search_title must be provided"
     );
-    assert_eq!(err.kind(), "invalid_query");
+    assert_eq!(err.kind().as_str(), "invalid_query");
     let err = read_session_messages(&claude(), &SessionQuery::title("")).unwrap_err();
     assert!(matches!(err, Error::SessionQueryMissing));
 }
@@ -407,15 +407,15 @@ fn error_when_neither_id_nor_title() {
 fn error_for_unknown_id() {
     let err = read_session_messages(&claude(), &SessionQuery::id("nope")).unwrap_err();
     assert_eq!(err.to_string(), "Session not found: \"nope\"");
-    assert_eq!(err.kind(), "session_not_found");
+    assert_eq!(err.kind().as_str(), "session_not_found");
     let err = read_session_messages(&claude(), &SessionQuery::id("../-work-app/x")).unwrap_err();
-    assert_eq!(err.kind(), "session_not_found");
+    assert_eq!(err.kind().as_str(), "session_not_found");
 }
 
 #[test]
 fn error_for_no_title_match_lists_the_closest_first() {
     let err = read_session_messages(&claude(), &SessionQuery::title("relase notes")).unwrap_err();
-    assert_eq!(err.kind(), "no_matching_session");
+    assert_eq!(err.kind().as_str(), "no_matching_session");
     assert!(
         err.to_string().starts_with(
             "No sessions found matching \"relase notes\". Available sessions: \
@@ -446,7 +446,7 @@ fn error_for_missing_store_directory() {
         OpenCodeStore::open("tests/data/sessions/nope").unwrap_err(),
         JsonlStore::open("tests/data/sessions/nope", JsonlFields::default()).unwrap_err(),
     ] {
-        assert_eq!(err.kind(), "store_not_found");
+        assert_eq!(err.kind().as_str(), "store_not_found");
         assert!(
             err.to_string().starts_with(
                 "Session store not found: \"tests/data/sessions/nope\" (expected the "
@@ -463,7 +463,7 @@ fn error_for_bad_time_range_and_dates() {
         .since(t("2025-06-02"))
         .until(t("2025-06-01"));
     let err = read_session_messages(&claude(), &q).unwrap_err();
-    assert_eq!(err.kind(), "invalid_query");
+    assert_eq!(err.kind().as_str(), "invalid_query");
     let err = "last tuesday".parse::<Timestamp>().unwrap_err();
     assert!(err.to_string().starts_with("Invalid date \"last tuesday\""));
     let err = serde_json::from_str::<SessionQuery>(r#"{"sesionId":"x"}"#).unwrap_err();
@@ -511,7 +511,7 @@ fn content_search_across_sessions() {
     assert_eq!(ids, [C3, C2, C1]);
     // Content only in a tool result is not message content.
     let err = read_session_messages(&store, &SessionQuery::content("fn parse(tokens")).unwrap_err();
-    assert_eq!(err.kind(), "no_matching_session");
+    assert_eq!(err.kind().as_str(), "no_matching_session");
     // Title and content together.
     let r =
         read_session_messages(&store, &SessionQuery::title("parser").containing("GB/s")).unwrap();
@@ -736,7 +736,7 @@ fn opencode_legacy_json_tree() {
         ]
     );
     let err = read_session_messages(&store, &SessionQuery::title("New session")).unwrap_err();
-    assert_eq!(err.kind(), "no_matching_session");
+    assert_eq!(err.kind().as_str(), "no_matching_session");
     let c =
         read_session_messages(&store, &SessionQuery::id("ses_6a1f00000003ffeAbCdEfGhIjK")).unwrap();
     assert_eq!(
@@ -789,7 +789,7 @@ fn opencode_database_without_the_feature_is_a_clear_error() {
     let tmp = tempfile::tempdir().unwrap();
     fs::write(tmp.path().join("opencode.db"), b"SQLite format 3\0").unwrap();
     let err = OpenCodeStore::open(tmp.path()).unwrap_err();
-    assert_eq!(err.kind(), "store");
+    assert_eq!(err.kind().as_str(), "store");
     assert!(err.to_string().contains("`opencode` feature"), "{err}");
 }
 
@@ -833,7 +833,7 @@ fn generic_jsonl_with_pointers() {
         JsonlFields::default().role("role"),
     )
     .unwrap_err();
-    assert_eq!(err.kind(), "invalid_query");
+    assert_eq!(err.kind().as_str(), "invalid_query");
 }
 
 #[test]

@@ -429,7 +429,7 @@ fn codex_compressed_rollouts_are_sessions() {
     // The memory bound holds: a limit below the decompressed size fails, saying so.
     let small = codex().max_decompressed(1000);
     let err = read_session_messages(&small, &SessionQuery::id(HELLO)).unwrap_err();
-    assert_eq!(err.kind(), "store");
+    assert_eq!(err.kind().as_str(), "store");
     assert!(err.to_string().contains("more than 1000 bytes"), "{err}");
 }
 
@@ -531,7 +531,7 @@ fn opencode_database_beside_a_legacy_tree_is_never_dropped_silently() {
     {
         std::fs::write(tmp.path().join("opencode.db"), b"SQLite format 3\0").unwrap();
         let err = OpenCodeStore::open(tmp.path()).unwrap_err();
-        assert_eq!(err.kind(), "store");
+        assert_eq!(err.kind().as_str(), "store");
         let msg = err.to_string();
         assert!(msg.contains("`opencode` feature"), "{msg}");
         assert!(msg.contains("open_legacy"), "{msg}");

@@ -27,7 +27,7 @@ fn missing_file_is_not_found_with_the_path() {
         .read("/no/such/file.txt", LineSelection::Head(1))
         .unwrap_err();
     assert_eq!(err.to_string(), "File not found: \"/no/such/file.txt\"");
-    assert_eq!(err.kind(), "not_found");
+    assert_eq!(err.kind().as_str(), "not_found");
 }
 
 #[test]
@@ -351,7 +351,7 @@ fn bad_paths_get_clear_errors_without_a_workspace() {
     std::os::unix::fs::symlink(&b, &a).unwrap();
     std::os::unix::fs::symlink(&a, &b).unwrap();
     let e = Reader::new().read(&a, LineSelection::Head(1)).unwrap_err();
-    assert_eq!(e.kind(), "invalid_path");
+    assert_eq!(e.kind().as_str(), "invalid_path");
     assert!(
         e.to_string().ends_with("too many levels of symbolic links"),
         "{e}"
@@ -361,4 +361,330 @@ fn bad_paths_get_clear_errors_without_a_workspace() {
         .read(&long, LineSelection::Head(1))
         .unwrap_err();
     assert!(e.to_string().ends_with("is too long"), "{e}");
+}
+
+/// Names with terminal escapes, line breaks, quotes and bytes that are not UTF-8 reach
+/// no message raw: every error escapes its path the same way.
+#[test]
+fn paths_in_every_message_are_escaped() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = tempfile::tempdir().unwrap();
+    let names: [&[u8]; 5] = [
+        b"esc\x1b[2Jcleared",
+        b"cr\rover",
+        b"line\nbreak",
+        b"quote\"d'",
+        b"caf\xe9",
+    ];
+    let escaped = [
+        r#"esc\u{1b}[2Jcleared"#,
+        r#"cr\rover"#,
+        r#"line\nbreak"#,
+        r#"quote\"d'"#,
+        r#"caf\xE9"#,
+    ];
+    let ws = rangeread::Workspace::builder(dir.path())
+        .protect("*.pem")
+        .build()
+        .unwrap();
+    let reader = Reader::new();
+    for (name, want) in names.iter().zip(escaped) {
+        let name = std::ffi::OsStr::from_bytes(name);
+        // Not found, without and with a workspace.
+        let e = reader
+            .read_in(&ws, name, LineSelection::Head(1))
+            .unwrap_err();
+        assert_eq!(e.to_string(), format!("File not found: \"{want}\""));
+        // A directory of that name.
+        std::fs::create_dir(dir.path().join(name)).unwrap();
+        let e = reader
+            .read_in(&ws, name, LineSelection::Head(1))
+            .unwrap_err();
+        assert_eq!(e.to_string(), format!("Path is a directory: \"{want}\""));
+        // A FIFO inside it.
+        let fifo = std::path::Path::new(name).join("p");
+        rustix::fs::mkfifoat(
+            rustix::fs::CWD,
+            dir.path().join(&fifo),
+            rustix::fs::Mode::from_raw_mode(0o600),
+        )
+        .unwrap();
+        let e = reader
+            .read_in(&ws, &fifo, LineSelection::Head(1))
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("Not a regular file (fifo): \"{want}/p\"")
+        );
+        // Outside, protected, invalid.
+        let outside = std::path::Path::new("..").join(name);
+        let e = reader
+            .read_in(&ws, &outside, LineSelection::Head(1))
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("Path \"../{want}\" is outside the workspace")
+        );
+        let mut pem = name.to_os_string();
+        pem.push(".pem");
+        let e = reader
+            .read_in(&ws, &pem, LineSelection::Head(1))
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("Access denied: \"{want}.pem\" is a protected path")
+        );
+        let mut nul = name.to_os_string();
+        nul.push("\0");
+        let e = reader.read(&nul, LineSelection::Head(1)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("Invalid path \"{want}\\0\": contains a NUL byte")
+        );
+        assert!(!e.to_string().bytes().any(|b| b < 0x20), "{e:?}");
+    }
+    // A pattern is escaped the same way.
+    let e = rangeread::Workspace::builder(dir.path())
+        .protect("a\x1b[")
+        .build()
+        .unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with(r#"Invalid protected pattern "a\u{1b}[""#),
+        "{e}"
+    );
+}
+
+/// A regular file and a FIFO exchanged by rename, again and again, while the name is
+/// read through a workspace (both strategies) and without one: the FIFO is refused and
+/// never opened for reading (a writer blocked in `open` would be released by any
+/// reader), and nothing blocks.
+#[cfg(target_os = "linux")]
+#[test]
+fn fifo_swapped_in_by_rename_is_never_opened() {
+    use rangeread::{OpenStrategy, Workspace};
+    use rustix::fs::{renameat_with, RenameFlags, CWD};
+    for strategy in [Some(OpenStrategy::Walk), Some(OpenStrategy::Auto), None] {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().to_path_buf();
+        std::fs::write(root.join("t"), "regular\n").unwrap();
+        let fifo = root.join("other");
+        rustix::fs::mkfifoat(CWD, &fifo, rustix::fs::Mode::from_raw_mode(0o600)).unwrap();
+        // The writer waits in `open` on the FIFO itself, wherever it is renamed to.
+        let released = Arc::new(AtomicBool::new(false));
+        let writer = {
+            let (fifo, released) = (fifo.clone(), released.clone());
+            std::thread::spawn(move || {
+                let f = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+                released.store(true, Ordering::SeqCst);
+                drop(f);
+            })
+        };
+        std::thread::sleep(Duration::from_millis(200));
+        let stop = Arc::new(AtomicBool::new(false));
+        let swapper = {
+            let (root, stop) = (root.clone(), stop.clone());
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let (a, b) = (root.join("t"), root.join("other"));
+                    renameat_with(CWD, &a, CWD, &b, RenameFlags::EXCHANGE).unwrap();
+                }
+            })
+        };
+        let ws = strategy.map(|s| Workspace::builder(&root).strategy(s).build().unwrap());
+        let path = root.join("t");
+        let (reads, refusals) = within_5s(move || {
+            let (mut reads, mut refusals) = (0, 0);
+            let start = Instant::now();
+            while start.elapsed() < Duration::from_millis(1500) {
+                let read = match &ws {
+                    Some(ws) => Reader::new().read_in(ws, "t", LineSelection::Head(1)),
+                    None => Reader::new().read(&path, LineSelection::Head(1)),
+                };
+                match read {
+                    Ok(r) => {
+                        assert_eq!(r.content, "regular\n");
+                        reads += 1;
+                    }
+                    Err(Error::NotRegularFile { kind, .. }) => {
+                        assert_eq!(kind, FileKind::Fifo);
+                        refusals += 1;
+                    }
+                    Err(Error::Changed { .. }) => {}
+                    Err(e) => panic!("{strategy:?}: {e}"),
+                }
+            }
+            (reads, refusals)
+        });
+        stop.store(true, Ordering::Relaxed);
+        swapper.join().unwrap();
+        let opened = released.load(Ordering::SeqCst);
+        // Release the writer: this test's own reader.
+        let nonblocking = |p: std::path::PathBuf| {
+            use std::os::unix::fs::OpenOptionsExt;
+            std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+                .open(p)
+                .unwrap()
+        };
+        let _readers = (nonblocking(root.join("t")), nonblocking(root.join("other")));
+        writer.join().unwrap();
+        eprintln!("{strategy:?}: {reads} reads, {refusals} FIFO refusals");
+        assert!(!opened, "{strategy:?}: the FIFO was opened for reading");
+        assert!(
+            reads > 0 && refusals > 0,
+            "{strategy:?}: the race did not race"
+        );
+    }
+}
+
+/// Builds (if needed) and returns an example binary of this profile.
+fn built_example(name: &str) -> std::path::PathBuf {
+    let mut cargo = std::process::Command::new(env!("CARGO"));
+    cargo
+        .args([
+            "build",
+            "--quiet",
+            "--example",
+            name,
+            "--features",
+            "sessions",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"));
+    let exe = example_binary(name);
+    if exe
+        .parent()
+        .and_then(|p| p.parent())
+        .is_some_and(|p| p.ends_with("release"))
+    {
+        cargo.arg("--release");
+    }
+    let status = cargo.status().expect("run cargo build");
+    assert!(status.success(), "cargo build --example {name} failed");
+    exe
+}
+
+/// Every example answers `--help` (exit 0, one line per flag) and takes any path as an
+/// argument: names that are not UTF-8, with control characters, with
+/// `--case-insensitive`.
+#[test]
+fn example_binaries_take_any_path_and_answer_help() {
+    use std::os::unix::ffi::OsStrExt;
+    use std::process::Command;
+    let read = built_example("read");
+    let out = Command::new(&read).arg("--help").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let help = String::from_utf8(out.stdout).unwrap();
+    for flag in [
+        "--lines",
+        "--bytes",
+        "--offset",
+        "--limit",
+        "--head",
+        "--tail",
+        "--around",
+        "--context",
+        "--block",
+        "--outline",
+        "--format",
+        "--max-lines",
+        "--max-bytes",
+        "--max-line-chars",
+        "--snap",
+        "--strict-utf8",
+        "--root",
+        "--protect",
+        "--case-insensitive",
+        "--mmap",
+        "--no-summaries",
+        "--max-landmarks",
+        "--landmark-window",
+        "--help",
+    ] {
+        let lines = help
+            .lines()
+            .filter(|l| l.starts_with("  "))
+            .filter_map(|l| l.trim_start().split("  ").next())
+            .filter(|usage| usage.split([' ', ',']).any(|w| w == flag))
+            .count();
+        assert_eq!(lines, 1, "{flag} in\n{help}");
+    }
+    for name in ["classify", "stress"] {
+        let out = Command::new(built_example(name))
+            .arg("-h")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{name}");
+        assert!(String::from_utf8(out.stdout).unwrap().contains("--help"));
+    }
+
+    let dir = tempfile::tempdir().unwrap();
+    let latin1 = std::ffi::OsStr::from_bytes(b"caf\xe9.txt");
+    std::fs::write(dir.path().join(latin1), "one\ntwo\n").unwrap();
+    std::fs::create_dir(dir.path().join("secrets")).unwrap();
+    std::fs::write(dir.path().join("secrets/key.pem"), "KEY\n").unwrap();
+    // A non-UTF-8 PATH, plain and confined to a non-UTF-8 root.
+    let out = Command::new(&read)
+        .args(["--lines", "2:2"])
+        .arg(dir.path().join(latin1))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(out.stdout, b"two\n");
+    let root = dir.path().join(std::ffi::OsStr::from_bytes(b"r\xff"));
+    std::fs::create_dir(&root).unwrap();
+    std::fs::write(root.join(latin1), "inside\n").unwrap();
+    let out = Command::new(&read)
+        .arg("--root")
+        .arg(&root)
+        .arg(latin1)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(out.stdout, b"inside\n");
+    // Missing, with a control character: escaped in the message.
+    let out = Command::new(&read)
+        .args(["--format", "json"])
+        .arg(dir.path().join("no\x1bpe"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["kind"], "not_found");
+    assert!(
+        json["error"].as_str().unwrap().ends_with(r#"no\u{1b}pe""#),
+        "{json}"
+    );
+    // --case-insensitive: a folded spelling of a protected path is refused.
+    let protected = |extra: &[&str]| {
+        Command::new(&read)
+            .arg("--root")
+            .arg(dir.path())
+            .args(["--protect", "secrets/", "--format", "json"])
+            .args(extra)
+            .arg("\u{17f}ECRETS/key.pem")
+            .output()
+            .unwrap()
+    };
+    let out = protected(&["--case-insensitive"]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["kind"], "protected", "{json}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        stderr,
+        "error: Access denied: \"\u{17f}ECRETS/key.pem\" is a protected path\n"
+    );
+    let out = protected(&[]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["kind"], "not_found", "case-sensitive: {json}");
+    // classify: a non-UTF-8 name is shown escaped, on one line.
+    let out = Command::new(built_example("classify"))
+        .arg(dir.path().join(latin1))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let line = String::from_utf8(out.stdout).unwrap();
+    assert!(line.ends_with("caf\\xE9.txt\"\ttext\tutf-8\n"), "{line}");
 }

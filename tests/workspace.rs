@@ -313,7 +313,7 @@ fn attack_suite() {
                     "{strategy:?} {name}: read succeeded: {:?}",
                     r.content
                 )),
-                Err(e) if e.kind() != *kind => {
+                Err(e) if e.kind().as_str() != *kind => {
                     failures.push(format!("{strategy:?} {name}: expected {kind}, got {e}"))
                 }
                 Err(e) => {
@@ -502,12 +502,12 @@ fn errors_are_clear() {
         Err(Error::NotFound { .. })
     ));
     let err = Workspace::new(f.root.join("hello.txt")).unwrap_err();
-    assert_eq!(err.kind(), "invalid_path");
+    assert_eq!(err.kind().as_str(), "invalid_path");
     let err = Workspace::builder(&f.root)
         .protect("a[")
         .build()
         .unwrap_err();
-    assert_eq!(err.kind(), "invalid_pattern");
+    assert_eq!(err.kind().as_str(), "invalid_pattern");
     let ws = Workspace::new(&f.root).unwrap();
     let err = read(&ws, "a\0b").unwrap_err();
     assert_eq!(
@@ -547,12 +547,12 @@ fn session_registry() {
     assert_eq!(read(&ws, "lib.rs").unwrap().content, "pub fn lib() {}\n");
     // Session workspaces are isolated from each other.
     assert_eq!(
-        read(&ws, "../hello.txt").unwrap_err().kind(),
+        read(&ws, "../hello.txt").unwrap_err().kind().as_str(),
         "outside_workspace"
     );
     let err = reg.get("nope").unwrap_err();
     assert_eq!(err.to_string(), r#"Session not found: "nope""#);
-    assert_eq!(err.kind(), "session_not_found");
+    assert_eq!(err.kind().as_str(), "session_not_found");
     reg.remove("alpha").unwrap();
     assert_eq!(reg.len(), 1);
     assert!(matches!(
@@ -641,5 +641,275 @@ fn race_directory_exchanged_with_link() {
         });
         eprintln!("{strategy:?}: {ok} inside reads, {refused} refusals");
         assert!(ok > 0 && refused > 0, "{strategy:?}: the race did not race");
+    }
+}
+
+/// A temporary directory in memory (`/dev/shm`) where there is one: removing 10,000
+/// directories from a disk mounted with `discard` takes over half a minute.
+fn memory_tempdir() -> tempfile::TempDir {
+    match Path::new("/dev/shm").is_dir() {
+        true => tempfile::tempdir_in("/dev/shm").unwrap(),
+        false => tempfile::tempdir().unwrap(),
+    }
+}
+
+/// `depth` nested directories `d` under `root`, made with `*at` calls (the whole path is
+/// longer than the kernel takes at once); `at_level` may add links or files at a level.
+fn deep_tree(root: &Path, depth: usize, mut at_level: impl FnMut(usize, &std::os::fd::OwnedFd)) {
+    use rustix::fs::{mkdirat, openat, Mode, OFlags};
+    let flags = OFlags::DIRECTORY | OFlags::RDONLY | OFlags::CLOEXEC;
+    let mut fd = openat(rustix::fs::CWD, root, flags, Mode::empty()).unwrap();
+    for level in 0..=depth {
+        at_level(level, &fd);
+        if level < depth {
+            mkdirat(&fd, "d", Mode::from_raw_mode(0o755)).unwrap();
+            fd = openat(&fd, "d", flags, Mode::empty()).unwrap();
+        }
+    }
+}
+
+/// Removes a tree made by `deep_tree` (its files named `names`) without recursing,
+/// which would hold a handle per level: down with one handle, then up by `..`.
+fn remove_deep_tree(root: &Path, names: &[&str]) {
+    use rustix::fs::{openat, unlinkat, AtFlags, Mode, OFlags};
+    let flags = OFlags::DIRECTORY | OFlags::RDONLY | OFlags::CLOEXEC | OFlags::NOFOLLOW;
+    let mut fd = openat(rustix::fs::CWD, root, flags, Mode::empty()).unwrap();
+    let mut depth = 0;
+    loop {
+        for name in names {
+            let _ = unlinkat(&fd, *name, AtFlags::empty());
+        }
+        match openat(&fd, "d", flags, Mode::empty()) {
+            Ok(next) => fd = next,
+            Err(_) => break,
+        }
+        depth += 1;
+    }
+    for _ in 0..depth {
+        fd = openat(&fd, "..", flags, Mode::empty()).unwrap();
+        unlinkat(&fd, "d", AtFlags::REMOVEDIR).unwrap();
+    }
+}
+
+/// A one-letter path of links down a 10,000-deep tree and back up (the attack that cost
+/// seconds when every `..` past the walk's window re-opened the chain from the root),
+/// and one down to a file at the bottom, whose resolved path is 20 KB long.
+#[test]
+fn deep_tree_through_links_resolves() {
+    use rustix::fs::symlinkat;
+    const DEPTH: usize = 10_000;
+    const STEP: usize = 1_000;
+    let dir = memory_tempdir();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::write(root.join("top.txt"), "top\n").unwrap();
+    deep_tree(&root, DEPTH, |level, fd| {
+        if level % STEP == 0 && level < DEPTH {
+            let down = "d/".repeat(STEP);
+            symlinkat(format!("{down}n"), fd, "n").unwrap();
+            symlinkat(format!("{down}m"), fd, "m").unwrap();
+        }
+        if level == DEPTH {
+            symlinkat("u", fd, "n").unwrap();
+            symlinkat("bottom.txt", fd, "m").unwrap();
+            std::fs::write(
+                format!(
+                    "/proc/self/fd/{}/bottom.txt",
+                    std::os::fd::AsRawFd::as_raw_fd(fd)
+                ),
+                "bottom\n",
+            )
+            .unwrap();
+        }
+        if level % STEP == 0 && level > 0 {
+            let next = if level == STEP { "top.txt" } else { "u" };
+            symlinkat(format!("{}{next}", "../".repeat(STEP)), fd, "u").unwrap();
+        }
+    });
+    // The costliest protection on the way: folded names, a pattern matched on every
+    // whole path (`**`).
+    for strategy in strategies(&root) {
+        let ws = Workspace::builder(&root)
+            .strategy(strategy)
+            .protect_all(["secrets/", "*.pem", "/config/*.toml", "/src/**/*.key"])
+            .case_insensitive(true)
+            .build()
+            .unwrap();
+        let r = read(&ws, "n").unwrap();
+        assert_eq!(r.content, "top\n", "{strategy:?}");
+        assert_eq!(r.path, "n");
+        assert!(r.resolved_path.ends_with("/top.txt"), "{strategy:?}");
+        let r = read(&ws, "m").unwrap();
+        assert_eq!(r.content, "bottom\n", "{strategy:?}");
+        assert!(r.resolved_path.ends_with("/d/d/bottom.txt"), "{strategy:?}");
+        // The bound on components: one more trip down and up than it allows.
+        let many = "./".repeat(16_384) + "n";
+        let e = read(&ws, many).unwrap_err();
+        assert_eq!(e.kind().as_str(), "invalid_path", "{strategy:?}: {e}");
+    }
+    remove_deep_tree(&root, &["n", "m", "u", "bottom.txt"]);
+}
+
+/// Inside a protected directory, a path gets "Access denied" whether what it names
+/// exists or not, spelled directly or reached through a link, and a path that only
+/// passes through the protected directory is refused too.
+#[test]
+fn protected_directories_cannot_be_mapped() {
+    let f = fixture();
+    std::fs::create_dir(f.root.join("secrets/sub")).unwrap();
+    symlink("secrets/sub", f.root.join("sub_alias")).unwrap();
+    symlink("secrets/missing", f.root.join("missing_alias")).unwrap();
+    for strategy in strategies(&f.root) {
+        let ws = builder(&f.root, strategy).build().unwrap();
+        for path in [
+            "secrets/sub/..",
+            "secrets/MISSING/..",
+            "secrets/sub/../../hello.txt",
+            "secrets/MISSING/../../hello.txt",
+            "secrets/sub/x/y",
+            "secrets/MISSING/x/y",
+            "secrets_alias/sub/..",
+            "secrets_alias/MISSING/..",
+            "secrets_alias/MISSING/../../hello.txt",
+            "sub_alias/..",
+            "missing_alias/..",
+            "sub_alias/../../hello.txt",
+            "missing_alias/../../hello.txt",
+        ] {
+            let e = read(&ws, path).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("Access denied: \"{path}\" is a protected path"),
+                "{strategy:?}"
+            );
+            assert_eq!(ws.resolve(path).unwrap_err().to_string(), e.to_string());
+        }
+        // What is not under a protected directory is answered as before.
+        assert_eq!(
+            read(&ws, "src/../hello.txt").unwrap().content,
+            "hello\nworld\n"
+        );
+        assert_eq!(
+            read(&ws, "src/MISSING/../x").unwrap_err().kind().as_str(),
+            "not_found"
+        );
+    }
+}
+
+/// `./x` and absolute patterns under the root protect what they name; patterns that
+/// could never match are refused when the workspace is built, with the reason.
+#[test]
+fn protect_patterns_are_normalized_or_refused() {
+    let f = fixture();
+    let root = f.root.display().to_string();
+    for pattern in [
+        "./secrets/".to_string(),
+        "./secrets/key.pem".to_string(),
+        format!("{root}/secrets/"),
+        format!("{root}/secrets/*.pem"),
+        "secrets/./key.pem".to_string(),
+        "/secrets".to_string(),
+    ] {
+        let ws = Workspace::builder(&f.root)
+            .protect(&pattern)
+            .build()
+            .unwrap();
+        let e = read(&ws, "secrets/key.pem").unwrap_err();
+        assert_eq!(e.kind().as_str(), "protected", "{pattern}: {e}");
+        assert!(ws.is_protected("secrets/key.pem"), "{pattern}");
+        assert!(
+            !ws.is_protected("src/secrets/key.pem"),
+            "{pattern}: anchored"
+        );
+        assert_eq!(read(&ws, "hello.txt").unwrap().content, "hello\nworld\n");
+    }
+    // The root as the caller spelled it (through a link) is taken off too.
+    let spelled = f.base.join("ws_link");
+    let ws = Workspace::builder(&spelled)
+        .protect(format!("{}/secrets/", spelled.display()))
+        .build()
+        .unwrap();
+    assert!(read(&ws, "secrets/key.pem").is_err_and(|e| e.kind().as_str() == "protected"));
+    // A leading slash whose first name is inside the root anchors, as in .gitignore.
+    let ws = Workspace::builder(&f.root)
+        .protect("/src/lib.rs")
+        .build()
+        .unwrap();
+    assert!(ws.is_protected("src/lib.rs"));
+    for (pattern, reason) in [
+        (
+            format!("{}/outside/secret.txt", f.base.display()),
+            format!(
+                "an absolute path outside the workspace root \"{root}\" can never match; write \
+                 it relative to the root (a leading \"/\" anchors a pattern at the root, as in \
+                 .gitignore)"
+            ),
+        ),
+        (
+            "../outside/*".to_string(),
+            "a \"..\" component can never match: paths are matched inside the root".to_string(),
+        ),
+        (
+            "secrets/../key.pem".to_string(),
+            "a \"..\" component can never match: paths are matched inside the root".to_string(),
+        ),
+        (
+            format!("{root}/"),
+            "it names the workspace root itself".to_string(),
+        ),
+        ("./".to_string(), "the pattern is empty".to_string()),
+    ] {
+        let e = Workspace::builder(&f.root)
+            .protect(&pattern)
+            .build()
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("Invalid protected pattern \"{pattern}\": {reason}")
+        );
+        assert_eq!(e.kind().as_str(), "invalid_pattern");
+    }
+}
+
+/// Case-insensitive mode folds Unicode case fully and normalizes NFC/NFD, for roots on
+/// file systems that do; without it, the spelling must match exactly.
+#[test]
+fn case_insensitive_mode_folds_unicode() {
+    let f = fixture();
+    std::fs::write(f.root.join("café.txt"), "NFC name\n").unwrap();
+    let patterns = ["secrets/", "café.txt", "*.KEY", "straße/"];
+    let asked = [
+        "\u{17f}ecrets/key.pem", // long s
+        "SECRETS/key.pem",
+        "Secrets/Missing/..",
+        "cafe\u{301}.txt", // NFD
+        "CAFE\u{301}.TXT",
+        "src/ID.key",
+        "STRASSE/x",
+        "stra\u{1e9e}e/x", // capital sharp s
+    ];
+    for strategy in strategies(&f.root) {
+        let ws = Workspace::builder(&f.root)
+            .strategy(strategy)
+            .protect_all(patterns)
+            .case_insensitive(true)
+            .build()
+            .unwrap();
+        for path in asked {
+            let e = read(&ws, path).unwrap_err();
+            assert_eq!(e.kind().as_str(), "protected", "{strategy:?} {path:?}: {e}");
+            assert!(ws.is_protected(path), "{path:?}");
+        }
+        assert_eq!(read(&ws, "hello.txt").unwrap().content, "hello\nworld\n");
+        let sensitive = Workspace::builder(&f.root)
+            .strategy(strategy)
+            .protect_all(patterns)
+            .case_insensitive(false)
+            .build()
+            .unwrap();
+        for path in asked {
+            assert!(!sensitive.is_protected(path), "{path:?}");
+        }
+        // The file is there under its NFC name, protected in both modes.
+        assert!(read(&sensitive, "café.txt").is_err_and(|e| e.kind().as_str() == "protected"));
     }
 }

@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo run --release -p rangeread-mcp-server -- [--preset NAME]
-//!     [--root DIR] [--protect GLOB]... [--session NAME=DIR]...
+//!     [--root DIR] [--protect GLOB]... [--case-insensitive] [--session NAME=DIR]...
 //!     [--sessions-store claude|codex|opencode|jsonl --sessions-dir DIR [--all-projects]]
 //!     [--max-lines N] [--max-bytes N] [--max-line-chars N]
 //! ```
@@ -204,7 +204,7 @@ fn run_read_file(tool: &ReadFile, root: &std::path::Path, args: Value) -> CallTo
             r
         }
         Err(e) => {
-            let mut r = error_result(&e.to_string(), e.kind());
+            let mut r = error_result(&e.to_string(), e.kind().as_str());
             if let (Error::InvalidParameter { parameter, .. }, Some(Value::Object(m))) =
                 (&e, r.structured_content.as_mut())
             {
@@ -316,7 +316,7 @@ fn run_sessions(store: &(dyn SessionStore + Send + Sync), args: Value) -> CallTo
             "Either sessionId or searchTitle must be provided",
             "invalid_query",
         ),
-        Err(e) => error_result(&e.to_string(), e.kind()),
+        Err(e) => error_result(&e.to_string(), e.kind().as_str()),
     }
 }
 
@@ -408,6 +408,7 @@ struct Options {
     sessions_store: Option<String>,
     sessions_dir: Option<PathBuf>,
     all_projects: bool,
+    case_insensitive: bool,
 }
 
 const HELP: &str = "\
@@ -419,6 +420,8 @@ usage: mcp_server [OPTIONS]
                            session_read_file, file_read, fs_read, or vault (tool read_file)
   --root DIR               every path is resolved inside DIR (default: the current directory)
   --protect GLOB           refuse paths matching GLOB, gitignore-style (repeatable)
+  --case-insensitive       match protected paths with Unicode case folding and NFC
+                           (for roots on case-insensitive file systems)
   --session NAME=DIR       session_read_file: the session NAME reads inside DIR (repeatable;
                            without any, --root is the session \"default\")
   --sessions-store KIND    serve read_session_messages on this store: claude, codex,
@@ -442,6 +445,7 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options
         sessions_store: None,
         sessions_dir: None,
         all_projects: false,
+        case_insensitive: false,
     };
     let mut max_lines = None;
     let mut p = lexopt::Parser::from_args(args);
@@ -464,6 +468,7 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options
             }
             Long("sessions-dir") => o.sessions_dir = Some(p.value().map_err(err)?.into()),
             Long("all-projects") => o.all_projects = true,
+            Long("case-insensitive") => o.case_insensitive = true,
             Long("max-lines") => max_lines = Some(number("--max-lines", p.value().map_err(err)?)?),
             Long("max-bytes") => {
                 o.reader = o
@@ -591,6 +596,7 @@ fn build(o: Options) -> Result<Server, String> {
     let workspace = |root: &std::path::Path| {
         Workspace::builder(root)
             .protect_all(o.protect.iter().cloned())
+            .case_insensitive(o.case_insensitive)
             .build()
             .map_err(e)
     };

@@ -3,15 +3,22 @@
 //!
 //! The guarantees, platform by platform, are documented on [`Workspace`].
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::fs::File;
 use std::path::{Component, Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
-use crate::error::{Error, FileKind, Result};
-use crate::protect::Protect;
+use crate::error::{Error, Result};
+use crate::protect::{Protect, RootPaths};
 use crate::walk::{self, Fail, Walked};
+
+mod open;
+mod registry;
+
+pub(crate) use open::open_checked;
+use open::{is_race, open_regular, openat2_available, stat_kind, Kind, Opening};
+pub use registry::WorkspaceRegistry;
 
 /// The longest path accepted, in bytes (Linux's `PATH_MAX`).
 const MAX_PATH_BYTES: usize = 4096;
@@ -96,6 +103,13 @@ impl WorkspaceBuilder {
     /// what an earlier pattern protected (the last matching pattern decides). A protected
     /// directory protects everything beneath it, and what lies beneath a protected
     /// directory cannot be re-allowed, as in git. There are no comments: `#` is literal.
+    ///
+    /// Patterns are paths inside the root: `./secrets/` is `/secrets/`, and an absolute
+    /// path under the root (`/home/me/project/secrets/`) is taken relative to it. A
+    /// pattern that could never match is refused by [`WorkspaceBuilder::build`]: one with
+    /// a `..` component, the root itself, or an absolute path outside the root (told from
+    /// a root-anchored pattern such as `/config/local.toml` by its first name, which
+    /// exists at the host's `/` and not under the root).
     pub fn protect(mut self, pattern: impl Into<String>) -> WorkspaceBuilder {
         self.config.patterns.push(pattern.into());
         self
@@ -116,7 +130,27 @@ impl WorkspaceBuilder {
     /// By default, patterns ignore case on Windows and macOS (whose usual file systems
     /// do: `SECRETS/KEY.PEM` opens `secrets/key.pem` there) and respect it elsewhere.
     /// Set `true` when the root lies on a case-insensitive file system elsewhere (such
-    /// as a case-folded ext4 directory), or paths could slip past a pattern by case.
+    /// as a case-folded ext4 directory, or a macOS volume shared over the network), or
+    /// paths could slip past a pattern by case.
+    ///
+    /// Case-insensitive matching folds Unicode case fully (`ſecrets`, `SECRETS` and
+    /// `secrets` are one name; `ß` is `ss`) and normalizes composed and decomposed
+    /// spellings (NFC and NFD: `café` typed either way), on both the patterns and the
+    /// paths. Names that are not UTF-8 have their ASCII letters folded only.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// let ws = rangeread::Workspace::builder("tests/data")
+    ///     .protect("secrets/")
+    ///     .protect("café.txt")
+    ///     .case_insensitive(true)
+    ///     .build()?;
+    /// assert!(ws.is_protected("\u{17f}ecrets/key.pem")); // long s
+    /// assert!(ws.is_protected("SECRETS/key.pem"));
+    /// assert!(ws.is_protected("CAFE\u{301}.TXT")); // decomposed é
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
     pub fn case_insensitive(mut self, yes: bool) -> WorkspaceBuilder {
         self.config.case_insensitive = yes;
         self
@@ -137,7 +171,8 @@ impl WorkspaceBuilder {
     ///
     /// [`Error::NotFound`] or [`Error::PermissionDenied`] for the root,
     /// [`Error::InvalidPath`] when the root is not a directory, [`Error::InvalidPattern`]
-    /// for a pattern that is not a valid glob, and [`Error::Io`] when
+    /// for a pattern that is not a valid glob or can never match (see
+    /// [`WorkspaceBuilder::protect`]), and [`Error::Io`] when
     /// [`OpenStrategy::Openat2`] was asked for where `openat2` is unavailable.
     pub fn build(self) -> Result<Workspace> {
         let given = self.root;
@@ -156,7 +191,11 @@ impl WorkspaceBuilder {
             });
         }
         let alias = absolute_alias(&given).filter(|a| *a != root);
-        let protect = Protect::new(&self.config.patterns, self.config.case_insensitive)?;
+        let at = RootPaths {
+            root: &root,
+            alias: alias.as_deref(),
+        };
+        let protect = Protect::new(&self.config.patterns, self.config.case_insensitive, &at)?;
         #[cfg(unix)]
         let root_dir = walk::fd::FdDir::open_root(&root).map_err(|e| Error::io(&given, e))?;
         #[cfg(not(unix))]
@@ -209,26 +248,44 @@ impl WorkspaceBuilder {
 /// inside; a relative link is followed, and so is a chain of them, as long as no step
 /// leaves the root; more than 40 links are a loop.
 ///
+/// The work is bounded: each component costs one or two system calls at any depth (the
+/// walk holds handles on the 16 deepest directories and opens `..` of the one it leaves
+/// when it climbs past them, checking that it is the directory it came through), and a
+/// resolution steps through at most 32,768 components, those of the path and of every
+/// link target it follows ([`Error::InvalidPath`] beyond).
+///
+/// A directory that is protected is never entered: a path through it (`secrets/x/..`,
+/// or `alias/x/..` with a link `alias -> secrets`) is [`Error::Protected`] whether `x`
+/// exists or not, so the contents of a protected directory cannot be mapped.
+///
 /// # Security: race-freedom, by platform
 ///
 /// - **Linux** ([`OpenStrategy::Openat2`], chosen by [`OpenStrategy::Auto`] when the
 ///   kernel has it): the walk runs on directory handles (`O_PATH`, `O_NOFOLLOW`), reading
 ///   links with `readlinkat`, and computes the resolved path inside the root. The file is
 ///   then opened by the kernel in one call, `openat2(root, resolved,
-///   RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS)` with `O_NONBLOCK |
-///   O_NOCTTY | O_CLOEXEC`: the handle is the file that lies at the resolved path at
-///   that moment, reached without a single link and without leaving the root. If a
+///   RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS)` with `O_PATH`: the
+///   handle is the file that lies at the resolved path at that moment, reached without a
+///   single link and without leaving the root, and opening it had no effect on the file.
+///   Its type is read on that handle, and only a regular file is then opened for reading
+///   (`O_NONBLOCK | O_NOCTTY | O_CLOEXEC`), through the handle itself, so a FIFO or a
+///   device renamed over the name meanwhile is never opened for reading. (A resolved
+///   path over 4096 bytes is opened beside its directory's handle instead.) If a
 ///   directory on the way was swapped for a link since the walk, the kernel refuses and
 ///   the whole resolution starts over (three times, then [`Error::Changed`]). The
 ///   protected patterns are checked on that same resolved path before anything is
 ///   opened.
 /// - **Linux without `openat2`** (kernels before 5.6, or seccomp sandboxes that answer
 ///   `ENOSYS` or `EPERM`), and **other Unix systems** ([`OpenStrategy::Walk`]): the same
-///   walk, and the file is opened with `openat(parent, name, O_NOFOLLOW | ...)` on the
-///   handle of its directory. Every step is relative to a handle the walk holds and
+///   walk, and the file is opened on the handle of its directory: on Linux with
+///   `openat(parent, name, O_PATH | O_NOFOLLOW)`, then for reading through that handle
+///   if it is a regular file, as above; elsewhere with `openat(parent, name, O_NOFOLLOW
+///   | O_NONBLOCK | ...)` after its type was read by name (a FIFO renamed over the name
+///   in between is opened without blocking, and refused unread). Every step is relative to a handle the walk holds and
 ///   follows no link in the kernel, so a link swapped in at any point is seen (and
 ///   refused, or resolved under the rules) instead of followed; `..` is answered from the
-///   walk's own stack of handles, never by the kernel.
+///   walk's own stack (past its 16 held handles, by the kernel's `..` of the child's
+///   handle, accepted only if it is the directory the walk came through).
 /// - **Windows and other platforms**: the same rules are applied to paths with
 ///   `symlink_metadata` and `read_link`, then the file is opened by path. This checks,
 ///   then opens: it is *not* race-free, and a link swapped in between can be followed.
@@ -340,13 +397,25 @@ impl Workspace {
 
     /// Whether a path relative to the root is protected, by its spelling alone (no file
     /// system access, no link resolution): the check a host can make on a directory
-    /// listing. Paths that climb above the root are not protected (they are outside).
+    /// listing. A path that passes through a protected directory (`secrets/x/..`) is
+    /// protected, as [`Workspace::open`] refuses it. Paths that climb above the root are
+    /// not protected (they are outside).
     pub fn is_protected(&self, relative: impl AsRef<Path>) -> bool {
-        lexical(relative.as_ref()).is_some_and(|p| self.inner.protect.matches(&p, false))
+        let mut pending = VecDeque::new();
+        for c in relative.as_ref().components() {
+            match c {
+                Component::Normal(n) => pending.push_back(n.to_os_string()),
+                Component::ParentDir => pending.push_back(OsString::from("..")),
+                Component::CurDir => {}
+                Component::RootDir | Component::Prefix(_) => return false,
+            }
+        }
+        self.spelled_protected(&pending)
     }
 
     /// Resolves `path` and opens it for reading: confined to the root, not protected,
-    /// without blocking (a FIFO or device is refused by its type before it is opened).
+    /// without blocking (a FIFO, socket or device is refused by its type and never opened
+    /// for reading, even if renamed over the name while it is being opened).
     /// The caller checks the handle's type again when it wraps it
     /// ([`crate::Source::from_file`] does); [`crate::Reader::read_in`] does all of this.
     ///
@@ -357,7 +426,8 @@ impl Workspace {
     /// - [`Error::Protected`]: the path as asked or as resolved matches a protected
     ///   pattern;
     /// - [`Error::InvalidPath`]: a NUL byte, a path over 4096 bytes or a name too long
-    ///   for the file system, a link loop (more than 40 links);
+    ///   for the file system, a link loop (more than 40 links), more than 32,768
+    ///   components to resolve (links included);
     /// - [`Error::NotFound`] (also when a component that should be a directory is
     ///   not), [`Error::PermissionDenied`], [`Error::IsDirectory`],
     ///   [`Error::NotRegularFile`];
@@ -475,16 +545,40 @@ impl Workspace {
             }
         }
         // The spelling is checked before the file system is touched, so a protected
-        // path gets the same answer whether it exists or not.
-        let spelled: PathBuf = pending.iter().collect();
-        if let Some(p) = lexical(&spelled) {
-            if self.inner.protect.matches(&p, false) {
-                return Err(Error::Protected {
-                    path: asked.to_path_buf(),
-                });
-            }
+        // path, and any path through a protected directory (`secrets/x/..`), gets the
+        // same answer whether it exists or not.
+        if self.spelled_protected(&pending) {
+            return Err(Error::Protected {
+                path: asked.to_path_buf(),
+            });
         }
         Ok(pending)
+    }
+
+    /// Whether the components, read by their spelling (`..` folded), pass through a
+    /// protected directory or end on a protected path. A spelling that climbs above the
+    /// root is left to the walk (it is outside).
+    fn spelled_protected(&self, pending: &VecDeque<OsString>) -> bool {
+        let protect = &self.inner.protect;
+        let mut key = PathBuf::new();
+        let mut depth = 0usize;
+        for (i, c) in pending.iter().enumerate() {
+            if c == ".." {
+                if depth == 0 {
+                    return false;
+                }
+                key.pop();
+                depth -= 1;
+                continue;
+            }
+            key.push(protect.key(c));
+            depth += 1;
+            let through = i + 1 < pending.len();
+            if protect.matches_key(&key, depth, through) {
+                return true;
+            }
+        }
+        false
     }
 
     /// Walks the components and checks the resolved path; `None` means a race: retry.
@@ -493,9 +587,24 @@ impl Workspace {
         asked: &Path,
         pending: VecDeque<OsString>,
     ) -> Result<Option<Located<RootDir>>> {
-        let walked = match walk::walk(&self.inner.root_dir, pending) {
+        let walked = match walk::walk(
+            &self.inner.root_dir,
+            pending,
+            &DirGuard(&self.inner.protect),
+        ) {
             Ok(w) => w,
             Err(Fail::Race) => return Ok(None),
+            Err(Fail::Protected) => {
+                return Err(Error::Protected {
+                    path: asked.to_path_buf(),
+                })
+            }
+            Err(Fail::TooLong) => {
+                return Err(Error::InvalidPath {
+                    path: asked.to_path_buf(),
+                    reason: "more than 32768 components to resolve (links included)",
+                })
+            }
             Err(Fail::Outside) => {
                 return Err(Error::OutsideWorkspace {
                     path: asked.to_path_buf(),
@@ -505,7 +614,12 @@ impl Workspace {
             Err(Fail::Io(e)) => return Err(map_io(asked, e)),
         };
         let relative = walked.relative();
-        if self.inner.protect.matches(&relative, walked.last.is_none()) {
+        // The walk checked every directory on the way; the path itself is left.
+        if self
+            .inner
+            .protect
+            .matches_one(&relative, walked.last.is_none())
+        {
             return Err(Error::Protected {
                 path: asked.to_path_buf(),
             });
@@ -516,7 +630,7 @@ impl Workspace {
     /// Patterns for directories only (`secrets/`) apply to the last component once it is
     /// known to be a directory.
     fn check_dir(&self, asked: &Path, relative: &Path) -> Result<()> {
-        if self.inner.protect.matches(relative, true) {
+        if self.inner.protect.matches_one(relative, true) {
             return Err(Error::Protected {
                 path: asked.to_path_buf(),
             });
@@ -533,27 +647,38 @@ impl Workspace {
             return Err(is_dir());
         };
         let parent = located.walked.parent(&self.inner.root_dir);
-        // Refuse what must not be opened by its type first: opening a device can have
-        // effects, and a socket cannot be opened at all.
-        match stat_kind(parent, name).map_err(|e| map_io(asked, e))? {
-            Kind::Link => return Ok(None),
-            Kind::Dir => {
+        // Only a regular file is opened for reading: opening a device can have effects,
+        // a FIFO's writer would see a reader, and a socket cannot be opened at all.
+        let opening = match open_regular(&self.inner, parent, name, &located.relative) {
+            Ok(o) => o,
+            Err(e) if is_race(&e) => return Ok(None),
+            Err(e) => return Err(map_io(asked, e)),
+        };
+        match opening {
+            Opening::File(f) => Ok(Some(f)),
+            Opening::Race | Opening::Not(Kind::Link | Kind::File) => Ok(None),
+            Opening::Not(Kind::Dir) => {
                 self.check_dir(asked, &located.relative)?;
-                return Err(is_dir());
+                Err(is_dir())
             }
-            Kind::Special(kind) => {
-                return Err(Error::NotRegularFile {
-                    path: asked.to_path_buf(),
-                    kind,
-                })
-            }
-            Kind::File => {}
+            Opening::Not(Kind::Special(kind)) => Err(Error::NotRegularFile {
+                path: asked.to_path_buf(),
+                kind,
+            }),
         }
-        match open_last(&self.inner, parent, name, &located.relative) {
-            Ok(f) => Ok(Some(f)),
-            Err(e) if is_race(&e) => Ok(None),
-            Err(e) => Err(map_io(asked, e)),
-        }
+    }
+}
+
+/// The workspace's protected patterns, as the walk asks them about each directory.
+struct DirGuard<'a>(&'a Protect);
+
+impl walk::Guard for DirGuard<'_> {
+    fn key<'a>(&self, name: &'a std::ffi::OsStr) -> std::borrow::Cow<'a, std::ffi::OsStr> {
+        self.0.key(name)
+    }
+
+    fn protected(&self, key: &Path, depth: usize) -> bool {
+        self.0.matches_key(key, depth, true)
     }
 }
 
@@ -561,117 +686,6 @@ impl Workspace {
 type RootDir = walk::fd::FdDir;
 #[cfg(not(unix))]
 type RootDir = walk::path::PathDir;
-
-enum Kind {
-    File,
-    Dir,
-    Link,
-    Special(FileKind),
-}
-
-#[cfg(unix)]
-fn stat_kind(parent: &RootDir, name: &std::ffi::OsStr) -> std::io::Result<Kind> {
-    use rustix::fs::{statat, AtFlags, FileType};
-    let st = statat(parent.fd(), name, AtFlags::SYMLINK_NOFOLLOW)?;
-    Ok(match FileType::from_raw_mode(st.st_mode) {
-        FileType::RegularFile => Kind::File,
-        FileType::Directory => Kind::Dir,
-        FileType::Symlink => Kind::Link,
-        FileType::Fifo => Kind::Special(FileKind::Fifo),
-        FileType::Socket => Kind::Special(FileKind::Socket),
-        FileType::CharacterDevice => Kind::Special(FileKind::CharDevice),
-        FileType::BlockDevice => Kind::Special(FileKind::BlockDevice),
-        _ => Kind::Special(FileKind::Other),
-    })
-}
-
-#[cfg(not(unix))]
-fn stat_kind(parent: &RootDir, name: &std::ffi::OsStr) -> std::io::Result<Kind> {
-    let ft = std::fs::symlink_metadata(parent.0.join(name))?.file_type();
-    Ok(if ft.is_symlink() {
-        Kind::Link
-    } else if ft.is_dir() {
-        Kind::Dir
-    } else if ft.is_file() {
-        Kind::File
-    } else {
-        Kind::Special(FileKind::Other)
-    })
-}
-
-/// Opens the last component: through `openat2` from the root, or on its directory's
-/// handle with `O_NOFOLLOW`.
-#[cfg(unix)]
-fn open_last(
-    inner: &Inner,
-    parent: &RootDir,
-    name: &std::ffi::OsStr,
-    relative: &Path,
-) -> std::io::Result<File> {
-    use rustix::fs::{openat, Mode, OFlags};
-    let flags =
-        OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC | OFlags::NOFOLLOW;
-    #[cfg(any(target_os = "linux", target_os = "android"))]
-    if inner.openat2 {
-        use rustix::fs::{openat2, ResolveFlags};
-        let resolve =
-            ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
-        let fd = openat2(inner.root_dir.fd(), relative, flags, Mode::empty(), resolve)?;
-        return Ok(File::from(fd));
-    }
-    let _ = (inner, relative);
-    Ok(File::from(openat(parent.fd(), name, flags, Mode::empty())?))
-}
-
-#[cfg(not(unix))]
-fn open_last(
-    _inner: &Inner,
-    parent: &RootDir,
-    name: &std::ffi::OsStr,
-    _relative: &Path,
-) -> std::io::Result<File> {
-    File::open(parent.0.join(name))
-}
-
-/// Whether `openat2` with the flags the workspace uses works here.
-#[cfg(any(target_os = "linux", target_os = "android"))]
-fn openat2_available(root: &RootDir) -> bool {
-    use rustix::fs::{openat2, Mode, OFlags, ResolveFlags};
-    let resolve = ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
-    // ENOSYS (old kernel), EPERM (seccomp), E2BIG/EINVAL (unknown fields or flags).
-    openat2(
-        root.fd(),
-        ".",
-        OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
-        Mode::empty(),
-        resolve,
-    )
-    .is_ok()
-}
-
-#[cfg(not(any(target_os = "linux", target_os = "android")))]
-fn openat2_available(_root: &RootDir) -> bool {
-    false
-}
-
-/// What signals that the path changed between the walk and the open: a link where the
-/// walk saw none (`ELOOP` from `O_NOFOLLOW` / `RESOLVE_NO_SYMLINKS`), a directory moved
-/// under a `RESOLVE_BENEATH` resolution (`EXDEV`, `EAGAIN`).
-fn is_race(e: &std::io::Error) -> bool {
-    #[cfg(unix)]
-    {
-        use rustix::io::Errno;
-        let code = e.raw_os_error();
-        [Errno::LOOP, Errno::XDEV, Errno::AGAIN, Errno::MLINK]
-            .iter()
-            .any(|x| code == Some(x.raw_os_error()))
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = e;
-        false
-    }
-}
 
 fn loop_error(asked: &Path) -> Error {
     Error::InvalidPath {
@@ -728,25 +742,6 @@ fn has_prefix(p: &Path) -> bool {
     matches!(p.components().next(), Some(Component::Prefix(_)))
 }
 
-/// `path` with `.` dropped and `..` folded by spelling; `None` when it climbs above the
-/// start or is not relative.
-fn lexical(path: &Path) -> Option<PathBuf> {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::Normal(n) => out.push(n),
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    return None;
-                }
-            }
-            Component::RootDir | Component::Prefix(_) => return None,
-        }
-    }
-    Some(out)
-}
-
 /// The root as the caller spelled it, made absolute, when that spelling has no `..`
 /// (an absolute path under it is accepted as under the root).
 fn absolute_alias(given: &Path) -> Option<PathBuf> {
@@ -762,92 +757,4 @@ fn absolute_alias(given: &Path) -> Option<PathBuf> {
         std::env::current_dir().ok()?.join(given)
     };
     Some(abs.components().collect())
-}
-
-/// Session workspaces: a workspace per session identifier (a session name or a task
-/// id), for hosts that serve several sessions, such as a `session_read_file(session,
-/// path, ...)` tool.
-///
-/// Safe to share between threads; lookups take a read lock and clone an `Arc`.
-///
-/// # Example
-///
-/// ```
-/// use rangeread::{LineSelection, Reader, Workspace, WorkspaceRegistry};
-///
-/// let sessions = WorkspaceRegistry::new();
-/// sessions.insert("task-42", Workspace::new("tests/data")?);
-/// let ws = sessions.get("task-42")?;
-/// let result = Reader::new().read_in(&ws, "sample.txt", LineSelection::Head(1))?;
-/// assert_eq!(result.lines.map(|l| l.start), Some(1));
-///
-/// let err = sessions.get("task-7").unwrap_err();
-/// assert_eq!(err.to_string(), r#"Session not found: "task-7""#);
-/// # Ok::<(), rangeread::Error>(())
-/// ```
-#[derive(Debug, Default)]
-pub struct WorkspaceRegistry {
-    sessions: RwLock<HashMap<String, Workspace>>,
-}
-
-impl WorkspaceRegistry {
-    /// An empty registry.
-    pub fn new() -> WorkspaceRegistry {
-        WorkspaceRegistry::default()
-    }
-
-    /// Registers `workspace` under `id`, returning the one it replaces.
-    pub fn insert(&self, id: impl Into<String>, workspace: Workspace) -> Option<Workspace> {
-        self.write().insert(id.into(), workspace)
-    }
-
-    /// The workspace of session `id`.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::SessionNotFound`] when no workspace is registered under `id`.
-    pub fn get(&self, id: &str) -> Result<Workspace> {
-        self.read()
-            .get(id)
-            .cloned()
-            .ok_or_else(|| Error::SessionNotFound { id: id.to_string() })
-    }
-
-    /// Removes the workspace of session `id`, returning it.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::SessionNotFound`] when no workspace is registered under `id`.
-    pub fn remove(&self, id: &str) -> Result<Workspace> {
-        self.write()
-            .remove(id)
-            .ok_or_else(|| Error::SessionNotFound { id: id.to_string() })
-    }
-
-    /// The registered session identifiers, sorted.
-    pub fn ids(&self) -> Vec<String> {
-        let mut ids: Vec<String> = self.read().keys().cloned().collect();
-        ids.sort();
-        ids
-    }
-
-    /// How many sessions are registered.
-    pub fn len(&self) -> usize {
-        self.read().len()
-    }
-
-    /// Whether no session is registered.
-    pub fn is_empty(&self) -> bool {
-        self.read().is_empty()
-    }
-
-    // A panic while holding the lock cannot leave the map half-updated (each operation
-    // is one HashMap call), so a poisoned lock is used as is.
-    fn read(&self) -> std::sync::RwLockReadGuard<'_, HashMap<String, Workspace>> {
-        self.sessions.read().unwrap_or_else(|e| e.into_inner())
-    }
-
-    fn write(&self) -> std::sync::RwLockWriteGuard<'_, HashMap<String, Workspace>> {
-        self.sessions.write().unwrap_or_else(|e| e.into_inner())
-    }
 }

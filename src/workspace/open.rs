@@ -1,0 +1,261 @@
+//! The last step of a resolution: looking at what the walk found, and opening it for
+//! reading only if it is a regular file.
+//!
+//! On Linux the file is first opened with `O_PATH`, which has no effect on the file (a
+//! FIFO does not see a reader, a device driver is not called) and cannot read it. Its type
+//! is looked at on that handle; only a regular file is then opened for reading, through
+//! the handle itself (`/proc/self/fd/N`, the same inode whatever is renamed over the name
+//! meanwhile), and the type and identity are checked again on the read handle. Without
+//! `/proc` (some sandboxes), the name is opened again beside the handle and must be the
+//! same file: a FIFO renamed over the name in that instant would be opened (without
+//! blocking, and never read) before being refused. Elsewhere on Unix the type is looked
+//! at by name first, then the file is opened without blocking and checked on its handle.
+
+use std::fs::File;
+use std::path::Path;
+
+use super::{Inner, RootDir, MAX_PATH_BYTES};
+use crate::error::FileKind;
+
+/// What a name is, looked at without following a link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kind {
+    File,
+    Dir,
+    Link,
+    Special(FileKind),
+}
+
+/// What [`open_regular`] found.
+pub(super) enum Opening {
+    /// The regular file, open for reading.
+    File(File),
+    /// Something else, not opened for reading.
+    Not(Kind),
+    /// The name changed under the steps (the caller starts over).
+    Race,
+}
+
+#[cfg(unix)]
+fn kind_of(mode: rustix::fs::RawMode) -> Kind {
+    use rustix::fs::FileType;
+    match FileType::from_raw_mode(mode) {
+        FileType::RegularFile => Kind::File,
+        FileType::Directory => Kind::Dir,
+        FileType::Symlink => Kind::Link,
+        FileType::Fifo => Kind::Special(FileKind::Fifo),
+        FileType::Socket => Kind::Special(FileKind::Socket),
+        FileType::CharacterDevice => Kind::Special(FileKind::CharDevice),
+        FileType::BlockDevice => Kind::Special(FileKind::BlockDevice),
+        _ => Kind::Special(FileKind::Other),
+    }
+}
+
+/// What `name` in `parent` is, without opening it.
+#[cfg(unix)]
+pub(super) fn stat_kind(parent: &RootDir, name: &std::ffi::OsStr) -> std::io::Result<Kind> {
+    use rustix::fs::{statat, AtFlags};
+    let st = statat(parent.fd(), name, AtFlags::SYMLINK_NOFOLLOW)?;
+    Ok(kind_of(st.st_mode))
+}
+
+#[cfg(not(unix))]
+pub(super) fn stat_kind(parent: &RootDir, name: &std::ffi::OsStr) -> std::io::Result<Kind> {
+    let ft = std::fs::symlink_metadata(parent.0.join(name))?.file_type();
+    Ok(if ft.is_symlink() {
+        Kind::Link
+    } else if ft.is_dir() {
+        Kind::Dir
+    } else if ft.is_file() {
+        Kind::File
+    } else {
+        Kind::Special(FileKind::Other)
+    })
+}
+
+/// Flags of every handle opened for reading: never blocks, never becomes the
+/// controlling terminal, never follows a link in the last component.
+#[cfg(unix)]
+fn read_flags() -> rustix::fs::OFlags {
+    use rustix::fs::OFlags;
+    OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC | OFlags::NOFOLLOW
+}
+
+/// Opens the last component for reading if, and only if, it is a regular file.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub(super) fn open_regular(
+    inner: &Inner,
+    parent: &RootDir,
+    name: &std::ffi::OsStr,
+    relative: &Path,
+) -> std::io::Result<Opening> {
+    use rustix::fs::{fstat, openat, openat2, Mode, OFlags, ResolveFlags};
+    use rustix::io::Errno;
+    let path_flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    // From the root in one kernel call when the path fits in one, so that a directory
+    // moved since the walk is seen; else beside the walk's handle of the directory.
+    let handle = if inner.openat2 && relative.as_os_str().len() < MAX_PATH_BYTES {
+        let resolve =
+            ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
+        openat2(
+            inner.root_dir.fd(),
+            relative,
+            path_flags,
+            Mode::empty(),
+            resolve,
+        )?
+    } else {
+        openat(parent.fd(), name, path_flags, Mode::empty())?
+    };
+    let st = fstat(&handle)?;
+    let kind = kind_of(st.st_mode);
+    if kind != Kind::File {
+        return Ok(Opening::Not(kind));
+    }
+    let fd = match reopen(&handle) {
+        Ok(fd) => fd,
+        // No `/proc`: the name again, checked against the handle below.
+        Err(Errno::NOENT) => openat(parent.fd(), name, read_flags(), Mode::empty())?,
+        Err(e) => return Err(e.into()),
+    };
+    let again = fstat(&fd)?;
+    if kind_of(again.st_mode) != Kind::File
+        || (again.st_dev, again.st_ino) != (st.st_dev, st.st_ino)
+    {
+        return Ok(Opening::Race);
+    }
+    Ok(Opening::File(File::from(fd)))
+}
+
+/// Opens the last component for reading if, and only if, it is a regular file (looked at
+/// by name first, then checked on the handle).
+#[cfg(all(unix, not(any(target_os = "linux", target_os = "android"))))]
+pub(super) fn open_regular(
+    _inner: &Inner,
+    parent: &RootDir,
+    name: &std::ffi::OsStr,
+    _relative: &Path,
+) -> std::io::Result<Opening> {
+    use rustix::fs::{fstat, openat, Mode};
+    let kind = stat_kind(parent, name)?;
+    if kind != Kind::File {
+        return Ok(Opening::Not(kind));
+    }
+    let fd = openat(parent.fd(), name, read_flags(), Mode::empty())?;
+    if kind_of(fstat(&fd)?.st_mode) != Kind::File {
+        return Ok(Opening::Race);
+    }
+    Ok(Opening::File(File::from(fd)))
+}
+
+#[cfg(not(unix))]
+pub(super) fn open_regular(
+    _inner: &Inner,
+    parent: &RootDir,
+    name: &std::ffi::OsStr,
+    _relative: &Path,
+) -> std::io::Result<Opening> {
+    let kind = stat_kind(parent, name)?;
+    if kind != Kind::File {
+        return Ok(Opening::Not(kind));
+    }
+    let file = File::open(parent.0.join(name))?;
+    if !file.metadata()?.is_file() {
+        return Ok(Opening::Race);
+    }
+    Ok(Opening::File(file))
+}
+
+/// Opens `path` (links followed, no workspace) for reading only if it is a regular
+/// file. On Linux the path is opened with `O_PATH` first; a regular file is reopened for
+/// reading through that handle (so a FIFO renamed over the name meanwhile is never
+/// opened for reading), and anything else is returned as the `O_PATH` handle itself,
+/// which cannot be read: the caller refuses it by the type on the handle. Elsewhere,
+/// `options` open the path directly.
+pub(crate) fn open_checked(path: &Path, options: &std::fs::OpenOptions) -> std::io::Result<File> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        use rustix::fs::{fstat, openat, Mode, OFlags};
+        let _ = options;
+        let handle = openat(
+            rustix::fs::CWD,
+            path,
+            OFlags::PATH | OFlags::CLOEXEC,
+            Mode::empty(),
+        )?;
+        if kind_of(fstat(&handle)?.st_mode) != Kind::File {
+            return Ok(File::from(handle));
+        }
+        let fd = match reopen(&handle) {
+            Ok(fd) => fd,
+            // No `/proc`: the path again, checked against the handle below.
+            Err(rustix::io::Errno::NOENT) => openat(
+                rustix::fs::CWD,
+                path,
+                read_flags() & !OFlags::NOFOLLOW,
+                Mode::empty(),
+            )?,
+            Err(e) => return Err(e.into()),
+        };
+        // Without `/proc`, whatever the path names now: a regular file is read as any
+        // other, and anything else is refused by its type on this handle (opened without
+        // blocking, never read).
+        Ok(File::from(fd))
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    options.open(path)
+}
+
+/// Opens a regular file for reading through its `O_PATH` handle: the same inode,
+/// whatever is renamed over its name.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn reopen(handle: &std::os::fd::OwnedFd) -> rustix::io::Result<std::os::fd::OwnedFd> {
+    let proc_path = format!("/proc/self/fd/{}", std::os::fd::AsRawFd::as_raw_fd(handle));
+    let flags = read_flags() & !rustix::fs::OFlags::NOFOLLOW;
+    rustix::fs::openat(
+        rustix::fs::CWD,
+        proc_path.as_str(),
+        flags,
+        rustix::fs::Mode::empty(),
+    )
+}
+
+/// Whether `openat2` with the flags the workspace uses works here.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub(super) fn openat2_available(root: &RootDir) -> bool {
+    use rustix::fs::{openat2, Mode, OFlags, ResolveFlags};
+    let resolve = ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
+    // ENOSYS (old kernel), EPERM (seccomp), E2BIG/EINVAL (unknown fields or flags).
+    openat2(
+        root.fd(),
+        ".",
+        OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+        Mode::empty(),
+        resolve,
+    )
+    .is_ok()
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+pub(super) fn openat2_available(_root: &RootDir) -> bool {
+    false
+}
+
+/// What signals that the path changed between the walk and the open: a link where the
+/// walk saw none (`ELOOP` from `O_NOFOLLOW` / `RESOLVE_NO_SYMLINKS`), a directory moved
+/// under a `RESOLVE_BENEATH` resolution (`EXDEV`, `EAGAIN`).
+pub(super) fn is_race(e: &std::io::Error) -> bool {
+    #[cfg(unix)]
+    {
+        use rustix::io::Errno;
+        let code = e.raw_os_error();
+        [Errno::LOOP, Errno::XDEV, Errno::AGAIN, Errno::MLINK]
+            .iter()
+            .any(|x| code == Some(x.raw_os_error()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = e;
+        false
+    }
+}
