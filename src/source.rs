@@ -169,15 +169,16 @@ impl Source {
         let meta = file.metadata().map_err(|e| Error::io(path, e))?;
         check_regular(&meta, path)?;
         let stamp = Stamp::of(&meta);
-        if meta.len() == 0 {
-            // Pseudo-files report 0 and still have content: stream them, bounded.
+        if meta.len() == 0 || on_pseudo_fs(&file) {
+            // Pseudo-files report 0 (procfs) or a page (sysfs) and hold something else:
+            // stream them, bounded, and read what is there.
             let cap = limit.saturating_add(1);
             let mut data = Vec::new();
             (&mut file)
                 .take(cap)
                 .read_to_end(&mut data)
                 .map_err(|e| Error::io(path, e))?;
-            if !data.is_empty() {
+            if !data.is_empty() || meta.len() > 0 {
                 return Ok(Source {
                     len: data.len() as u64,
                     backend: Backend::Streamed {
@@ -589,4 +590,27 @@ fn find_holes(file: &File, len: u64) -> Vec<(u64, u64)> {
 )))]
 fn find_holes(_file: &File, _len: u64) -> Vec<(u64, u64)> {
     Vec::new()
+}
+
+/// Whether `file` lives on a kernel pseudo file system (procfs, sysfs, debugfs, tracefs,
+/// securityfs, configfs, cgroup), whose sizes say nothing of the content: sysfs reports
+/// 4096 for a file of 4 bytes, procfs 0.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn on_pseudo_fs(file: &File) -> bool {
+    const PSEUDO: &[u64] = &[
+        0x9fa0,      // proc
+        0x6265_6572, // sysfs
+        0x6462_6720, // debugfs
+        0x7472_6163, // tracefs
+        0x7363_6673, // securityfs
+        0x6265_6570, // configfs
+        0x0027_e0eb, // cgroup
+        0x6367_7270, // cgroup2
+    ];
+    rustix::fs::fstatfs(file).is_ok_and(|s| PSEUDO.contains(&(s.f_type as u64)))
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn on_pseudo_fs(_file: &File) -> bool {
+    false
 }

@@ -121,6 +121,34 @@ fn zero_size_proc_file_is_streamed_with_a_bound() {
 }
 
 #[test]
+fn sysfs_file_whose_size_lies_is_read_whole() {
+    // sysfs reports a page (4096 bytes) for every attribute; the content is shorter.
+    let path = "/sys/devices/system/cpu/online";
+    let meta = std::fs::metadata(path).expect("Linux sysfs is mounted at /sys");
+    let want = std::fs::read_to_string(path).unwrap();
+    assert_ne!(
+        meta.len(),
+        want.len() as u64,
+        "sysfs reports the size it does"
+    );
+    for sel in [
+        LineSelection::Head(1),
+        LineSelection::Tail(1),
+        LineSelection::default(),
+    ] {
+        let r = Reader::new().read(path, sel).unwrap();
+        assert_eq!(r.content, want);
+        assert_eq!(r.file_size, want.len() as u64);
+    }
+    // Through a workspace too.
+    let ws = rangeread::Workspace::new("/sys/devices/system/cpu").unwrap();
+    let r = Reader::new()
+        .read_in(&ws, "online", LineSelection::Head(1))
+        .unwrap();
+    assert_eq!(r.content, want);
+}
+
+#[test]
 fn permission_denied_names_the_path() {
     let dir = tempfile::tempdir().unwrap();
     let secret = dir.path().join("secret.txt");
