@@ -86,6 +86,7 @@ options:
   --max-lines N             at most N lines (0 = no limit)
   --max-bytes N             at most N bytes (0 = no limit)
   --max-line-chars N        cut lines longer than N characters (0 = no limit)
+  --max-scan-bytes N        count at most N bytes of lines per call (0 = no limit)
   --snap char|line          snap --bytes to characters or whole lines
   --strict-utf8             refuse invalid UTF-8 instead of replacing it
   --root DIR                confine PATH to DIR (links that leave it refused)
@@ -244,6 +245,12 @@ fn parse(argv: Vec<OsString>) -> Result<Args, Parse> {
                     .reader
                     .clone()
                     .max_line_chars(number(&flag, &text(&mut p)?)?)
+            }
+            Long("max-scan-bytes") => {
+                a.reader = a
+                    .reader
+                    .clone()
+                    .max_scan_bytes(number(&flag, &text(&mut p)?)?)
             }
             Long("snap") => a.snap = Some(text(&mut p)?.parse()?),
             Long("strict-utf8") => a.reader = a.reader.clone().utf8_policy(Utf8Policy::Strict),

@@ -54,6 +54,7 @@ pub(crate) struct Config {
     pub max_landmarks: Limit,
     pub landmark_window: Limit,
     pub outline_max_bytes: Limit,
+    pub max_scan_bytes: Limit,
 }
 
 /// Default number of landmarks in an omitted-content summary.
@@ -78,6 +79,7 @@ impl Default for Config {
             max_landmarks: Limit::new(DEFAULT_MAX_LANDMARKS),
             landmark_window: Limit::new(DEFAULT_LANDMARK_WINDOW),
             outline_max_bytes: Limit::new(DEFAULT_OUTLINE_MAX_BYTES),
+            max_scan_bytes: Limit::new(0),
         }
     }
 }

@@ -265,18 +265,42 @@ impl Document {
     pub fn read(&mut self, selection: impl Into<Selection>) -> Result<ReadResult> {
         self.src.check_unchanged()?;
         self.text()?;
+        self.index.set_scan_budget(self.config.max_scan_bytes.get());
         let result = match selection.into() {
             Selection::Lines(sel) => self.read_lines(sel),
             Selection::Bytes(sel) => self.read_bytes(sel),
-        }?;
+        };
+        self.index.set_scan_budget(None);
+        // What was counted is kept (for the cache too), also when the budget ran out, so
+        // that the next call continues the count.
+        if matches!(result, Err(Error::ScanBudget { .. })) {
+            self.checkin();
+        }
+        let result = result?;
         self.src.check_unchanged()?;
+        self.checkin();
+        Ok(result)
+    }
+
+    /// A count that only adds to the answer (totals, a tail's line numbers under
+    /// [`Totals::Auto`]) is left out when the scan budget runs out, rather than failing
+    /// a read that could be answered without it.
+    fn unless_over_budget(&self, counted: Result<u64>) -> Result<Option<u64>> {
+        match counted {
+            Ok(n) => Ok(Some(n)),
+            Err(Error::ScanBudget { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Stores the index in the cache, if there is one and it learned something.
+    fn checkin(&mut self) {
         if let Some(cache) = &self.cache {
             if self.index.scanned() != self.stored_scan {
                 cache.checkin(&self.src, &self.index);
                 self.stored_scan = self.index.scanned();
             }
         }
-        Ok(result)
     }
 
     fn read_lines(&mut self, sel: LineSelection) -> Result<ReadResult> {
@@ -332,7 +356,8 @@ impl Document {
                     || page.stop.is_some()
                     || !page.cuts.is_empty();
                 let first = if need && page.lines > 0 {
-                    Some(self.index.line_of_offset(&self.src, start_off)?)
+                    let counted = self.index.line_of_offset(&self.src, start_off);
+                    self.unless_over_budget(counted)?
                 } else {
                     None
                 };
@@ -341,7 +366,11 @@ impl Document {
         };
         let total_lines = match self.config.totals {
             Totals::IfKnown => self.index.known_total_lines(),
-            Totals::Auto | Totals::Always => Some(self.index.total_lines(&self.src)?),
+            Totals::Auto => {
+                let counted = self.index.total_lines(&self.src);
+                self.unless_over_budget(counted)?
+            }
+            Totals::Always => Some(self.index.total_lines(&self.src)?),
         };
         let adjustments = Adjustments {
             end_clamped,

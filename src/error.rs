@@ -56,6 +56,26 @@ pub enum Error {
         /// The path as the caller gave it.
         path: PathBuf,
     },
+    /// Answering needed more scanning than the per-call scan budget allows
+    /// ([`crate::Reader::max_scan_bytes`]): the line numbers of a deep read, or the totals,
+    /// of a file too large to count within one call.
+    #[error(
+        "Read stopped: counting the lines of {} would scan more than the scan budget of \
+         {budget} bytes (counted up to byte {scanned} of {file_size}). Ask for a byte range \
+         (start_byte) or the last lines (tail) instead, which need no count; or call again: \
+         a server that keeps its line index continues the count where it stopped.",
+        escaped(.path)
+    )]
+    ScanBudget {
+        /// The path as the caller gave it.
+        path: PathBuf,
+        /// The budget, in bytes per call.
+        budget: u64,
+        /// How far the line count has got (a file offset).
+        scanned: u64,
+        /// The file's size.
+        file_size: u64,
+    },
     /// A line number of 0 was given; lines are 1-indexed.
     #[error("{field} (0) is invalid: lines are 1-indexed")]
     ZeroLine {
@@ -247,6 +267,7 @@ impl Error {
             Error::PermissionDenied { .. } => ErrorKind::PermissionDenied,
             Error::NotRegularFile { .. } => ErrorKind::NotRegularFile,
             Error::Changed { .. } => ErrorKind::Changed,
+            Error::ScanBudget { .. } => ErrorKind::ScanBudget,
             Error::ZeroLine { .. }
             | Error::LineStartAfterEnd { .. }
             | Error::LineBeyondEnd { .. }
@@ -326,6 +347,8 @@ pub enum ErrorKind {
     NotRegularFile,
     /// [`Error::Changed`]: `changed`.
     Changed,
+    /// [`Error::ScanBudget`]: `scan_budget`.
+    ScanBudget,
     /// A line or byte range, or a selection, that cannot be read: `invalid_range`.
     InvalidRange,
     /// [`Error::InvalidParameter`], a tool parameter that is malformed or conflicts
@@ -372,6 +395,7 @@ impl ErrorKind {
             ErrorKind::PermissionDenied => "permission_denied",
             ErrorKind::NotRegularFile => "not_regular_file",
             ErrorKind::Changed => "changed",
+            ErrorKind::ScanBudget => "scan_budget",
             ErrorKind::InvalidRange => "invalid_range",
             ErrorKind::InvalidParams => "invalid_params",
             ErrorKind::InvalidUtf8 => "invalid_utf8",

@@ -52,6 +52,9 @@ pub struct LineIndex {
     text_start: u64,
     /// The code units of the text, which say what an LF is.
     units: Units,
+    /// How far scanning may go in the current call (a file offset), and the budget that
+    /// set it: see [`LineIndex::set_scan_budget`].
+    scan_limit: Option<(u64, u64)>,
 }
 
 impl LineIndex {
@@ -72,6 +75,7 @@ impl LineIndex {
             len,
             text_start: 0,
             units: Units::Utf8,
+            scan_limit: None,
         }
     }
 
@@ -227,6 +231,14 @@ impl LineIndex {
         Ok(self.checkpoints.get(b) + inside + 1)
     }
 
+    /// Bounds the scanning from here on to `budget` bytes beyond what is indexed now
+    /// (`None`: no bound); a question that needs more fails with
+    /// [`crate::Error::ScanBudget`], and what was scanned stays indexed.
+    pub(crate) fn set_scan_budget(&mut self, budget: Option<u64>) {
+        self.scan_limit =
+            budget.map(|b| (self.units.align_down(self.scanned.saturating_add(b)), b));
+    }
+
     /// Scans forward until at least `target` bytes are indexed (or the end).
     pub(crate) fn scan_to(&mut self, src: &Source, target: u64) -> Result<()> {
         self.scan(src, |ix| ix.scanned >= target)
@@ -258,9 +270,20 @@ impl LineIndex {
                 self.last_is_lf = false;
                 continue;
             }
-            let end = (start + chunk.max(1))
+            let mut end = (start + chunk.max(1))
                 .min(self.len)
                 .min(src.next_hole(start));
+            if let Some((limit, budget)) = self.scan_limit {
+                if start >= limit {
+                    return Err(crate::error::Error::ScanBudget {
+                        path: src.path().to_path_buf(),
+                        budget,
+                        scanned: start,
+                        file_size: self.len,
+                    });
+                }
+                end = end.min(limit);
+            }
             let mut stop = false;
             src.with_range(start, end, &mut scratch, |bytes| {
                 let mut at = 0usize;

@@ -123,6 +123,33 @@ impl Reader {
         self
     }
 
+    /// By default, a read may scan as much of a file as it needs to count its lines (a
+    /// deep read of a 100 GiB file counts 100 GiB, once per index); `n` bounds that count
+    /// to `n` bytes per call, `0` means no limit. A read that would need more fails with
+    /// [`Error::ScanBudget`] (how far the count got, and what to ask instead: a byte range
+    /// or a tail, which need no count). The index keeps what was counted, so with an
+    /// [`IndexCache`] (or the same [`Document`]) the next call continues from there.
+    ///
+    /// For servers driven by an untrusted model: one call then costs at most `n` bytes of
+    /// reading, whatever the file. Sparse files' holes are not read and do not count.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use rangeread::{Error, LineSelection, Reader, Source};
+    ///
+    /// let text: String = (1..=100_000).map(|i| format!("line {i}\n")).collect();
+    /// let reader = Reader::new().max_scan_bytes(64 << 10);
+    /// let mut doc = reader.document(Source::from_bytes(text.into_bytes(), "big.log"));
+    /// assert!(matches!(doc.read(LineSelection::from(90_000..=90_001)), Err(Error::ScanBudget { .. })));
+    /// assert_eq!(doc.read(LineSelection::Tail(1))?.content, "line 100000\n");
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn max_scan_bytes(mut self, n: u64) -> Reader {
+        self.config.max_scan_bytes = Limit::new(n);
+        self
+    }
+
     /// By default, [`Document::outline`] looks at the first 16 MiB of a file; `0` means
     /// the whole file.
     pub fn outline_max_bytes(mut self, bytes: u64) -> Reader {

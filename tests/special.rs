@@ -716,3 +716,68 @@ fn example_binaries_take_any_path_and_answer_help() {
     let line = String::from_utf8(out.stdout).unwrap();
     assert!(line.ends_with("caf\\xE9.txt\"\ttext\tutf-8\n"), "{line}");
 }
+
+#[test]
+fn scan_budget_bounds_each_call_and_the_count_goes_on() {
+    use rangeread::{ByteSelection, ErrorKind, IndexCache, Source};
+    let text: String = (1..=200_000).map(|i| format!("line {i}\n")).collect();
+    let len = text.len() as u64;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.log");
+    std::fs::write(&path, &text).unwrap();
+    let budget = 256 << 10;
+    let cache = std::sync::Arc::new(IndexCache::new(1 << 20));
+    let reader = Reader::new().max_scan_bytes(budget).cache(cache);
+    // A deep read needs a count of most of the file: refused, saying how far it got.
+    let err = reader
+        .read(&path, LineSelection::from(190_000..=190_001))
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::ScanBudget);
+    let msg = err.to_string();
+    assert!(
+        msg.contains(&format!("scan budget of {budget} bytes")),
+        "{msg}"
+    );
+    assert!(
+        msg.contains(&format!("counted up to byte {budget} of {len}")),
+        "{msg}"
+    );
+    assert!(msg.contains("start_byte") && msg.contains("tail"), "{msg}");
+    // What needs no count is answered: the head (without totals), the tail, bytes.
+    let head = reader.read(&path, LineSelection::Head(2)).unwrap();
+    assert_eq!(
+        (head.content.as_str(), head.total_lines),
+        ("line 1\nline 2\n", None)
+    );
+    let tail = reader.read(&path, LineSelection::Tail(1)).unwrap();
+    assert_eq!(tail.content, "line 200000\n");
+    let bytes = reader
+        .read(&path, ByteSelection::new(Some(len - 12), None))
+        .unwrap();
+    assert_eq!(bytes.content, "line 200000\n");
+    // Each call counts one more budget's worth (the cache keeps the index): the deep read
+    // is answered once the count has reached it, never scanning more than the budget.
+    let mut calls = 1u64;
+    let r = loop {
+        calls += 1;
+        match reader.read(&path, LineSelection::from(190_000..=190_001)) {
+            Ok(r) => break r,
+            Err(e) => assert_eq!(e.kind(), ErrorKind::ScanBudget, "{e}"),
+        }
+        assert!(calls < 100);
+    };
+    assert_eq!(r.content, "line 190000\nline 190001\n");
+    // Never more than the budget per call: the head and the tail above counted one
+    // budget's worth each too (for their totals, then left them out).
+    let deep = text.find("line 190000\n").unwrap() as u64;
+    assert!((calls + 2) * budget >= deep, "{calls} calls");
+    assert!(calls > 2, "{calls} calls");
+    // Without a budget, one call.
+    let mut doc = Reader::new().document(Source::from_bytes(text.into_bytes(), "big.log"));
+    assert_eq!(
+        doc.read(LineSelection::from(190_000..=190_000))
+            .unwrap()
+            .content,
+        "line 190000\n"
+    );
+}

@@ -399,6 +399,9 @@ impl ServerHandler for Server {
     }
 }
 
+/// The per-call scan budget of the server, by default.
+const DEFAULT_MAX_SCAN_BYTES: u64 = 4 << 30;
+
 struct Options {
     preset: String,
     root: PathBuf,
@@ -431,6 +434,8 @@ usage: mcp_server [OPTIONS]
   --max-lines N            lines per call (default 2000; session_read_file ranges: 250; 0: no limit)
   --max-bytes N            bytes per call (default 102400; 0: no limit)
   --max-line-chars N       characters a line before it is cut (default 2000; 0: no limit)
+  --max-scan-bytes N       bytes of a file counted for line numbers in one call (default
+                           4294967296, 4 GiB; 0: no limit); the count goes on in later calls
   -h, --help               print this help and exit
 ";
 
@@ -441,7 +446,11 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options
         root: PathBuf::from("."),
         protect: Vec::new(),
         sessions: Vec::new(),
-        reader: Reader::new().totals(Totals::IfKnown),
+        // A model drives this server: one call never scans more than 4 GiB (about two
+        // seconds) of a file to count its lines; the index keeps the count for later calls.
+        reader: Reader::new()
+            .totals(Totals::IfKnown)
+            .max_scan_bytes(DEFAULT_MAX_SCAN_BYTES),
         sessions_store: None,
         sessions_dir: None,
         all_projects: false,
@@ -474,6 +483,11 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options
                 o.reader = o
                     .reader
                     .max_bytes(number("--max-bytes", p.value().map_err(err)?)?)
+            }
+            Long("max-scan-bytes") => {
+                o.reader = o
+                    .reader
+                    .max_scan_bytes(number("--max-scan-bytes", p.value().map_err(err)?)?)
             }
             Long("max-line-chars") => {
                 o.reader = o
