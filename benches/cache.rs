@@ -99,7 +99,7 @@ fn cached_reads(c: &mut Criterion) {
         b.iter(|| black_box(plain.read(&path, deep).unwrap()))
     });
     g.bench_function("tail_250_cached", |b| {
-        b.iter(|| black_box(reader.read(&path, LineSelection::Tail(250)).unwrap()))
+        b.iter(|| black_box(reader.read(&path, LineSelection::tail(250)).unwrap()))
     });
     g.finish();
 }
@@ -111,14 +111,14 @@ fn append_then_read(c: &mut Criterion) {
     std::fs::copy(&src, &path).unwrap();
     let cache = Arc::new(IndexCache::new(64 << 20));
     let reader = Reader::new().totals(Totals::Always).cache(cache.clone());
-    reader.read(&path, LineSelection::Tail(1)).unwrap();
+    reader.read(&path, LineSelection::tail(1)).unwrap();
     let chunk = first_mib_of_lines(&src);
     let mut g = c.benchmark_group("cache_append");
     g.sample_size(20);
     g.bench_function("read_after_appending_1MiB", |b| {
         b.iter_batched(
             || append(&path, &chunk),
-            |_| black_box(reader.read(&path, LineSelection::Tail(250)).unwrap()),
+            |_| black_box(reader.read(&path, LineSelection::tail(250)).unwrap()),
             BatchSize::PerIteration,
         )
     });

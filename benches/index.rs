@@ -74,7 +74,7 @@ fn reads_with_index(c: &mut Criterion) {
         });
     }
     g.bench_function("tail_250", |b| {
-        b.iter(|| doc.read(LineSelection::Tail(250)).unwrap())
+        b.iter(|| doc.read(LineSelection::tail(250)).unwrap())
     });
     g.finish();
 

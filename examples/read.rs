@@ -196,11 +196,11 @@ fn parse(argv: Vec<OsString>) -> Result<Args, Parse> {
             }
             Long("head") => {
                 let n = number(&flag, &text(&mut p)?)?;
-                set(&mut a, LineSelection::Head(n).into())?
+                set(&mut a, LineSelection::head(n).into())?
             }
             Long("tail") => {
                 let n = number(&flag, &text(&mut p)?)?;
-                set(&mut a, LineSelection::Tail(n).into())?
+                set(&mut a, LineSelection::tail(n).into())?
             }
             Long("offset") => {
                 one(&a, &flag)?;

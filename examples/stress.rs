@@ -221,8 +221,8 @@ pub fn run(
                     } else {
                         let start = 1 + (k >> 40) % 4000;
                         let sel: Selection = match (k >> 20) % 5 {
-                            0 => LineSelection::Head(40).into(),
-                            1 => LineSelection::Tail(40).into(),
+                            0 => LineSelection::head(40).into(),
+                            1 => LineSelection::tail(40).into(),
                             2 => LineSelection::from(start..=start + 30).into(),
                             3 => LineSelection::offset_limit(start, Some(20)).into(),
                             _ => LineSelection::range(Some(-(1 + (k % 200) as i64)), None).into(),

@@ -121,7 +121,7 @@ impl Document {
     /// let src = Source::from_bytes(b"\xff\xfeh\0i\0".to_vec(), "hi.txt");
     /// let mut doc = Reader::new().document(src);
     /// assert_eq!(doc.classification()?.encoding(), Some(Encoding::Utf16Le));
-    /// assert_eq!(doc.read(rangeread::LineSelection::Head(1))?.content, "hi");
+    /// assert_eq!(doc.read(rangeread::LineSelection::head(1))?.content, "hi");
     /// # Ok::<(), rangeread::Error>(())
     /// ```
     pub fn classification(&mut self) -> Result<Classification> {

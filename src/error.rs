@@ -256,7 +256,7 @@ impl Error {
     /// ```
     /// use rangeread::{ErrorKind, LineSelection, Reader};
     ///
-    /// let err = Reader::new().read("no/such/file", LineSelection::Head(1)).unwrap_err();
+    /// let err = Reader::new().read("no/such/file", LineSelection::head(1)).unwrap_err();
     /// assert_eq!(err.kind(), ErrorKind::NotFound);
     /// assert_eq!(err.kind().as_str(), "not_found");
     /// ```

@@ -15,7 +15,7 @@
 //! print!("{}", render(&result, Format::CatN));
 //!
 //! // The last 5 lines, the way the MCP filesystem server's `tail` asks for them.
-//! let tail = Reader::new().read("tests/data/sample.txt", LineSelection::Tail(5))?;
+//! let tail = Reader::new().read("tests/data/sample.txt", LineSelection::tail(5))?;
 //! assert_eq!(tail.content.lines().count(), 5);
 //!
 //! // "40:+10" is bat's notation for lines 40 to 50; "-20:" the last 20 lines.
@@ -93,10 +93,10 @@
 //! use rangeread::{LineSelection, Reader, Workspace};
 //!
 //! let ws = Workspace::builder("tests/data").protect("*.pem").protect(".env*").build()?;
-//! let result = Reader::new().read_in(&ws, "sample.txt", LineSelection::Head(3))?;
+//! let result = Reader::new().read_in(&ws, "sample.txt", LineSelection::head(3))?;
 //! assert!(result.resolved_path.starts_with(ws.root().to_str().unwrap()));
 //! assert_eq!(
-//!     Reader::new().read_in(&ws, "../../Cargo.toml", LineSelection::Head(3)).unwrap_err().kind(),
+//!     Reader::new().read_in(&ws, "../../Cargo.toml", LineSelection::head(3)).unwrap_err().kind(),
 //!     rangeread::ErrorKind::OutsideWorkspace,
 //! );
 //! # Ok::<(), rangeread::Error>(())

@@ -22,7 +22,7 @@ use crate::workspace::Workspace;
 /// ```
 /// use rangeread::{LineSelection, Reader};
 ///
-/// let result = Reader::new().max_lines(5).read("Cargo.toml", LineSelection::Head(3))?;
+/// let result = Reader::new().max_lines(5).read("Cargo.toml", LineSelection::head(3))?;
 /// assert_eq!(result.lines.map(|l| (l.start, l.end)), Some((1, 3)));
 /// assert!(result.content.starts_with("[package]"));
 /// # Ok::<(), rangeread::Error>(())
@@ -142,7 +142,7 @@ impl Reader {
     /// let reader = Reader::new().max_scan_bytes(64 << 10);
     /// let mut doc = reader.document(Source::from_bytes(text.into_bytes(), "big.log"));
     /// assert!(matches!(doc.read(LineSelection::from(90_000..=90_001)), Err(Error::ScanBudget { .. })));
-    /// assert_eq!(doc.read(LineSelection::Tail(1))?.content, "line 100000\n");
+    /// assert_eq!(doc.read(LineSelection::tail(1))?.content, "line 100000\n");
     /// # Ok::<(), rangeread::Error>(())
     /// ```
     pub fn max_scan_bytes(mut self, n: u64) -> Reader {
@@ -198,8 +198,8 @@ impl Reader {
     ///
     /// let ws = Workspace::new("tests/data")?;
     /// let mut doc = Reader::new().open_in(&ws, "sample.txt")?;
-    /// let first = doc.read(LineSelection::Head(1))?;
-    /// let last = doc.read(LineSelection::Tail(1))?;
+    /// let first = doc.read(LineSelection::head(1))?;
+    /// let last = doc.read(LineSelection::tail(1))?;
     /// assert_eq!(first.path, "sample.txt");
     /// assert_eq!(first.resolved_path, last.resolved_path);
     /// # Ok::<(), rangeread::Error>(())
@@ -278,7 +278,7 @@ impl Reader {
     /// assert_eq!(result.lines.map(|l| (l.start, l.end)), Some((2, 3)));
     ///
     /// let err = Reader::new()
-    ///     .read_in(&ws, "data/../secrets/id_rsa", LineSelection::Head(1))
+    ///     .read_in(&ws, "data/../secrets/id_rsa", LineSelection::head(1))
     ///     .unwrap_err();
     /// assert_eq!(err.to_string(), r#"Access denied: "data/../secrets/id_rsa" is a protected path"#);
     /// # Ok::<(), rangeread::Error>(())

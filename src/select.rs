@@ -17,11 +17,16 @@ use crate::text::{utf8, Units};
 ///
 /// All the forms agent tools use normalize to this type:
 ///
+/// Build a selection with the constructors (or `From` a range, or by parsing); the
+/// variants are there to match on (those with fields cannot be built outside the crate,
+/// so that a new field never breaks a caller).
+///
 /// | form | constructor |
 /// |---|---|
 /// | `start..=end`, `start..`, `..=end`, `..` | `From` the std range types, or [`LineSelection::range`] |
 /// | `offset` + `limit` (Claude Code, Codex) | [`LineSelection::offset_limit`] |
-/// | `head N`, `tail N` (MCP filesystem server) | [`LineSelection::Head`], [`LineSelection::Tail`] |
+/// | `head N`, `tail N` (MCP filesystem server) | [`LineSelection::head`], [`LineSelection::tail`] |
+/// | `around L` with context, `block L` | [`LineSelection::around`], [`LineSelection::block`] |
 /// | CLI text `A:B`, `A:`, `:B`, `A:+N`, `-N:` | [`LineSelection::parse`] / `str::parse` |
 ///
 /// # Example
@@ -39,6 +44,7 @@ use crate::text::{utf8, Units};
 pub enum LineSelection {
     /// `start..=end`; a missing start means line 1, a missing end the last line. Negative
     /// values count from the end.
+    #[non_exhaustive]
     Range {
         /// First line (1-based, or negative from the end).
         start: Option<i64>,
@@ -46,6 +52,7 @@ pub enum LineSelection {
         end: Option<i64>,
     },
     /// `limit` lines starting at line `offset` (1-based); no limit reads to the end.
+    #[non_exhaustive]
     OffsetLimit {
         /// First line, 1-based.
         offset: u64,
@@ -58,6 +65,7 @@ pub enum LineSelection {
     Tail(u64),
     /// Line `line` and `context` lines on each side: `line - context ..= line + context`,
     /// clamped to the file. `line` must exist.
+    #[non_exhaustive]
     Around {
         /// The line in the middle, 1-based.
         line: u64,
@@ -68,6 +76,7 @@ pub enum LineSelection {
     /// and doc comments; outside any definition, the enclosing indentation block. The
     /// rules are those of the behaviour contract (SPEC §6), detailed on
     /// [`LineSelection::block`]. `line` must exist.
+    #[non_exhaustive]
     Block {
         /// A line inside the block, 1-based.
         line: u64,
@@ -85,6 +94,17 @@ impl Default for LineSelection {
 }
 
 impl LineSelection {
+    /// The first `n` lines (`head N` of the MCP filesystem server); `0` selects nothing.
+    pub fn head(n: u64) -> LineSelection {
+        LineSelection::Head(n)
+    }
+
+    /// The last `n` lines (`tail N`); `0` selects nothing, more than the file has selects
+    /// the whole file.
+    pub fn tail(n: u64) -> LineSelection {
+        LineSelection::Tail(n)
+    }
+
     /// `start..=end` with optional, possibly negative, sides.
     pub fn range(start: Option<i64>, end: Option<i64>) -> LineSelection {
         LineSelection::Range { start, end }

@@ -48,7 +48,7 @@ fn an_appended_file_extends_its_index_from_the_old_end() {
     let reader = Reader::new().cache(cache.clone());
     assert_eq!(
         reader
-            .read(&path, LineSelection::Tail(1))
+            .read(&path, LineSelection::tail(1))
             .unwrap()
             .total_lines,
         Some(10_000)
@@ -71,14 +71,14 @@ fn a_rewritten_or_truncated_file_is_rebuilt() {
     let (_d, path) = setup(1000);
     let cache = Arc::new(IndexCache::new(1 << 20));
     let reader = Reader::new().cache(cache.clone());
-    reader.read(&path, LineSelection::Tail(1)).unwrap();
+    reader.read(&path, LineSelection::tail(1)).unwrap();
     // Same size, other content: short lines become long and the other way round.
     let text: String = (1..=1000).rev().map(|n| format!("LINE {n}\n")).collect();
     std::fs::write(&path, &text).unwrap();
     let r = reader.read(&path, LineSelection::from(1..=1)).unwrap();
     assert_eq!(r.content, "LINE 1000\n");
     std::fs::write(&path, "a\nb\n").unwrap();
-    let r = reader.read(&path, LineSelection::Tail(5)).unwrap();
+    let r = reader.read(&path, LineSelection::tail(5)).unwrap();
     assert_eq!((r.content.as_str(), r.total_lines), ("a\nb\n", Some(2)));
     assert!(cache.stats().invalidated >= 2);
 }
@@ -88,11 +88,11 @@ fn a_grown_file_whose_old_end_changed_is_rebuilt_not_extended() {
     let (_d, path) = setup(1000);
     let cache = Arc::new(IndexCache::new(1 << 20));
     let reader = Reader::new().cache(cache.clone());
-    reader.read(&path, LineSelection::Tail(1)).unwrap();
+    reader.read(&path, LineSelection::tail(1)).unwrap();
     let mut text = numbered(1, 1000).replace("line 999\n", "line 999 changed\n");
     text.push_str("more\n");
     std::fs::write(&path, &text).unwrap();
-    let r = reader.read(&path, LineSelection::Tail(3)).unwrap();
+    let r = reader.read(&path, LineSelection::tail(3)).unwrap();
     assert_eq!(r.content, "line 999 changed\nline 1000\nmore\n");
     assert_eq!(cache.stats().extended, 0);
 }
@@ -102,21 +102,21 @@ fn a_replaced_or_deleted_file_is_dropped() {
     let (dir, path) = setup(100);
     let cache = Arc::new(IndexCache::new(1 << 20));
     let reader = Reader::new().cache(cache.clone());
-    reader.read(&path, LineSelection::Tail(1)).unwrap();
+    reader.read(&path, LineSelection::tail(1)).unwrap();
     let other = dir.path().join("new.txt");
     std::fs::write(&other, "x\ny\n").unwrap();
     std::fs::rename(&other, &path).unwrap();
     assert_eq!(
-        reader.read(&path, LineSelection::Tail(1)).unwrap().content,
+        reader.read(&path, LineSelection::tail(1)).unwrap().content,
         "y\n"
     );
     assert_eq!(cache.len(), 1, "the replaced file's entry is gone");
     std::fs::remove_file(&path).unwrap();
-    assert!(reader.read(&path, LineSelection::Tail(1)).is_err());
+    assert!(reader.read(&path, LineSelection::tail(1)).is_err());
     assert!(cache.is_empty());
     // prune() finds entries of files deleted behind the cache's back.
     std::fs::write(&path, "z\n").unwrap();
-    reader.read(&path, LineSelection::Tail(1)).unwrap();
+    reader.read(&path, LineSelection::tail(1)).unwrap();
     std::fs::remove_file(&path).unwrap();
     cache.prune();
     assert!(cache.is_empty());
@@ -130,14 +130,14 @@ fn memory_stays_within_the_budget_by_evicting_the_least_recently_used() {
     for i in 0..20 {
         let p = dir.path().join(format!("f{i}.txt"));
         std::fs::write(&p, numbered(1, 100)).unwrap();
-        reader.read(&p, LineSelection::Tail(1)).unwrap();
+        reader.read(&p, LineSelection::tail(1)).unwrap();
         assert!(cache.memory_bytes() <= 2000);
     }
     assert!(cache.len() < 20);
     assert!(cache.stats().evicted > 0);
     // The most recent file is still there.
     let last = dir.path().join("f19.txt");
-    reader.read(&last, LineSelection::Head(1)).unwrap();
+    reader.read(&last, LineSelection::head(1)).unwrap();
     assert!(cache.stats().hits >= 1);
 }
 
@@ -185,10 +185,10 @@ fn two_workspaces_with_the_same_relative_path_keep_their_own_entries() {
     let reader = Reader::new().cache(cache.clone());
     for _ in 0..3 {
         let ra = reader
-            .read_in(&wa, "notes.txt", LineSelection::Tail(1))
+            .read_in(&wa, "notes.txt", LineSelection::tail(1))
             .unwrap();
         let rb = reader
-            .read_in(&wb, "notes.txt", LineSelection::Tail(1))
+            .read_in(&wb, "notes.txt", LineSelection::tail(1))
             .unwrap();
         assert_eq!(
             (ra.content.as_str(), rb.content.as_str()),
@@ -214,11 +214,11 @@ fn a_reader_of_an_older_state_does_not_evict_the_newer_entry() {
         .open(&path)
         .unwrap();
     f.write_all(numbered(2001, 2500).as_bytes()).unwrap();
-    let new = reader.read(&path, LineSelection::Tail(1)).unwrap();
+    let new = reader.read(&path, LineSelection::tail(1)).unwrap();
     assert_eq!(new.content, "line 2500\n");
     let mut doc = reader.document(old);
     assert!(matches!(
-        doc.read(LineSelection::Tail(1)),
+        doc.read(LineSelection::tail(1)),
         Err(rangeread::Error::Changed { .. })
     ));
     // The newer entry is still there: the next read is a hit.
@@ -252,26 +252,26 @@ fn classification_through_the_cache_follows_the_file() {
     // A short text file grows by binary bytes inside the sample: binary now.
     std::fs::write(&path, "key=value\n").unwrap();
     assert_eq!(
-        reader.read(&path, LineSelection::Head(1)).unwrap().encoding,
+        reader.read(&path, LineSelection::head(1)).unwrap().encoding,
         "utf-8"
     );
     append(&[0u8; 64]);
-    let e = reader.read(&path, LineSelection::Head(1)).unwrap_err();
+    let e = reader.read(&path, LineSelection::head(1)).unwrap_err();
     assert!(matches!(e, rangeread::Error::Binary { .. }), "{e}");
 
     // Rewritten as text: text again.
     std::fs::write(&path, "plain text again\n").unwrap();
-    let r = reader.read(&path, LineSelection::Head(1)).unwrap();
+    let r = reader.read(&path, LineSelection::head(1)).unwrap();
     assert_eq!(r.content, "plain text again\n");
 
     // A windows-1252 file beyond the sample keeps its encoding across an append, and the
     // appended line decodes with it.
     let line = b"Caf\xe9 cr\xe8me br\xfbl\xe9e, na\xefve fa\xe7ade.\n";
     std::fs::write(&path, line.repeat(300)).unwrap();
-    let r = reader.read(&path, LineSelection::Tail(1)).unwrap();
+    let r = reader.read(&path, LineSelection::tail(1)).unwrap();
     assert_eq!(r.encoding, "windows-1252");
     append(b"D\xe9j\xe0 vu.\n");
-    let r = reader.read(&path, LineSelection::Tail(1)).unwrap();
+    let r = reader.read(&path, LineSelection::tail(1)).unwrap();
     assert_eq!(
         (r.encoding.as_str(), r.content.as_str()),
         ("windows-1252", "Déjà vu.\n")
@@ -294,7 +294,7 @@ fn landmark_memory_stays_bounded_while_reads_follow_a_growing_file() {
     let reader = Reader::new().cache(cache.clone());
     let mut peak_early = 0;
     for round in 0..80 {
-        let r = reader.read(&path, LineSelection::Tail(3)).unwrap();
+        let r = reader.read(&path, LineSelection::tail(3)).unwrap();
         assert_eq!(
             r.content,
             format!("pub fn item_3999(x: u64) -> u64 {{\n    x + 3999\n}}\n")

@@ -82,7 +82,7 @@ fn binary_files_fail_with_the_contract_message() {
         let name = e["file"].as_str().unwrap();
         let mime = e["mime"].as_str().unwrap();
         let err = Reader::new()
-            .read(file(name), LineSelection::Head(10))
+            .read(file(name), LineSelection::head(10))
             .unwrap_err();
         assert_eq!(
             err.to_string(),
@@ -173,7 +173,7 @@ fn corpus_text_reads_right() {
             assert_eq!(r.percent_of_file, 100.0, "{ctx}");
             // The last line alone, found backwards from the end.
             if lines > 0 {
-                let last = doc.read(LineSelection::Tail(1)).unwrap();
+                let last = doc.read(LineSelection::tail(1)).unwrap();
                 let want_last = want.trim_end_matches('\n');
                 let want_last = &want[want_last.rfind('\n').map_or(0, |i| i + 1)..];
                 assert_eq!(last.content, want_last, "{ctx}");
@@ -327,7 +327,7 @@ fn utf16_line_selections() {
             (Some(1), Some(1))
         );
 
-        let head = doc.read(LineSelection::Head(1)).unwrap();
+        let head = doc.read(LineSelection::head(1)).unwrap();
         assert_eq!(head.content, "First line\n");
         assert_eq!(head.bytes.start, bom, "line 1 starts after the BOM");
         assert_eq!(head.bom, bom > 0);
@@ -345,7 +345,7 @@ fn utf16_line_selections() {
         let mut small = Reader::new()
             .max_lines(1)
             .document(Source::from_bytes(bytes, "u16.txt"));
-        let p = small.read(LineSelection::Head(3)).unwrap();
+        let p = small.read(LineSelection::head(3)).unwrap();
         assert_eq!(p.content, "First line\n");
         assert_eq!(p.truncated.unwrap().next_start_line, Some(2));
         assert_eq!(p.truncated.unwrap().next_start_byte, line2);
@@ -453,7 +453,7 @@ fn utf16_unpaired_surrogates_are_lossy_or_strict() {
 #[test]
 fn utf8_bom_is_reported_not_returned() {
     let mut doc = Reader::new().open(file("bom-utf8.txt")).unwrap();
-    let r = doc.read(LineSelection::Head(1)).unwrap();
+    let r = doc.read(LineSelection::head(1)).unwrap();
     assert_eq!(r.content, "BOM first\n");
     assert!(r.bom);
     assert_eq!(r.encoding, "utf-8");
@@ -496,7 +496,7 @@ fn legacy_encodings_report_name_and_confidence() {
         };
         assert!(t.confidence >= 0.8, "{name}: {t:?}");
         let r = Reader::new()
-            .read(file(name), LineSelection::Head(1))
+            .read(file(name), LineSelection::head(1))
             .unwrap();
         assert_eq!(r.encoding, t.encoding.name());
         assert_eq!(r.encoding_confidence, t.confidence);

@@ -158,13 +158,13 @@ fn answers(name: &str, bytes: &[u8], path: &str, tiny: Option<usize>) -> Vec<(St
         .max_bytes(0)
         .index_block_size(tiny.map_or(64 << 10, |_| 97));
     let mut d = doc(&reader, source());
-    let r = d.read(LineSelection::Head(1)).unwrap();
+    let r = d.read(LineSelection::head(1)).unwrap();
     put("encoding", format!("{name} -> {}", r.encoding));
     let total = d.total_lines().unwrap();
     put("total", total.to_string());
     for sel in [
-        LineSelection::Head(12),
-        LineSelection::Tail(12),
+        LineSelection::head(12),
+        LineSelection::tail(12),
         LineSelection::from(100..=140),
         LineSelection::range(Some(-30), Some(-20)),
         LineSelection::around(total / 2, 4),
@@ -317,7 +317,7 @@ fn every_backend_agrees_on_utf16() {
     for b in input.backends().into_iter().filter(|b| b.block > 1) {
         let mut d = Reader::new().index_block_size(b.block).document(b.source);
         let outline = d.outline().unwrap();
-        let tail = d.read(LineSelection::Tail(30)).unwrap();
+        let tail = d.read(LineSelection::tail(30)).unwrap();
         let mid = d.read(LineSelection::from(150..=160)).unwrap();
         let got = (
             outline.landmarks.len(),

@@ -33,7 +33,7 @@ fn expected(bytes: &[u8], sel: LineSelection) -> Result<Expected, String> {
         }
         LineSelection::Head(k) => Ok(take(1, n.min(k as i64))),
         LineSelection::Tail(k) => Ok(take((n - k as i64 + 1).max(1), n)),
-        LineSelection::OffsetLimit { offset, limit } => {
+        LineSelection::OffsetLimit { offset, limit, .. } => {
             let o = offset as i64;
             if o == 0 {
                 return Err(zero("start_line"));
@@ -47,7 +47,7 @@ fn expected(bytes: &[u8], sel: LineSelection) -> Result<Expected, String> {
             let last = limit.map_or(n, |l| n.min(o + l as i64 - 1));
             Ok(take(o, last))
         }
-        LineSelection::Range { start, end } => {
+        LineSelection::Range { start, end, .. } => {
             if start == Some(0) {
                 return Err(zero("start_line"));
             }
@@ -174,8 +174,8 @@ fn selection_strategy() -> impl Strategy<Value = LineSelection> {
         (prop::option::of(pos.clone()), prop::option::of(pos))
             .prop_map(|(s, e)| LineSelection::range(s, e)),
         (0u64..14, prop::option::of(0u64..8)).prop_map(|(o, l)| LineSelection::offset_limit(o, l)),
-        (0u64..14).prop_map(LineSelection::Head),
-        (0u64..14).prop_map(LineSelection::Tail),
+        (0u64..14).prop_map(LineSelection::head),
+        (0u64..14).prop_map(LineSelection::tail),
     ]
 }
 
@@ -302,8 +302,8 @@ fn tail_larger_than_the_file_selects_the_whole_file() {
 fn head_tail_and_limit_zero_select_nothing() {
     let input = Input::new(b"a\nb\n");
     for sel in [
-        LineSelection::Head(0),
-        LineSelection::Tail(0),
+        LineSelection::head(0),
+        LineSelection::tail(0),
         LineSelection::offset_limit(1, Some(0)),
     ] {
         let r = unlimited(64).read(&input.path, sel).unwrap();
@@ -360,7 +360,7 @@ fn head_of_a_large_file_does_not_scan_it_under_if_known_totals() {
         .totals(rangeread::Totals::IfKnown)
         .open(&input.path)
         .unwrap();
-    let r = doc.read(LineSelection::Head(3)).unwrap();
+    let r = doc.read(LineSelection::head(3)).unwrap();
     assert_eq!(r.content, "line 0\nline 1\nline 2\n");
     assert_eq!(r.total_lines, None);
     assert!(
@@ -368,7 +368,7 @@ fn head_of_a_large_file_does_not_scan_it_under_if_known_totals() {
         "scanned {}",
         doc.index().scanned()
     );
-    let t = doc.read(LineSelection::Tail(2)).unwrap();
+    let t = doc.read(LineSelection::tail(2)).unwrap();
     assert_eq!(t.content, "line 199998\nline 199999\n");
     assert!(
         doc.index().scanned() <= 1 << 20,

@@ -348,7 +348,7 @@ fn one_cache_serves_file_reads_and_transcripts() {
     );
     // The transcript's count and title state sit in the file's entry, which the reader
     // then finds and fills with its line index: one entry, one budget.
-    let lines = reader.read(&path, LineSelection::Tail(1)).unwrap();
+    let lines = reader.read(&path, LineSelection::tail(1)).unwrap();
     assert_eq!(cache.len(), 1);
     let misses = cache.stats().misses;
     assert_eq!(
@@ -369,7 +369,7 @@ fn one_cache_serves_file_reads_and_transcripts() {
     assert_eq!(contents(&r), ["And the changelog?"]);
     assert_eq!(cache.stats().extended, 1);
     let total = lines.total_lines.unwrap();
-    let after = reader.read(&path, LineSelection::Tail(1)).unwrap();
+    let after = reader.read(&path, LineSelection::tail(1)).unwrap();
     assert_eq!(after.total_lines, Some(total + 1));
     // Rewritten: the state goes with the entry, and the new content is counted.
     let first_two: String = fs::read_to_string(&path)

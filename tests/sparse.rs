@@ -41,7 +41,7 @@ fn lines_of_a_sparse_file_are_counted_across_its_holes() {
     let r = doc.read(LineSelection::from(3002..=3003)).unwrap();
     assert_eq!(r.content, "line 3002\nline 3003\n");
     assert_eq!(r.bytes.start, 2 * GIB + "line 3001\n".len() as u64);
-    let r = doc.read(LineSelection::Tail(2)).unwrap();
+    let r = doc.read(LineSelection::tail(2)).unwrap();
     assert_eq!(r.content, "line 3199\nline 3200\n");
     assert_eq!(r.lines.map(|l| (l.start, l.end)), Some((3199, 3200)));
 }
@@ -89,7 +89,7 @@ fn tail_of_a_file_that_ends_in_a_hole() {
         .max_bytes(4096)
         .max_line_chars(0);
     // The last line is the hole (zeros without a line feed): paged by the byte budget.
-    let r = reader.read(&path, LineSelection::Tail(1)).unwrap();
+    let r = reader.read(&path, LineSelection::tail(1)).unwrap();
     assert_eq!(r.lines.map(|l| l.start), Some(2001));
     assert_eq!(r.content.len(), 4096);
     assert!(r.truncated.is_some());

@@ -24,7 +24,7 @@ fn within_5s<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
 #[test]
 fn missing_file_is_not_found_with_the_path() {
     let err = Reader::new()
-        .read("/no/such/file.txt", LineSelection::Head(1))
+        .read("/no/such/file.txt", LineSelection::head(1))
         .unwrap_err();
     assert_eq!(err.to_string(), "File not found: \"/no/such/file.txt\"");
     assert_eq!(err.kind().as_str(), "not_found");
@@ -34,7 +34,7 @@ fn missing_file_is_not_found_with_the_path() {
 fn directory_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let err = Reader::new()
-        .read(dir.path(), LineSelection::Head(1))
+        .read(dir.path(), LineSelection::head(1))
         .unwrap_err();
     assert_eq!(
         err.to_string(),
@@ -55,7 +55,7 @@ fn fifo_is_refused_without_blocking() {
     // Nobody writes to the pipe: a blocking open would hang forever.
     let err = within_5s(move || {
         Reader::new()
-            .read(&path, LineSelection::Head(1))
+            .read(&path, LineSelection::head(1))
             .unwrap_err()
     });
     assert!(matches!(
@@ -78,7 +78,7 @@ fn socket_is_refused() {
     let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
     let err = within_5s(move || {
         Reader::new()
-            .read(&sock, LineSelection::Head(1))
+            .read(&sock, LineSelection::head(1))
             .unwrap_err()
     });
     assert!(
@@ -96,7 +96,7 @@ fn socket_is_refused() {
 #[test]
 fn character_devices_are_refused_and_never_read() {
     for dev in ["/dev/zero", "/dev/null", "/dev/urandom"] {
-        let err = within_5s(move || Reader::new().read(dev, LineSelection::Head(1)).unwrap_err());
+        let err = within_5s(move || Reader::new().read(dev, LineSelection::head(1)).unwrap_err());
         assert_eq!(
             err.to_string(),
             format!("Not a regular file (character device): \"{dev}\"")
@@ -107,7 +107,7 @@ fn character_devices_are_refused_and_never_read() {
 #[test]
 fn zero_size_proc_file_is_streamed_with_a_bound() {
     let r = Reader::new()
-        .read("/proc/self/status", LineSelection::Head(3))
+        .read("/proc/self/status", LineSelection::head(3))
         .unwrap();
     assert!(r.content.starts_with("Name:"), "{}", r.content);
     assert_eq!(r.lines.map(|l| l.count()), Some(3));
@@ -132,8 +132,8 @@ fn sysfs_file_whose_size_lies_is_read_whole() {
         "sysfs reports the size it does"
     );
     for sel in [
-        LineSelection::Head(1),
-        LineSelection::Tail(1),
+        LineSelection::head(1),
+        LineSelection::tail(1),
         LineSelection::default(),
     ] {
         let r = Reader::new().read(path, sel).unwrap();
@@ -143,7 +143,7 @@ fn sysfs_file_whose_size_lies_is_read_whole() {
     // Through a workspace too.
     let ws = rangeread::Workspace::new("/sys/devices/system/cpu").unwrap();
     let r = Reader::new()
-        .read_in(&ws, "online", LineSelection::Head(1))
+        .read_in(&ws, "online", LineSelection::head(1))
         .unwrap();
     assert_eq!(r.content, want);
 }
@@ -179,7 +179,7 @@ fn permission_denied_names_the_path() {
         assert_eq!(out.status.code(), Some(1));
     } else {
         let err = Reader::new()
-            .read(&secret, LineSelection::Head(1))
+            .read(&secret, LineSelection::head(1))
             .unwrap_err();
         assert_eq!(
             err.to_string(),
@@ -300,8 +300,8 @@ fn stress_truncate_rewrite_append_while_reading() {
                 while Instant::now() < deadline {
                     k += 1;
                     let sel = match k % 4 {
-                        0 => LineSelection::Head(50),
-                        1 => LineSelection::Tail(50),
+                        0 => LineSelection::head(50),
+                        1 => LineSelection::tail(50),
                         2 => LineSelection::from(100 + k % 700..=150 + k % 700),
                         _ => LineSelection::offset_limit(1 + k % 900, Some(30)),
                     };
@@ -371,14 +371,14 @@ fn byte_selections_on_special_files_behave_the_same() {
 #[test]
 fn bad_paths_get_clear_errors_without_a_workspace() {
     let e = Reader::new()
-        .read("a\0b", LineSelection::Head(1))
+        .read("a\0b", LineSelection::head(1))
         .unwrap_err();
     assert_eq!(e.to_string(), "Invalid path \"a\\0b\": contains a NUL byte");
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = (dir.path().join("loop1"), dir.path().join("loop2"));
     std::os::unix::fs::symlink(&b, &a).unwrap();
     std::os::unix::fs::symlink(&a, &b).unwrap();
-    let e = Reader::new().read(&a, LineSelection::Head(1)).unwrap_err();
+    let e = Reader::new().read(&a, LineSelection::head(1)).unwrap_err();
     assert_eq!(e.kind().as_str(), "invalid_path");
     assert!(
         e.to_string().ends_with("too many levels of symbolic links"),
@@ -386,7 +386,7 @@ fn bad_paths_get_clear_errors_without_a_workspace() {
     );
     let long = dir.path().join("n".repeat(300));
     let e = Reader::new()
-        .read(&long, LineSelection::Head(1))
+        .read(&long, LineSelection::head(1))
         .unwrap_err();
     assert!(e.to_string().ends_with("is too long"), "{e}");
 }
@@ -420,13 +420,13 @@ fn paths_in_every_message_are_escaped() {
         let name = std::ffi::OsStr::from_bytes(name);
         // Not found, without and with a workspace.
         let e = reader
-            .read_in(&ws, name, LineSelection::Head(1))
+            .read_in(&ws, name, LineSelection::head(1))
             .unwrap_err();
         assert_eq!(e.to_string(), format!("File not found: \"{want}\""));
         // A directory of that name.
         std::fs::create_dir(dir.path().join(name)).unwrap();
         let e = reader
-            .read_in(&ws, name, LineSelection::Head(1))
+            .read_in(&ws, name, LineSelection::head(1))
             .unwrap_err();
         assert_eq!(e.to_string(), format!("Path is a directory: \"{want}\""));
         // A FIFO inside it.
@@ -438,7 +438,7 @@ fn paths_in_every_message_are_escaped() {
         )
         .unwrap();
         let e = reader
-            .read_in(&ws, &fifo, LineSelection::Head(1))
+            .read_in(&ws, &fifo, LineSelection::head(1))
             .unwrap_err();
         assert_eq!(
             e.to_string(),
@@ -447,7 +447,7 @@ fn paths_in_every_message_are_escaped() {
         // Outside, protected, invalid.
         let outside = std::path::Path::new("..").join(name);
         let e = reader
-            .read_in(&ws, &outside, LineSelection::Head(1))
+            .read_in(&ws, &outside, LineSelection::head(1))
             .unwrap_err();
         assert_eq!(
             e.to_string(),
@@ -456,7 +456,7 @@ fn paths_in_every_message_are_escaped() {
         let mut pem = name.to_os_string();
         pem.push(".pem");
         let e = reader
-            .read_in(&ws, &pem, LineSelection::Head(1))
+            .read_in(&ws, &pem, LineSelection::head(1))
             .unwrap_err();
         assert_eq!(
             e.to_string(),
@@ -464,7 +464,7 @@ fn paths_in_every_message_are_escaped() {
         );
         let mut nul = name.to_os_string();
         nul.push("\0");
-        let e = reader.read(&nul, LineSelection::Head(1)).unwrap_err();
+        let e = reader.read(&nul, LineSelection::head(1)).unwrap_err();
         assert_eq!(
             e.to_string(),
             format!("Invalid path \"{want}\\0\": contains a NUL byte")
@@ -526,8 +526,8 @@ fn fifo_swapped_in_by_rename_is_never_opened() {
             let start = Instant::now();
             while start.elapsed() < Duration::from_millis(1500) {
                 let read = match &ws {
-                    Some(ws) => Reader::new().read_in(ws, "t", LineSelection::Head(1)),
-                    None => Reader::new().read(&path, LineSelection::Head(1)),
+                    Some(ws) => Reader::new().read_in(ws, "t", LineSelection::head(1)),
+                    None => Reader::new().read(&path, LineSelection::head(1)),
                 };
                 match read {
                     Ok(r) => {
@@ -744,12 +744,12 @@ fn scan_budget_bounds_each_call_and_the_count_goes_on() {
     );
     assert!(msg.contains("start_byte") && msg.contains("tail"), "{msg}");
     // What needs no count is answered: the head (without totals), the tail, bytes.
-    let head = reader.read(&path, LineSelection::Head(2)).unwrap();
+    let head = reader.read(&path, LineSelection::head(2)).unwrap();
     assert_eq!(
         (head.content.as_str(), head.total_lines),
         ("line 1\nline 2\n", None)
     );
-    let tail = reader.read(&path, LineSelection::Tail(1)).unwrap();
+    let tail = reader.read(&path, LineSelection::tail(1)).unwrap();
     assert_eq!(tail.content, "line 200000\n");
     let bytes = reader
         .read(&path, ByteSelection::new(Some(len - 12), None))

@@ -211,7 +211,7 @@ fn single_line_over_the_byte_budget_pages_by_bytes() {
         .max_line_chars(0)
         .max_bytes(4096)
         .document(Source::from_bytes(data.into_bytes(), "l.txt"));
-    let r = doc.read(LineSelection::Head(2)).unwrap();
+    let r = doc.read(LineSelection::head(2)).unwrap();
     let t = r.truncated.unwrap();
     assert_eq!(t.reason, TruncationReason::MaxBytes);
     assert_eq!(r.content.len(), 4096);
@@ -244,7 +244,7 @@ fn long_multibyte_line_is_cut_on_a_char_boundary() {
         .max_line_chars(0)
         .max_bytes(1000)
         .document(Source::from_bytes(line.clone().into_bytes(), "jp.txt"));
-    let r = doc.read(LineSelection::Head(1)).unwrap();
+    let r = doc.read(LineSelection::head(1)).unwrap();
     assert!(r.content.len() <= 1000 && r.content.len() >= 997);
     assert!(line.is_char_boundary(r.content.len()));
     assert_eq!(r.truncated.unwrap().next_start_byte, r.content.len() as u64);

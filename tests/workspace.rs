@@ -486,7 +486,7 @@ fn workspace_documents_keep_one_index_and_report_paths() {
     let f = fixture();
     let ws = Workspace::new(&f.root).unwrap();
     let mut doc = Reader::new().open_in(&ws, "dir_link/lib.rs").unwrap();
-    let r = doc.read(LineSelection::Head(1)).unwrap();
+    let r = doc.read(LineSelection::head(1)).unwrap();
     assert_eq!(r.path, "dir_link/lib.rs");
     assert_eq!(
         r.resolved_path,

@@ -310,13 +310,13 @@ impl WorkspaceBuilder {
 ///
 /// let ws = Workspace::builder("tests").protect("*.pem").build()?;
 /// let reader = Reader::new();
-/// let result = reader.read_in(&ws, "data/sample.txt", LineSelection::Head(2))?;
+/// let result = reader.read_in(&ws, "data/sample.txt", LineSelection::head(2))?;
 /// assert_eq!(result.path, "data/sample.txt");
 /// assert!(result.resolved_path.ends_with("sample.txt"));
 ///
-/// let err = reader.read_in(&ws, "../Cargo.toml", LineSelection::Head(2)).unwrap_err();
+/// let err = reader.read_in(&ws, "../Cargo.toml", LineSelection::head(2)).unwrap_err();
 /// assert_eq!(err.to_string(), r#"Path "../Cargo.toml" is outside the workspace"#);
-/// let err = reader.read_in(&ws, "data/server.pem", LineSelection::Head(2)).unwrap_err();
+/// let err = reader.read_in(&ws, "data/server.pem", LineSelection::head(2)).unwrap_err();
 /// assert!(matches!(err, Error::Protected { .. }));
 /// # Ok::<(), rangeread::Error>(())
 /// ```

@@ -20,7 +20,7 @@ use crate::error::{Error, Result};
 /// let sessions = WorkspaceRegistry::new();
 /// sessions.insert("task-42", Workspace::new("tests/data")?);
 /// let ws = sessions.get("task-42")?;
-/// let result = Reader::new().read_in(&ws, "sample.txt", LineSelection::Head(1))?;
+/// let result = Reader::new().read_in(&ws, "sample.txt", LineSelection::head(1))?;
 /// assert_eq!(result.lines.map(|l| l.start), Some(1));
 ///
 /// let err = sessions.get("task-7").unwrap_err();
