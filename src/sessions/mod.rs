@@ -533,7 +533,9 @@ fn no_match(query: &str, sessions: &[SessionInfo]) -> Error {
 /// A title for a session that has no title record: the first line of its first real
 /// prompt, at most 100 characters.
 pub(crate) fn title_from_prompt(text: &str) -> Option<String> {
-    let line = text.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let line = crate::text::split_lines(text)
+        .map(|(l, _)| l.trim())
+        .find(|l| !l.is_empty())?;
     const MAX: usize = 100;
     if line.chars().count() <= MAX {
         return Some(line.to_string());
