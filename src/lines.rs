@@ -56,7 +56,8 @@ impl<'a> Lines<'a> {
         self.layout.chunk(self.src.chunk_size()) as u64
     }
 
-    /// Whether a line starts at `pos`: the text start, or just past an LF code unit.
+    /// Whether `pos` is a line boundary: the text start, or just past an LF code unit (the
+    /// end of a file that ends with LF is one too).
     pub fn starts_line(&self, pos: u64) -> Result<bool> {
         let (units, w) = (self.layout.units, self.layout.width());
         if pos <= self.layout.text_start {
@@ -427,6 +428,92 @@ impl LineReader<'_> {
             }
             prev_cr = units.cr_before(p, bytes, bytes.len());
             p += bytes.len() as u64;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::Encoding;
+    use proptest::prelude::*;
+
+    /// Text from a small alphabet rich in line ends, CRs and (in UTF-16) surrogate pairs.
+    fn text() -> impl Strategy<Value = String> {
+        proptest::collection::vec(
+            prop_oneof![Just('a'), Just('\n'), Just('\r'), Just('é'), Just('𝄞')],
+            0..60,
+        )
+        .prop_map(|v| v.into_iter().collect())
+    }
+
+    /// The text in `enc` (with a BOM for UTF-16), the layout, and each character's file offset.
+    fn encode(t: &str, utf16: bool) -> (Vec<u8>, Layout, Vec<(u64, char)>) {
+        if !utf16 {
+            let chars = t.char_indices().map(|(i, c)| (i as u64, c)).collect();
+            return (t.as_bytes().to_vec(), Layout::utf8(), chars);
+        }
+        let mut bytes = vec![0xFF, 0xFE];
+        let mut chars = Vec::new();
+        for c in t.chars() {
+            chars.push((bytes.len() as u64, c));
+            let mut buf = [0u16; 2];
+            for u in c.encode_utf16(&mut buf) {
+                bytes.extend_from_slice(&u.to_le_bytes());
+            }
+        }
+        (bytes, Layout::new(Encoding::Utf16Le, 2), chars)
+    }
+
+    /// Naive line starts: the text start and the offset after each LF character.
+    fn naive_starts(bytes_len: u64, layout: &Layout, chars: &[(u64, char)]) -> Vec<u64> {
+        let w = layout.width();
+        let mut starts = vec![layout.text_start];
+        starts.extend(chars.iter().filter(|(_, c)| *c == '\n').map(|(o, _)| o + w));
+        if starts.len() > 1 && *starts.last().unwrap() == bytes_len {
+            starts.pop();
+        }
+        if bytes_len == layout.text_start {
+            starts.clear();
+        }
+        starts
+    }
+
+    proptest! {
+        #[test]
+        fn lines_agree_with_a_naive_walk(t in text(), utf16 in any::<bool>(), chunk in 1usize..9, k in 0u64..8) {
+            let (bytes, layout, chars) = encode(&t, utf16);
+            let len = bytes.len() as u64;
+            let mut src = Source::from_bytes(bytes, "t.txt");
+            src.set_chunk_size(chunk);
+            let lines = Lines::new(&src, layout);
+            let starts = naive_starts(len, &layout, &chars);
+            // Just past each LF, also the one that ends the file: what floor and ceil see.
+            let lf_ends: Vec<u64> = std::iter::once(layout.text_start)
+                .chain(chars.iter().filter(|(_, c)| *c == '\n').map(|(o, _)| o + layout.width()))
+                .collect();
+            let lf_count = chars.iter().filter(|(_, c)| *c == '\n').count() as u64;
+            prop_assert_eq!(lines.count(layout.text_start, len).unwrap(), lf_count);
+            // Every character start: floor, ceil and starts_line as the naive starts say.
+            let positions: Vec<u64> = chars.iter().map(|(o, _)| *o).chain([len]).collect();
+            for &p in &positions {
+                let floor = lf_ends.iter().copied().filter(|&s| s <= p).max().unwrap_or(layout.text_start);
+                prop_assert_eq!(lines.floor(p).unwrap(), floor, "floor({})", p);
+                let ceil = lf_ends.iter().copied().find(|&s| s > p).unwrap_or(len);
+                prop_assert_eq!(lines.ceil(p).unwrap(), ceil, "ceil({})", p);
+                prop_assert_eq!(lines.starts_line(p).unwrap(), lf_ends.contains(&p), "starts_line({})", p);
+            }
+            // The tail: where the last k lines start.
+            let want = if k == 0 { len } else if (starts.len() as u64) <= k { layout.text_start } else { starts[starts.len() - k as usize] };
+            prop_assert_eq!(lines.tail_start(len, k).unwrap(), want);
+            // Each line once, in order, its head the decoded text without the LF.
+            let mut seen = Vec::new();
+            lines.each(layout.text_start, len, 1024, |l| { seen.push((l.start, String::from_utf8_lossy(l.head).into_owned())); ControlFlow::Continue(()) }).unwrap();
+            let naive: Vec<(u64, String)> = starts.iter().map(|&s| {
+                let body: String = chars.iter().filter(|(o, _)| *o >= s).map(|(_, c)| *c).take_while(|c| *c != '\n').collect();
+                (s, body)
+            }).collect();
+            prop_assert_eq!(seen, naive);
         }
     }
 }
