@@ -63,7 +63,7 @@
 //! module searches for a line feed. `syntax` says which lines are landmarks and what a
 //! block is, on UTF-8 text that `lines` decodes from any encoding, so every feature
 //! answers the same in UTF-8, UTF-16, UTF-32 and legacy encodings. The
-//! [`IndexCache`], the [`tool`] presets and the [`sessions`] stores sit on top.
+//! [`IndexCache`], the [`tool`] presets and the `sessions` stores sit on top.
 //!
 //! # Which entry point
 //!
@@ -181,9 +181,9 @@
 //!   `encoding_rs`. Only samples that are not valid UTF-8 are given to chardetng, so
 //!   UTF-8 files pay nothing for it. Without the feature such files are read as UTF-8,
 //!   lossily. UTF-16 and UTF-32 need no feature.
-//! - `sessions` (default): the [`sessions`] module, `read_session_messages` over agent
+//! - `sessions` (default): the `sessions` module, `read_session_messages` over agent
 //!   transcripts (Claude Code, Codex CLI, OpenCode's legacy JSON files, generic JSONL).
-//! - `opencode`: OpenCode's SQLite database (`opencode.db`) in [`sessions`], through
+//! - `opencode`: OpenCode's SQLite database (`opencode.db`) in `sessions`, through
 //!   rusqlite with a bundled SQLite (a C build; off by default to keep builds light).
 //! - `schemars`: JSON Schemas for the [`tool`] module's parameter structs, with
 //!   schemars 1.x (the version `rmcp` uses); needed by `mcp-server/src/main.rs`.
