@@ -71,7 +71,7 @@ read: print a part of a file, the way an agent tool would get it.
 usage: read [SELECTION] [OPTIONS] PATH
 
 selection (one of):
-  --lines SPEC              lines A:B, A:, :B, A:+N, -N: (the last N), A, or :
+  --lines RANGE             lines A:B, A:, :B, A:+N, -N: (the last N), A, or :
   --bytes A:B               bytes A:B, A: or :B (0-indexed, end exclusive)
   --offset N                from line N (1-indexed), with --limit
   --limit M                 at most M lines (from line 1 without --offset)

@@ -160,7 +160,7 @@ impl Classification {
 ///    the price of a few more wrong guesses among close encodings (on chardet's test
 ///    corpus 330 of 344 files right instead of 334: Hungarian windows-1250 read as
 ///    windows-1252, Korean whose first words are hanja or kana read as another CJK
-///    encoding; see the README).
+///    encoding; see docs/classify-agreement.md).
 ///
 /// A sample is never judged cut inside a character: an incomplete UTF-8 sequence (or
 /// UTF-16/32 code unit, or the first half of a surrogate pair) at its end is left out.

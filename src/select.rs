@@ -74,7 +74,8 @@ pub enum LineSelection {
     },
     /// The innermost definition that encloses `line`, with its decorators, attributes
     /// and doc comments; outside any definition, the enclosing indentation block. The
-    /// rules are those of the behaviour contract (SPEC §6), detailed on
+    /// rules are those of the behaviour contract (`docs/contract.md`, "Reading around a
+    /// line"), detailed on
     /// [`LineSelection::block`]. `line` must exist.
     #[non_exhaustive]
     Block {

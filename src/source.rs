@@ -14,7 +14,7 @@ use crate::error::{Error, FileKind, Result};
 /// Default size of one positional read while scanning (128 KiB). The buffer must stay in
 /// the CPU's L2 cache between the copy out of the page cache and the SIMD count: on the
 /// benchmark machine 128 KiB counts a cached 1 GiB file in 0.13 s, 256 KiB and more in
-/// 0.45-0.6 s (see the README's performance section).
+/// 0.45-0.6 s (see docs/performance.md).
 pub(crate) const DEFAULT_CHUNK: usize = 128 << 10;
 
 /// The most holes of a sparse file that are remembered.
