@@ -147,6 +147,10 @@ pub(crate) fn collect_lines(
     let mut reader = lines.reader();
     let mut line = Vec::new();
     let len = src.len().min(stop_at);
+    // Room for what the page can hold, so that a page of a few MiB is not copied again and
+    // again as it grows (at most 1 MiB reserved ahead; beyond that it grows as usual).
+    let most = budget.max_bytes.or_max().min(len.saturating_sub(start));
+    page.content.reserve(most.min(1 << 20) as usize);
     let mut pos = start;
     loop {
         if pos >= len || want.is_some_and(|w| page.lines >= w) {
@@ -164,6 +168,36 @@ pub(crate) fn collect_lines(
             .max_bytes
             .or_max()
             .saturating_sub(page.content.len() as u64);
+        // The fast path: a run of whole lines that no budget can cut (each no longer in
+        // bytes than the line-length budget allows characters, all within the byte
+        // budget and the line counts) is copied in one piece, without looking at each
+        // line's terminator. Whatever it leaves is read line by line below.
+        let lines_left = budget
+            .max_lines
+            .or_max()
+            .min(want.unwrap_or(u64::MAX))
+            .saturating_sub(page.lines);
+        let max_chars = budget.max_line_chars.or_max();
+        let (mut bytes_taken, mut lines_taken) = (0u64, 0u64);
+        let (run, n) = reader.whole_lines(pos, |body, end| {
+            let line_len = end - pos - bytes_taken;
+            let ok = lines_taken < lines_left
+                && end <= len
+                && body <= max_chars
+                && bytes_taken + line_len <= remaining;
+            if ok {
+                bytes_taken += line_len;
+                lines_taken += 1;
+            }
+            ok
+        })?;
+        if n > 0 {
+            page.push(pos, run);
+            page.lines += n;
+            pos += run.len() as u64;
+            page.end = pos;
+            continue;
+        }
         // Keep enough of the line to decide both cuts; the rest is only scanned.
         // (8 past the budget: one whole character of up to 4 bytes and the next one's
         // first code unit, so that a character cut can always be found.)

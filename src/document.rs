@@ -423,7 +423,7 @@ impl Document {
     /// and last bytes); a page that stops at a line start continues at the next line.
     fn finish(
         &mut self,
-        page: Page,
+        mut page: Page,
         lines: Option<LineSpan>,
         total_lines: Option<u64>,
         requested: Requested,
@@ -494,8 +494,10 @@ impl Document {
                 .map(|d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)),
             content_hash: format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&page.content)),
         };
+        // The page's bytes move into the text (no copy when they are valid UTF-8).
+        let content = std::mem::take(&mut page.content);
         let map = |c: u64| page.file_offset(c);
-        let decoded = decode(page.content.clone(), text.encoding, self.config.utf8, map)?;
+        let decoded = decode(content, text.encoding, self.config.utf8, map)?;
         // From the decoded text: CR and LF are whole code units there in every encoding.
         let line_ending = LineEnding::of(decoded.text.as_bytes());
         Ok(ReadResult {

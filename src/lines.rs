@@ -375,6 +375,33 @@ impl LineReader<'_> {
         Ok(&self.buf[(pos - self.buf_start) as usize..])
     }
 
+    /// The whole lines from `pos` (a line start) that the read-ahead window holds, as
+    /// long as `accept(length, end)` agrees for each (its length in file bytes without
+    /// the LF, and the file offset just past it): their bytes, in one slice, and how many
+    /// they are. Nothing when the first line is not wholly in the window, or not
+    /// accepted: the caller then reads that line with [`LineReader::read_line`].
+    pub fn whole_lines(
+        &mut self,
+        pos: u64,
+        mut accept: impl FnMut(u64, u64) -> bool,
+    ) -> Result<(&[u8], u64)> {
+        if self.lines.src.hole_at(pos).is_some() {
+            return Ok((&[], 0));
+        }
+        let units = self.lines.layout.units;
+        let w = units.width();
+        let bytes = self.at(pos)?;
+        let (mut taken, mut count) = (0usize, 0u64);
+        for e in units.lf_ends(pos, bytes) {
+            if !accept((e - w - taken) as u64, pos + e as u64) {
+                break;
+            }
+            taken = e;
+            count += 1;
+        }
+        Ok((&bytes[..taken], count))
+    }
+
     /// Reads the line that starts at `pos`, keeping at most `keep` bytes of its body in
     /// `out` (the rest is only scanned for its end).
     pub fn read_line(&mut self, pos: u64, keep: u64, out: &mut Vec<u8>) -> Result<RawLine> {

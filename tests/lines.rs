@@ -393,3 +393,54 @@ fn negative_end_and_mixed_signs() {
     assert!(read("-2:-3").is_err());
     assert!(LineSelection::parse("x:y").is_err());
 }
+
+/// The first page of a line read under line and byte budgets, as a naive model: whole
+/// lines while they fit; a first line over the byte budget is paged by bytes.
+fn naive_first_page(data: &[u8], max_lines: u64, max_bytes: u64) -> (Vec<u8>, u64, Option<u64>) {
+    let lines = common::naive_lines(data);
+    let (mut out, mut n) = (Vec::new(), 0u64);
+    for l in &lines {
+        if max_lines > 0 && n >= max_lines {
+            return (out.clone(), n, Some(out.len() as u64));
+        }
+        if max_bytes > 0 && (out.len() + l.len()) as u64 > max_bytes {
+            if n == 0 {
+                // The body only (no terminator), at least one byte.
+                let body = l.strip_suffix(b"\n").unwrap_or(l);
+                let body = body.strip_suffix(b"\r").unwrap_or(body);
+                let take = (max_bytes as usize).min(body.len()).max(1);
+                return (l[..take].to_vec(), 1, Some(take as u64));
+            }
+            return (out.clone(), n, Some(out.len() as u64));
+        }
+        out.extend_from_slice(l);
+        n += 1;
+    }
+    (out, n, None)
+}
+
+proptest! {
+    #[test]
+    fn first_page_matches_the_naive_pager(
+        data in proptest::collection::vec(prop_oneof![Just(b'a'), Just(b'b'), Just(b'\n'), Just(b'\r')], 0..300),
+        max_lines in 0u64..12,
+        max_bytes in 0u64..80,
+        chunk in 1usize..40,
+    ) {
+        let input = common::Input::new(&data);
+        for b in input.backends().into_iter().filter(|b| b.block > 1) {
+            let mut src = b.source;
+            src.set_chunk_size(chunk);
+            let r = common::unlimited(b.block)
+                .max_lines(max_lines)
+                .max_bytes(max_bytes)
+                .document(src)
+                .read(LineSelection::from(1..));
+            let (content, n, next) = naive_first_page(&data, max_lines, max_bytes);
+            let r = r.unwrap();
+            prop_assert_eq!(r.raw_bytes(), &content[..], "{}", b.name);
+            prop_assert_eq!(r.lines.map_or(0, |l| l.count()), n, "{}", b.name);
+            prop_assert_eq!(r.truncated.map(|t| t.next_start_byte), next, "{}", b.name);
+        }
+    }
+}
