@@ -656,8 +656,37 @@ fn build(o: Options) -> Result<Server, String> {
     })
 }
 
-#[tokio::main(flavor = "current_thread")]
-async fn main() -> ExitCode {
+/// Every call allocates a few buffers of the size of its answer (up to the byte budget,
+/// or whole files with limits off). glibc raises its mmap threshold each time such a
+/// buffer is freed, after which they come from the heap and fragment it: the server's
+/// memory crept from 16 to 20 MiB over 1,000 reads of a 1 MiB file. A fixed threshold
+/// keeps every large buffer in its own mapping, returned to the system when freed.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn fix_malloc_thresholds() {
+    // SAFETY: mallopt only sets allocator parameters; called once, before any thread.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024);
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn fix_malloc_thresholds() {}
+
+fn main() -> ExitCode {
+    fix_malloc_thresholds();
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_or_else(
+            |e| {
+                eprintln!("mcp_server: could not start the runtime: {e}");
+                ExitCode::FAILURE
+            },
+            |rt| rt.block_on(serve()),
+        )
+}
+
+async fn serve() -> ExitCode {
     let server = match parse_args(std::env::args_os().skip(1)) {
         Ok(None) => {
             print!("{HELP}");
