@@ -87,6 +87,7 @@ options:
   --max-bytes N             at most N bytes (0 = no limit)
   --max-line-chars N        cut lines longer than N characters (0 = no limit)
   --max-scan-bytes N        count at most N bytes of lines per call (0 = no limit)
+  --threads N               threads for a first long count (default: the cores, at most 4)
   --snap char|line          snap --bytes to characters or whole lines
   --strict-utf8             refuse invalid UTF-8 instead of replacing it
   --root DIR                confine PATH to DIR (links that leave it refused)
@@ -245,6 +246,10 @@ fn parse(argv: Vec<OsString>) -> Result<Args, Parse> {
                     .reader
                     .clone()
                     .max_line_chars(number(&flag, &text(&mut p)?)?)
+            }
+            Long("threads") => {
+                let n = number(&flag, &text(&mut p)?)?;
+                a.reader = a.reader.clone().threads(usize::try_from(n).unwrap_or(1))
             }
             Long("max-scan-bytes") => {
                 a.reader = a

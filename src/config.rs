@@ -55,6 +55,7 @@ pub(crate) struct Config {
     pub landmark_window: Limit,
     pub outline_max_bytes: Limit,
     pub max_scan_bytes: Limit,
+    pub threads: usize,
 }
 
 /// Default number of landmarks in an omitted-content summary.
@@ -80,6 +81,13 @@ impl Default for Config {
             landmark_window: Limit::new(DEFAULT_LANDMARK_WINDOW),
             outline_max_bytes: Limit::new(DEFAULT_OUTLINE_MAX_BYTES),
             max_scan_bytes: Limit::new(0),
+            threads: default_threads(),
         }
     }
+}
+
+/// The threads a first long count may use by default: what the host allows, at most 4
+/// (beyond that the page cache, not the CPU, is the limit).
+pub(crate) fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
 }

@@ -55,6 +55,10 @@ pub struct LineIndex {
     /// How far scanning may go in the current call (a file offset), and the budget that
     /// set it: see [`LineIndex::set_scan_budget`].
     scan_limit: Option<(u64, u64)>,
+    /// How many threads a long scan may use (1: this thread only).
+    threads: usize,
+    /// The least a scan must have ahead of it to be split over threads.
+    parallel_min: u64,
 }
 
 impl LineIndex {
@@ -76,6 +80,8 @@ impl LineIndex {
             text_start: 0,
             units: Units::Utf8,
             scan_limit: None,
+            threads: 1,
+            parallel_min: PARALLEL_MIN,
         }
     }
 
@@ -142,6 +148,7 @@ impl LineIndex {
             *self = LineIndex {
                 units: self.units,
                 text_start: self.text_start.min(new_len),
+                threads: self.threads,
                 ..LineIndex::with_block_size(new_len, self.block)
             };
         } else {
@@ -239,17 +246,69 @@ impl LineIndex {
             budget.map(|b| (self.units.align_down(self.scanned.saturating_add(b)), b));
     }
 
+    /// Lets long scans (at least 8 MiB ahead) count on `n` threads at once, each with
+    /// its own positional reads; `1` keeps them on the calling thread.
+    pub(crate) fn set_threads(&mut self, n: usize) {
+        self.threads = n.max(1);
+    }
+
     /// Scans forward until at least `target` bytes are indexed (or the end).
     pub(crate) fn scan_to(&mut self, src: &Source, target: u64) -> Result<()> {
-        self.scan(src, |ix| ix.scanned >= target)
+        self.scan(src, Some(target), |ix| ix.scanned >= target)
     }
 
     fn scan_until_newlines(&mut self, src: &Source, n: u64) -> Result<()> {
-        self.scan(src, |ix| ix.newlines >= n)
+        self.scan(src, None, |ix| ix.newlines >= n)
     }
 
-    /// Scans chunk by chunk, block by block, until `done` holds or the source ends.
-    fn scan(&mut self, src: &Source, done: impl Fn(&LineIndex) -> bool) -> Result<()> {
+    /// Counts the whole blocks of `[a, b)` (`a` on a block boundary) on several threads
+    /// and appends their checkpoints, as the sequential scan would.
+    fn scan_parallel(&mut self, src: &Source, a: u64, b: u64) -> Result<()> {
+        let (block, units) = (self.block, self.units);
+        let chunk = units.round_up(src.chunk_size() as u64).max(1);
+        let blocks = (b - a).div_ceil(block);
+        let per = blocks.div_ceil(self.threads as u64).max(1);
+        let parts: Vec<(u64, u64)> = (0..self.threads as u64)
+            .map(|i| (a + i * per * block, (a + (i + 1) * per * block).min(b)))
+            .filter(|(s, e)| s < e)
+            .collect();
+        let counted: Vec<Result<Vec<u64>>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = parts
+                .iter()
+                .map(|&(s, e)| scope.spawn(move || count_blocks(src, units, block, chunk, s, e)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|_| Err(src.changed())))
+                .collect()
+        });
+        for counts in counted {
+            for lfs in counts? {
+                let block_start = self.scanned;
+                let block_end = (block_start + block).min(b);
+                self.newlines += lfs;
+                self.scanned = block_end;
+                if block_end == block_start + block {
+                    self.checkpoints.push(self.newlines);
+                }
+            }
+        }
+        let w = units.width() as u64;
+        let mut scratch = Vec::new();
+        self.last_is_lf = b >= w
+            && src.hole_at(b - w).is_none()
+            && src.with_range(b - w, b, &mut scratch, |x| units.ends_with_lf(b - w, x))?;
+        Ok(())
+    }
+
+    /// Scans chunk by chunk, block by block, until `done` holds or the source ends (or
+    /// `target`, when the caller knows how far it must go: a parallel round stops there).
+    fn scan(
+        &mut self,
+        src: &Source,
+        target: Option<u64>,
+        done: impl Fn(&LineIndex) -> bool,
+    ) -> Result<()> {
         if self.len > src.len() {
             return Err(src.changed());
         }
@@ -269,6 +328,21 @@ impl LineIndex {
                 self.scanned = to;
                 self.last_is_lf = false;
                 continue;
+            }
+            if self.threads > 1 && start.is_multiple_of(self.block) {
+                // Long scans on several threads, in rounds of 16 MiB a thread, so that a
+                // search for a line number overshoots by one round at most.
+                let limit = self.scan_limit.map_or(self.len, |(l, _)| l).min(self.len);
+                let wanted = target.map_or(limit, |t| t.min(limit));
+                let round = (self.threads as u64).saturating_mul(ROUND_PER_THREAD);
+                let mut b = wanted.min(start.saturating_add(round));
+                if b < self.len {
+                    b -= b % self.block;
+                }
+                if b > start && b - start >= self.parallel_min {
+                    self.scan_parallel(src, start, b)?;
+                    continue;
+                }
             }
             let mut end = (start + chunk.max(1))
                 .min(self.len)
@@ -305,6 +379,43 @@ impl LineIndex {
         }
         Ok(())
     }
+}
+
+/// The least a scan must have ahead of it to be split over threads (8 MiB).
+const PARALLEL_MIN: u64 = 8 << 20;
+
+/// Bytes one thread counts per round of a parallel scan (16 MiB).
+const ROUND_PER_THREAD: u64 = 16 << 20;
+
+/// The line feeds of each block of `[s, e)` (`s` on a block boundary), read in pieces of
+/// at most `chunk` bytes that never cross a block boundary; holes count none.
+fn count_blocks(
+    src: &Source,
+    units: Units,
+    block: u64,
+    chunk: u64,
+    s: u64,
+    e: u64,
+) -> Result<Vec<u64>> {
+    let mut counts = Vec::with_capacity(((e - s).div_ceil(block)) as usize);
+    let mut scratch = Vec::new();
+    let mut block_start = s;
+    while block_start < e {
+        let block_end = (block_start + block).min(e);
+        let (mut n, mut pos) = (0u64, block_start);
+        while pos < block_end {
+            if let Some((_, hole_end)) = src.hole_at(pos) {
+                pos = hole_end.min(block_end);
+                continue;
+            }
+            let end = (pos + chunk).min(block_end).min(src.next_hole(pos));
+            n += src.with_range(pos, end, &mut scratch, |b| units.count_lf(pos, b))?;
+            pos = end;
+        }
+        counts.push(n);
+        block_start = block_end;
+    }
+    Ok(counts)
 }
 
 /// Entries per segment of [`Checkpoints`]: 32 KiB, below the allocator's mmap threshold.
@@ -361,5 +472,57 @@ impl Checkpoints {
             .map(|s| s.capacity() * 8)
             .sum::<usize>()
             + self.segments.capacity() * std::mem::size_of::<Arc<Vec<u64>>>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::{Encoding, Layout};
+    use proptest::prelude::*;
+
+    /// Everything a scan leaves behind that later answers depend on.
+    fn state(ix: &LineIndex) -> (u64, u64, bool, Vec<u64>) {
+        let cps = (0..ix.checkpoints.len)
+            .map(|i| ix.checkpoints.get(i))
+            .collect();
+        (ix.scanned, ix.newlines, ix.last_is_lf, cps)
+    }
+
+    proptest! {
+        #[test]
+        fn parallel_scans_build_the_sequential_index(
+            data in proptest::collection::vec(prop_oneof![Just(b'a'), Just(b'\n'), Just(0u8)], 0..400),
+            utf16 in any::<bool>(),
+            block in 1u64..9,
+            threads in 2usize..5,
+            chunk in 1usize..50,
+            target_frac in 0u64..=4,
+            nth in 0u64..60,
+        ) {
+            let mut bytes = data;
+            let layout = if utf16 {
+                bytes.truncate(bytes.len() - bytes.len() % 2);
+                Layout::new(Encoding::Utf16Le, 0)
+            } else {
+                Layout::utf8()
+            };
+            let mut src = Source::from_bytes(bytes.clone(), "p.txt");
+            src.set_chunk_size(chunk);
+            let len = bytes.len() as u64;
+            let fresh = || LineIndex::for_layout(len, block, &layout);
+            let (mut seq, mut par) = (fresh(), fresh());
+            par.set_threads(threads);
+            par.parallel_min = 1;
+            // A deep line, then a byte target, then everything: the same index each time.
+            let a = seq.line_start(&src, nth).unwrap();
+            prop_assert_eq!(par.line_start(&src, nth).unwrap(), a);
+            let target = len * target_frac / 4;
+            seq.scan_to(&src, target).unwrap();
+            par.scan_to(&src, target).unwrap();
+            prop_assert_eq!(seq.line_of_offset(&src, target).unwrap(), par.line_of_offset(&src, target).unwrap());
+            prop_assert_eq!(seq.total_lines(&src).unwrap(), par.total_lines(&src).unwrap());
+            prop_assert_eq!(state(&seq), state(&par));
+        }
     }
 }

@@ -150,6 +150,15 @@ impl Reader {
         self
     }
 
+    /// By default, the first count of a long stretch of a file (8 MiB or more: the line
+    /// numbers of a deep read, or the totals) is split over as many threads as the host
+    /// allows, at most 4, each with its own positional reads; `1` keeps it on the calling
+    /// thread. The index is the same either way.
+    pub fn threads(mut self, n: usize) -> Reader {
+        self.config.threads = n.max(1);
+        self
+    }
+
     /// By default, [`Document::outline`] looks at the first 16 MiB of a file; `0` means
     /// the whole file.
     pub fn outline_max_bytes(mut self, bytes: u64) -> Reader {
