@@ -299,12 +299,7 @@ pub(crate) fn collect_lines(
 
 /// [`utf8::stable_start`] over a source.
 fn stable_start(src: &Source, at: u64, end: u64) -> Result<u64> {
-    let byte_at = |p: u64| -> Result<u8> {
-        let mut b = [0u8];
-        src.read_exact_at(p, &mut b)?;
-        Ok(b[0])
-    };
-    utf8::stable_start(at, end, src.len(), byte_at)
+    utf8::stable_start(at, end, src.len(), |p| src.byte_at(p))
 }
 
 /// The page of a byte selection `[s, e)` (already snapped) under the byte budget: cut on

@@ -103,7 +103,6 @@ impl Document {
     /// an I/O error.
     pub fn total_lines(&mut self) -> Result<u64> {
         self.text()?;
-        self.index.set_threads(self.config.threads);
         self.index.total_lines(&self.src)
     }
 
@@ -146,6 +145,7 @@ impl Document {
             if !self.index.same_layout(&fresh) {
                 self.index = fresh;
             }
+            self.index.set_threads(self.config.threads);
         }
         self.class = Some(c);
         Ok(c)
@@ -267,7 +267,6 @@ impl Document {
         self.src.check_unchanged()?;
         self.text()?;
         self.index.set_scan_budget(self.config.max_scan_bytes.get());
-        self.index.set_threads(self.config.threads);
         let result = match selection.into() {
             Selection::Lines(sel) => self.read_lines(sel),
             Selection::Bytes(sel) => self.read_bytes(sel),

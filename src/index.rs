@@ -9,8 +9,9 @@
 use std::sync::Arc;
 
 use crate::error::Result;
+use crate::lines::Lines;
 use crate::source::Source;
-use crate::text::{Layout, Units};
+use crate::text::Layout;
 
 /// Default block size of the index (64 KiB).
 pub const DEFAULT_BLOCK_SIZE: u64 = 64 * 1024;
@@ -48,10 +49,9 @@ pub struct LineIndex {
     /// Whether the bytes before `scanned` end with an LF (code unit).
     last_is_lf: bool,
     len: u64,
-    /// Where line 1 starts: past a byte order mark, else 0.
-    text_start: u64,
-    /// The code units of the text, which say what an LF is.
-    units: Units,
+    /// The layout of the text: its code units say what an LF is, and line 1 starts at
+    /// its text start (past a byte order mark).
+    layout: Layout,
     /// How far scanning may go in the current call (a file offset), and the budget that
     /// set it: see [`LineIndex::set_scan_budget`].
     scan_limit: Option<(u64, u64)>,
@@ -77,8 +77,7 @@ impl LineIndex {
             newlines: 0,
             last_is_lf: false,
             len,
-            text_start: 0,
-            units: Units::Utf8,
+            layout: Layout::utf8(),
             scan_limit: None,
             threads: 1,
             parallel_min: PARALLEL_MIN,
@@ -89,17 +88,17 @@ impl LineIndex {
     /// size is rounded up to whole code units.
     pub(crate) fn for_layout(len: u64, block: u64, layout: &Layout) -> LineIndex {
         LineIndex {
-            text_start: layout.text_start.min(len),
-            units: layout.units,
+            layout: Layout {
+                text_start: layout.text_start.min(len),
+                ..*layout
+            },
             ..LineIndex::with_block_size(len, layout.units.round_up(block.max(1)))
         }
     }
 
     /// Whether `other` was made for the same text layout (units, start and block size).
     pub(crate) fn same_layout(&self, other: &LineIndex) -> bool {
-        self.text_start == other.text_start
-            && self.block == other.block
-            && self.units == other.units
+        self.layout == other.layout && self.block == other.block
     }
 
     /// The length of the source this index describes.
@@ -146,8 +145,10 @@ impl LineIndex {
     pub fn extend(&mut self, new_len: u64) {
         if new_len < self.scanned {
             *self = LineIndex {
-                units: self.units,
-                text_start: self.text_start.min(new_len),
+                layout: Layout {
+                    text_start: self.layout.text_start.min(new_len),
+                    ..self.layout
+                },
                 threads: self.threads,
                 ..LineIndex::with_block_size(new_len, self.block)
             };
@@ -167,7 +168,7 @@ impl LineIndex {
     }
 
     fn total_from_scan(&self) -> u64 {
-        self.newlines + u64::from(self.len > self.text_start && !self.last_is_lf)
+        self.newlines + u64::from(self.len > self.layout.text_start && !self.last_is_lf)
     }
 
     /// The bytes of line `line` (1-indexed), terminator included, or `None` if the
@@ -191,11 +192,11 @@ impl LineIndex {
     ///
     /// As [`LineIndex::total_lines`].
     pub fn line_start(&mut self, src: &Source, line: u64) -> Result<Option<u64>> {
-        if line == 0 || self.len <= self.text_start {
+        if line == 0 || self.len <= self.layout.text_start {
             return Ok(None);
         }
         if line == 1 {
-            return Ok(Some(self.text_start));
+            return Ok(Some(self.layout.text_start));
         }
         let nth = line - 1; // the start follows the nth LF (1-based)
         self.scan_until_newlines(src, nth)?;
@@ -208,7 +209,7 @@ impl LineIndex {
         let block_end = (block_start + self.block).min(self.scanned);
         let skip = (nth - self.checkpoints.get(b) - 1) as usize;
         let mut scratch = Vec::new();
-        let units = self.units;
+        let units = self.layout.units;
         let end = src.with_range(block_start, block_end, &mut scratch, |bytes| {
             units.lf_ends(block_start, bytes).nth(skip)
         })?;
@@ -231,7 +232,7 @@ impl LineIndex {
         let b = (offset / self.block) as usize;
         let block_start = b as u64 * self.block;
         let mut scratch = Vec::new();
-        let units = self.units;
+        let units = self.layout.units;
         let inside = src.with_range(block_start, offset, &mut scratch, |bytes| {
             units.count_lf(block_start, bytes)
         })?;
@@ -242,8 +243,12 @@ impl LineIndex {
     /// (`None`: no bound); a question that needs more fails with
     /// [`crate::Error::ScanBudget`], and what was scanned stays indexed.
     pub(crate) fn set_scan_budget(&mut self, budget: Option<u64>) {
-        self.scan_limit =
-            budget.map(|b| (self.units.align_down(self.scanned.saturating_add(b)), b));
+        self.scan_limit = budget.map(|b| {
+            (
+                self.layout.units.align_down(self.scanned.saturating_add(b)),
+                b,
+            )
+        });
     }
 
     /// Lets long scans (at least 8 MiB ahead) count on `n` threads at once, each with
@@ -264,8 +269,7 @@ impl LineIndex {
     /// Counts the whole blocks of `[a, b)` (`a` on a block boundary) on several threads
     /// and appends their checkpoints, as the sequential scan would.
     fn scan_parallel(&mut self, src: &Source, a: u64, b: u64) -> Result<()> {
-        let (block, units) = (self.block, self.units);
-        let chunk = units.round_up(src.chunk_size() as u64).max(1);
+        let (block, layout) = (self.block, self.layout);
         let blocks = (b - a).div_ceil(block);
         let per = blocks.div_ceil(self.threads as u64).max(1);
         let parts: Vec<(u64, u64)> = (0..self.threads as u64)
@@ -275,7 +279,9 @@ impl LineIndex {
         let counted: Vec<Result<Vec<u64>>> = std::thread::scope(|scope| {
             let handles: Vec<_> = parts
                 .iter()
-                .map(|&(s, e)| scope.spawn(move || count_blocks(src, units, block, chunk, s, e)))
+                .map(|&(s, e)| {
+                    scope.spawn(move || count_blocks(Lines::new(src, layout), block, s, e))
+                })
                 .collect();
             handles
                 .into_iter()
@@ -293,11 +299,7 @@ impl LineIndex {
                 }
             }
         }
-        let w = units.width() as u64;
-        let mut scratch = Vec::new();
-        self.last_is_lf = b >= w
-            && src.hole_at(b - w).is_none()
-            && src.with_range(b - w, b, &mut scratch, |x| units.ends_with_lf(b - w, x))?;
+        self.last_is_lf = b > layout.text_start && Lines::new(src, layout).starts_line(b)?;
         Ok(())
     }
 
@@ -312,7 +314,7 @@ impl LineIndex {
         if self.len > src.len() {
             return Err(src.changed());
         }
-        let units = self.units;
+        let units = self.layout.units;
         let chunk = units.round_up(src.chunk_size() as u64);
         let mut scratch = Vec::new();
         while !done(self) && self.scanned < self.len {
@@ -387,35 +389,13 @@ const PARALLEL_MIN: u64 = 8 << 20;
 /// Bytes one thread counts per round of a parallel scan (16 MiB).
 const ROUND_PER_THREAD: u64 = 16 << 20;
 
-/// The line feeds of each block of `[s, e)` (`s` on a block boundary), read in pieces of
-/// at most `chunk` bytes that never cross a block boundary; holes count none.
-fn count_blocks(
-    src: &Source,
-    units: Units,
-    block: u64,
-    chunk: u64,
-    s: u64,
-    e: u64,
-) -> Result<Vec<u64>> {
-    let mut counts = Vec::with_capacity(((e - s).div_ceil(block)) as usize);
+/// The line feeds of each block of `[s, e)` (`s` on a block boundary).
+fn count_blocks(lines: Lines<'_>, block: u64, s: u64, e: u64) -> Result<Vec<u64>> {
     let mut scratch = Vec::new();
-    let mut block_start = s;
-    while block_start < e {
-        let block_end = (block_start + block).min(e);
-        let (mut n, mut pos) = (0u64, block_start);
-        while pos < block_end {
-            if let Some((_, hole_end)) = src.hole_at(pos) {
-                pos = hole_end.min(block_end);
-                continue;
-            }
-            let end = (pos + chunk).min(block_end).min(src.next_hole(pos));
-            n += src.with_range(pos, end, &mut scratch, |b| units.count_lf(pos, b))?;
-            pos = end;
-        }
-        counts.push(n);
-        block_start = block_end;
-    }
-    Ok(counts)
+    (s..e)
+        .step_by(block as usize)
+        .map(|b| lines.count_with(b, (b + block).min(e), &mut scratch))
+        .collect()
 }
 
 /// Entries per segment of [`Checkpoints`]: 32 KiB, below the allocator's mmap threshold.

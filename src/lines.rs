@@ -75,26 +75,36 @@ impl<'a> Lines<'a> {
     /// The start of the line holding `pos`: just past the last LF before it (searched
     /// backwards, costing the length of that line, not of the file), or the text start.
     pub fn floor(&self, pos: u64) -> Result<u64> {
+        self.nth_lf_back(pos, 1, 4096)
+    }
+
+    /// Just past the `n`th LF code unit before `hi` (`n >= 1`), counting backwards, or
+    /// the text start when there are fewer: windows of `first_step` bytes first, doubling
+    /// up to the chunk, on code-unit boundaries, passing holes without reading them.
+    fn nth_lf_back(&self, mut hi: u64, n: u64, first_step: u64) -> Result<u64> {
         let units = self.layout.units;
         let floor = self.layout.text_start;
         let chunk = self.chunk();
-        let mut step = chunk.min(4096);
+        let mut step = chunk.min(first_step);
         let mut scratch = Vec::new();
-        let mut hi = pos;
+        let mut found = 0u64;
         while hi > floor {
             if let Some((hole, _)) = self.src.hole_at(hi - 1) {
                 hi = hole.max(floor);
                 continue;
             }
             let lo = units
-                .align_down(hi.saturating_sub(step))
+                .align_down(hi.saturating_sub(step.max(1)))
                 .max(floor)
                 .max(self.src.prev_hole_end(hi));
             step = (step * 2).min(chunk);
-            if let Some(e) = self
-                .src
-                .with_range(lo, hi, &mut scratch, |b| units.rfind_lf(lo, b))?
-            {
+            let hit = self.src.with_range(lo, hi, &mut scratch, |bytes| {
+                units.lf_ends(lo, bytes).rev().find(|_| {
+                    found += 1;
+                    found == n
+                })
+            })?;
+            if let Some(e) = hit {
                 return Ok(lo + e as u64);
             }
             hi = lo;
@@ -131,12 +141,13 @@ impl<'a> Lines<'a> {
 
     /// The number of LF code units in `[from, to)` (`from` on a code-unit boundary).
     pub fn count(&self, from: u64, to: u64) -> Result<u64> {
-        if from >= to {
-            return Ok(0);
-        }
+        self.count_with(from, to, &mut Vec::new())
+    }
+
+    /// [`Lines::count`] reading through `scratch`, for callers that count many ranges.
+    pub fn count_with(&self, from: u64, to: u64, scratch: &mut Vec<u8>) -> Result<u64> {
         let units = self.layout.units;
         let chunk = self.chunk();
-        let mut scratch = Vec::new();
         let mut n = 0;
         let mut lo = from;
         while lo < to {
@@ -147,7 +158,7 @@ impl<'a> Lines<'a> {
             let hi = (lo + chunk).min(to).min(self.src.next_hole(lo));
             n += self
                 .src
-                .with_range(lo, hi, &mut scratch, |b| units.count_lf(lo, b))?;
+                .with_range(lo, hi, scratch, |b| units.count_lf(lo, b))?;
             lo = hi;
         }
         Ok(n)
@@ -160,51 +171,14 @@ impl<'a> Lines<'a> {
         if n == 0 {
             return Ok(end);
         }
-        let units = self.layout.units;
-        let floor = self.layout.text_start;
-        let chunk = self.chunk();
-        // Small reads first: the last lines of a file are usually a few KiB.
-        let mut step = chunk.min(16 * 1024);
-        let mut scratch = Vec::new();
         // The final LF terminates the last line rather than starting a new one.
-        let mut hi = end;
-        let w = self.layout.width();
-        if hi >= floor + w {
-            let lo = hi - w;
-            if self
-                .src
-                .with_range(lo, hi, &mut scratch, |b| units.ends_with_lf(lo, b))?
-            {
-                hi = lo;
-            }
-        }
-        let mut found = 0u64;
-        while hi > floor {
-            if let Some((hole, _)) = self.src.hole_at(hi - 1) {
-                hi = hole.max(floor);
-                continue;
-            }
-            // Window starts stay on code-unit boundaries so that no unit is split.
-            let lo = units
-                .align_down(hi.saturating_sub(step.max(1)))
-                .max(floor)
-                .max(self.src.prev_hole_end(hi));
-            step = (step * 2).min(chunk);
-            let hit = self.src.with_range(lo, hi, &mut scratch, |bytes| {
-                for e in units.lf_ends(lo, bytes).rev() {
-                    found += 1;
-                    if found == n {
-                        return Some(e);
-                    }
-                }
-                None
-            })?;
-            if let Some(e) = hit {
-                return Ok(lo + e as u64);
-            }
-            hi = lo;
-        }
-        Ok(floor)
+        let hi = if end > self.layout.text_start && self.starts_line(end)? {
+            end - self.layout.width()
+        } else {
+            end
+        };
+        // Small reads first: the last lines of a file are usually a few KiB.
+        self.nth_lf_back(hi, n, 16 * 1024)
     }
 
     /// Calls `f` with each line of `[start, end)` in order, reading the source in chunks;

@@ -677,11 +677,7 @@ pub(crate) fn resolve_bytes(sel: ByteSelection, lines: &Lines<'_>) -> Result<Res
     let clamped_end = end.min(len);
     let units = lines.layout.units;
     let text_start = lines.layout.text_start;
-    let byte_at = |pos: u64| -> Result<u8> {
-        let mut b = [0u8];
-        src.read_exact_at(pos, &mut b)?;
-        Ok(b[0])
-    };
+    let byte_at = |pos: u64| src.byte_at(pos);
     // A byte order mark is not content: a range starting inside it starts after it.
     let (from, to) = (start.max(text_start), clamped_end.max(text_start));
     let (s, e) = match (sel.snap, units) {

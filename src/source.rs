@@ -399,6 +399,13 @@ impl Source {
         i.checked_sub(1).map_or(0, |i| holes[i].1)
     }
 
+    /// The byte at `pos` (what UTF-8 snapping looks at).
+    pub(crate) fn byte_at(&self, pos: u64) -> Result<u8> {
+        let mut b = [0u8];
+        self.read_exact_at(pos, &mut b)?;
+        Ok(b[0])
+    }
+
     /// Calls `f` with the bytes `[start, end)`, without copying when the backend holds
     /// them in memory; otherwise through `scratch`.
     pub(crate) fn with_range<R>(

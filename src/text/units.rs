@@ -20,7 +20,7 @@
 //! snapped start) unless stated otherwise; `base` is the file offset of a buffer's first
 //! byte and only matters for the alignment of wide units.
 
-use memchr::{memchr_iter, memrchr};
+use memchr::memchr_iter;
 
 /// How far back snapping in a legacy multi-byte encoding looks for a byte below `0x30`
 /// before giving up (and not moving).
@@ -221,15 +221,6 @@ impl Units {
             self.lf_ends(base, bytes).next()
         } else {
             memchr::memchr(b'\n', bytes).map(|i| i + 1)
-        }
-    }
-
-    /// The end of the last LF code unit in `bytes`.
-    pub fn rfind_lf(self, base: u64, bytes: &[u8]) -> Option<usize> {
-        if self.is_wide() {
-            self.lf_ends(base, bytes).next_back()
-        } else {
-            memrchr(b'\n', bytes).map(|i| i + 1)
         }
     }
 
