@@ -145,7 +145,10 @@ impl Document {
             if !self.index.same_layout(&fresh) {
                 self.index = fresh;
             }
-            self.index.set_threads(self.config.threads);
+            // A source that is not local reads one stream; threads would split it.
+            let local = self.src.backend_name() != "custom";
+            self.index
+                .set_threads(if local { self.config.threads } else { 1 });
         }
         self.class = Some(c);
         Ok(c)

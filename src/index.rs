@@ -317,6 +317,11 @@ impl LineIndex {
         let units = self.layout.units;
         let chunk = units.round_up(src.chunk_size() as u64);
         let mut scratch = Vec::new();
+        if !done(self) && self.scanned < self.len {
+            // A remote source reads the pass in one stream rather than a request a chunk.
+            let limit = self.scan_limit.map_or(self.len, |(l, _)| l).min(self.len);
+            src.will_read(self.scanned, target.map_or(limit, |t| t.min(limit)));
+        }
         while !done(self) && self.scanned < self.len {
             let start = self.scanned;
             // A hole of a sparse file holds no line feed: pass it without reading it.

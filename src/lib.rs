@@ -205,6 +205,9 @@ mod error;
 mod index;
 mod landmarks;
 mod lines;
+#[cfg(feature = "object-store")]
+#[cfg_attr(docsrs, doc(cfg(feature = "object-store")))]
+pub mod object;
 mod protect;
 mod read;
 mod render;
@@ -233,6 +236,8 @@ pub use decode::Utf8Policy;
 pub use document::Document;
 pub use error::{Error, ErrorKind, FileKind, Result};
 pub use index::{LineIndex, DEFAULT_BLOCK_SIZE};
+#[cfg(feature = "object-store")]
+pub use object::{ObjectConfig, ObjectSource, ObjectStats};
 pub use read::Reader;
 pub use render::{notes, render, render_to, Format};
 pub use result::{
@@ -240,7 +245,7 @@ pub use result::{
     Omitted, Outline, ReadResult, Requested, RequestedLines, Truncation, TruncationReason,
 };
 pub use select::{ByteSelection, LineSelection, Selection, Snap};
-pub use source::Source;
+pub use source::{RandomAccess, Source};
 pub use syntax::language_for;
 pub use workspace::{OpenStrategy, Opened, Workspace, WorkspaceBuilder, WorkspaceRegistry};
 

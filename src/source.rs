@@ -1,8 +1,10 @@
 //! Byte sources: where the bytes of a file come from.
 //!
-//! Three backends answer the same positional questions: positional reads on an open file
-//! (the default; `pread` on Unix), bytes already in memory, and an opt-in memory map. The
-//! rest of the crate never knows which one it talks to.
+//! Every backend answers the same positional questions ([`RandomAccess`]): positional
+//! reads on an open file (the default; `pread` on Unix), bytes already in memory, an
+//! opt-in memory map, objects in object storage (feature `object-store`), and whatever
+//! a host brings by implementing [`RandomAccess`] itself. The rest of the crate never
+//! knows which one it talks to.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -50,6 +52,28 @@ impl Stamp {
         None
     }
 
+    /// The stamp of a source that is not a local file: the identity and the version make
+    /// the key, so that a cache treats a new version like a replaced file (the key
+    /// changes) and never mixes them up.
+    fn of_custom(inner: &dyn RandomAccess) -> Stamp {
+        use xxhash_rust::xxh3::xxh3_64_with_seed;
+        let version = inner.version().unwrap_or_default();
+        let id = inner.identity().map(|name| {
+            let key = format!("{name}\0{version}");
+            (
+                xxh3_64_with_seed(key.as_bytes(), 1),
+                xxh3_64_with_seed(key.as_bytes(), 2),
+            )
+        });
+        Stamp {
+            len: inner.len(),
+            modified: None,
+            #[cfg(unix)]
+            ctime: (0, 0),
+            id,
+        }
+    }
+
     fn of(meta: &std::fs::Metadata) -> Stamp {
         #[cfg(unix)]
         use std::os::unix::fs::MetadataExt;
@@ -66,7 +90,125 @@ impl Stamp {
     }
 }
 
+/// Positional reads of bytes with a fixed length and a version: what every step of a read
+/// (classification, line index, selections, budgets, landmarks, caches) asks of a source.
+///
+/// The built-in backends of [`Source`] (file, memory, memory map, and the object-store
+/// source of the `object-store` feature) answer these questions, and [`Source`] itself
+/// implements the trait. A host implements it for its own storage (a database blob, a
+/// remote file system, an archive member) and reads it with
+/// [`Source::from_random_access`]; everything above the source then works unchanged.
+///
+/// # Contract
+///
+/// - [`RandomAccess::len`] is fixed for the life of the handle: the length of the version
+///   it reads.
+/// - [`RandomAccess::read_exact_at`] fills the whole buffer or fails. When the content is
+///   no longer the version the handle reads (shorter, replaced, rewritten), fail with an
+///   error of kind [`io::ErrorKind::UnexpectedEof`] or
+///   [`io::ErrorKind::StaleNetworkFileHandle`]: the read then ends in
+///   [`Error::Changed`] (`File changed while reading`), never in a page mixing two
+///   versions. [`io::ErrorKind::NotFound`] and [`io::ErrorKind::PermissionDenied`] become
+///   [`Error::NotFound`] and [`Error::PermissionDenied`]; any other error [`Error::Io`].
+/// - Calls come from one thread at a time per read, but a shared source may be read by
+///   several reads (and a long count by several threads) at once: `Send + Sync`.
+///
+/// # Example
+///
+/// ```
+/// use std::io;
+/// use std::sync::Arc;
+/// use rangeread::{LineSelection, RandomAccess, Reader, Source};
+///
+/// /// A blob that a host keeps in its own store.
+/// struct Blob { bytes: Vec<u8>, generation: u64 }
+///
+/// impl RandomAccess for Blob {
+///     fn len(&self) -> u64 { self.bytes.len() as u64 }
+///     fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+///         let start = usize::try_from(offset).map_err(|_| io::ErrorKind::UnexpectedEof)?;
+///         let src = self.bytes.get(start..start + buf.len()).ok_or(io::ErrorKind::UnexpectedEof)?;
+///         buf.copy_from_slice(src);
+///         Ok(())
+///     }
+///     fn identity(&self) -> Option<String> { Some("blob://notes/1".into()) }
+///     fn version(&self) -> Option<String> { Some(self.generation.to_string()) }
+/// }
+///
+/// let blob = Blob { bytes: b"one\ntwo\nthree\n".to_vec(), generation: 7 };
+/// let src = Source::from_random_access(Arc::new(blob), "notes.txt");
+/// let result = Reader::new().document(src).read(LineSelection::from(2..=3))?;
+/// assert_eq!(result.content, "two\nthree\n");
+/// # Ok::<(), rangeread::Error>(())
+/// ```
+pub trait RandomAccess: Send + Sync {
+    /// The length in bytes of the version this handle reads.
+    fn len(&self) -> u64;
+
+    /// Whether the content is empty.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Fills `buf` with the bytes at `offset` (see the contract above for the errors).
+    ///
+    /// # Errors
+    ///
+    /// Any I/O error; [`io::ErrorKind::UnexpectedEof`] or
+    /// [`io::ErrorKind::StaleNetworkFileHandle`] when the content changed.
+    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()>;
+
+    /// What names the content across handles and processes (a URL, a key), used by caches
+    /// and persistent indexes; `None` (the default): nothing is cached for it.
+    fn identity(&self) -> Option<String> {
+        None
+    }
+
+    /// A stamp of the version this handle reads (an ETag, a generation, a hash): two
+    /// handles with the same identity and version read the same bytes. `None` (the
+    /// default) when the content never changes.
+    fn version(&self) -> Option<String> {
+        None
+    }
+
+    /// Checks that the content still is the version this handle reads, where that can be
+    /// asked cheaply. The default trusts the reads (which fail on a change).
+    ///
+    /// # Errors
+    ///
+    /// As [`RandomAccess::read_exact_at`].
+    fn check_unchanged(&self) -> io::Result<()> {
+        Ok(())
+    }
+
+    /// A hint that the bytes `[start, end)` are about to be read front to back (a line
+    /// count, a page): a remote source fetches them in one request or one stream instead
+    /// of one request per read. The default ignores it.
+    fn will_read(&self, start: u64, end: u64) {
+        let _ = (start, end);
+    }
+
+    /// The whole content, when it is in memory: reads then copy nothing.
+    fn as_slice(&self) -> Option<&[u8]> {
+        None
+    }
+}
+
+impl std::fmt::Debug for dyn RandomAccess {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RandomAccess")
+            .field("len", &self.len())
+            .field("identity", &self.identity())
+            .finish_non_exhaustive()
+    }
+}
+
 enum Backend {
+    /// A source a host (or the `object-store` feature) brought.
+    Custom {
+        inner: Arc<dyn RandomAccess>,
+        stamp: Stamp,
+    },
     File {
         file: File,
         stamp: Stamp,
@@ -269,6 +411,32 @@ impl Source {
         Source::memory(bytes.into(), path.as_ref().to_path_buf())
     }
 
+    /// Reads from a source a host brings (see [`RandomAccess`]); `path` is what messages
+    /// and results call it (an object's key, say).
+    ///
+    /// The source is cached by [`crate::IndexCache`] when it has an
+    /// [`identity`](RandomAccess::identity), keyed by identity and
+    /// [`version`](RandomAccess::version).
+    pub fn from_random_access(inner: Arc<dyn RandomAccess>, path: impl AsRef<Path>) -> Source {
+        let stamp = Stamp::of_custom(inner.as_ref());
+        Source {
+            len: inner.len(),
+            backend: Backend::Custom { inner, stamp },
+            path: path.as_ref().to_path_buf(),
+            chunk: DEFAULT_CHUNK,
+            resolved: None,
+            holes: Default::default(),
+        }
+    }
+
+    /// A hint that `[start, end)` is about to be read front to back (see
+    /// [`RandomAccess::will_read`]); only sources that fetch remotely act on it.
+    pub(crate) fn will_read(&self, start: u64, end: u64) {
+        if let Backend::Custom { inner, .. } = &self.backend {
+            inner.will_read(start.min(self.len), end.min(self.len));
+        }
+    }
+
     fn memory(bytes: Arc<[u8]>, path: PathBuf) -> Source {
         Source {
             len: bytes.len() as u64,
@@ -306,9 +474,11 @@ impl Source {
         self.resolved = Some(resolved);
     }
 
-    /// `"pread"`, `"memory"`, `"mmap"`, or `"streamed"` (a file that reports size 0).
+    /// `"pread"`, `"memory"`, `"mmap"`, `"streamed"` (a file that reports size 0), or
+    /// `"custom"` (a [`RandomAccess`] source, such as an object in object storage).
     pub fn backend_name(&self) -> &'static str {
         match self.backend {
+            Backend::Custom { .. } => "custom",
             Backend::File { .. } => "pread",
             Backend::Memory(_) => "memory",
             Backend::Streamed { .. } => "streamed",
@@ -330,6 +500,7 @@ impl Source {
     pub(crate) fn as_slice(&self) -> Option<&[u8]> {
         match &self.backend {
             Backend::File { .. } => None,
+            Backend::Custom { inner, .. } => inner.as_slice(),
             Backend::Memory(b) | Backend::Streamed { data: b, .. } => Some(b),
             Backend::Mmap { map, .. } => Some(map),
         }
@@ -343,6 +514,16 @@ impl Source {
             return Err(self.changed());
         }
         match &self.backend {
+            Backend::Custom { inner, .. } => {
+                if let Some(s) = inner.as_slice() {
+                    let s = s.get(offset as usize..offset as usize + buf.len());
+                    buf.copy_from_slice(s.ok_or_else(|| self.changed())?);
+                    return Ok(());
+                }
+                inner
+                    .read_exact_at(offset, buf)
+                    .map_err(|e| self.custom_error(e))
+            }
             Backend::Memory(_) | Backend::Streamed { .. } | Backend::Mmap { .. } => {
                 let s = self.as_slice().unwrap_or_default();
                 let start = offset as usize;
@@ -374,7 +555,7 @@ impl Source {
     pub(crate) fn holes(&self) -> &[(u64, u64)] {
         self.holes.get_or_init(|| match &self.backend {
             Backend::File { file, .. } | Backend::Mmap { file, .. } => find_holes(file, self.len),
-            Backend::Memory(_) | Backend::Streamed { .. } => Vec::new(),
+            Backend::Memory(_) | Backend::Streamed { .. } | Backend::Custom { .. } => Vec::new(),
         })
     }
 
@@ -446,6 +627,9 @@ impl Source {
     pub fn check_unchanged(&self) -> Result<()> {
         let (file, stamp) = match &self.backend {
             Backend::Memory(_) => return Ok(()),
+            Backend::Custom { inner, .. } => {
+                return inner.check_unchanged().map_err(|e| self.custom_error(e))
+            }
             Backend::File { file, stamp }
             | Backend::Mmap { file, stamp, .. }
             | Backend::Streamed { file, stamp, .. } => (file, stamp),
@@ -462,7 +646,8 @@ impl Source {
     pub(crate) fn stamp(&self) -> Option<&Stamp> {
         match &self.backend {
             Backend::Memory(_) => None,
-            Backend::File { stamp, .. }
+            Backend::Custom { stamp, .. }
+            | Backend::File { stamp, .. }
             | Backend::Mmap { stamp, .. }
             | Backend::Streamed { stamp, .. } => Some(stamp),
         }
@@ -477,6 +662,72 @@ impl Source {
         Error::Changed {
             path: self.path.clone(),
         }
+    }
+
+    /// The crate's error for an I/O error of a [`RandomAccess`] source.
+    fn custom_error(&self, e: io::Error) -> Error {
+        match e.kind() {
+            io::ErrorKind::UnexpectedEof | io::ErrorKind::StaleNetworkFileHandle => self.changed(),
+            io::ErrorKind::NotFound => Error::NotFound {
+                path: self.path.clone(),
+            },
+            io::ErrorKind::PermissionDenied => Error::PermissionDenied {
+                path: self.path.clone(),
+            },
+            _ => Error::io(&self.path, e),
+        }
+    }
+}
+
+/// Every built-in backend answers the source questions; a `Source` can stand wherever a
+/// [`RandomAccess`] is wanted (to wrap it, count its reads, or hand it to a host's code).
+impl RandomAccess for Source {
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        Source::read_exact_at(self, offset, buf).map_err(|e| match e {
+            Error::Changed { .. } => io::Error::from(io::ErrorKind::UnexpectedEof),
+            Error::Io { source, .. } => source,
+            e => io::Error::other(e.to_string()),
+        })
+    }
+
+    fn identity(&self) -> Option<String> {
+        match &self.backend {
+            Backend::Custom { inner, .. } => inner.identity(),
+            Backend::Memory(_) | Backend::Streamed { .. } => None,
+            Backend::File { .. } | Backend::Mmap { .. } => {
+                Some(self.identity_path().to_string_lossy().into_owned())
+            }
+        }
+    }
+
+    fn version(&self) -> Option<String> {
+        match &self.backend {
+            Backend::Custom { inner, .. } => inner.version(),
+            _ => self.stamp().map(|s| {
+                let ns = s
+                    .modified
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .map_or(0, |d| d.as_nanos());
+                let (dev, ino) = s.id.unwrap_or_default();
+                format!("{dev}:{ino}:{}:{ns}", s.len)
+            }),
+        }
+    }
+
+    fn check_unchanged(&self) -> io::Result<()> {
+        Source::check_unchanged(self).map_err(|_| io::ErrorKind::StaleNetworkFileHandle.into())
+    }
+
+    fn will_read(&self, start: u64, end: u64) {
+        Source::will_read(self, start, end);
+    }
+
+    fn as_slice(&self) -> Option<&[u8]> {
+        Source::as_slice(self)
     }
 }
 

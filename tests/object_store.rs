@@ -1,0 +1,230 @@
+//! Objects in S3 read through a real S3 API server on the loopback address (moto's server
+//! mode; see tests/s3/mod.rs): every answer equals the same read of the same bytes on
+//! disk, and the requests each read costs are counted.
+#![cfg(feature = "object-store")]
+
+mod s3;
+
+use std::sync::Arc;
+
+use object_store::path::Path as ObjectPath;
+use rangeread::{
+    ByteSelection, Error, LineSelection, ObjectConfig, ObjectSource, ReadResult, Reader, Selection,
+    Totals,
+};
+
+/// A reader that counts lines only where a read needs them: head, tail and byte reads
+/// of an object then fetch only what they return (the default also counts all lines).
+fn reader() -> Reader {
+    Reader::new().totals(Totals::IfKnown)
+}
+
+/// Puts `bytes` at `key` of a fresh bucket; returns the server and the bucket.
+fn object(bucket: &str, key: &str, bytes: &[u8]) -> Option<(Arc<s3::Server>, String)> {
+    let server = s3::server()?;
+    server.bucket(bucket);
+    server.put(bucket, key, bytes.to_vec());
+    Some((server, bucket.to_string()))
+}
+
+fn open(server: &s3::Server, bucket: &str, key: &str) -> rangeread::Result<Arc<ObjectSource>> {
+    let store = Arc::new(server.store(bucket));
+    ObjectSource::from_store(
+        store,
+        ObjectPath::from(key),
+        &format!("s3://{bucket}/{key}"),
+        ObjectConfig::new(),
+    )
+    .map(Arc::new)
+}
+
+/// The same read of the same bytes in memory: what the object read must equal.
+fn local(bytes: &[u8], sel: impl Into<Selection>) -> ReadResult {
+    reader()
+        .document(rangeread::Source::from_bytes(bytes.to_vec(), "local"))
+        .read(sel)
+        .unwrap()
+}
+
+fn same(a: &ReadResult, b: &ReadResult) {
+    assert_eq!(a.content, b.content);
+    assert_eq!(a.lines, b.lines);
+    assert_eq!(a.bytes, b.bytes);
+    assert_eq!(a.total_lines, b.total_lines);
+    assert_eq!(a.truncated, b.truncated);
+    assert_eq!(a.file_size, b.file_size);
+}
+
+#[test]
+fn head_costs_the_one_request_that_opens_the_object() {
+    let text = s3::real_text(24 << 20);
+    let Some((server, bucket)) = object("head", "logs/build.log", &text) else {
+        return;
+    };
+    let obj = open(&server, &bucket, "logs/build.log").unwrap();
+    assert_eq!(obj.size(), text.len() as u64);
+    assert!(obj.e_tag().is_some(), "moto gives an ETag");
+    let got = reader()
+        .document(obj.source())
+        .read(LineSelection::head(250))
+        .unwrap();
+    same(&got, &local(&text, LineSelection::head(250)));
+    let stats = obj.stats();
+    assert_eq!(stats.requests, 1, "{stats:?}");
+    assert!(stats.bytes <= 1 << 20, "{stats:?}");
+}
+
+#[test]
+fn tail_costs_one_request_after_opening() {
+    let text = s3::real_text(24 << 20);
+    let Some((server, bucket)) = object("tail", "logs/build.log", &text) else {
+        return;
+    };
+    let obj = open(&server, &bucket, "logs/build.log").unwrap();
+    let got = reader()
+        .document(obj.source())
+        .read(LineSelection::tail(250))
+        .unwrap();
+    same(&got, &local(&text, LineSelection::tail(250)));
+    let stats = obj.stats();
+    assert_eq!(stats.requests, 2, "open + the last window: {stats:?}");
+    assert!(stats.bytes <= 2 << 20, "{stats:?}");
+}
+
+#[test]
+fn byte_ranges_snap_to_characters_in_one_request() {
+    let text = s3::real_text(24 << 20);
+    let Some((server, bucket)) = object("bytes", "logs/build.log", &text) else {
+        return;
+    };
+    // A start inside a multi-byte character of the real text, past the middle.
+    let mid = text.len() / 2;
+    let inside = (mid..text.len())
+        .find(|&i| text[i] & 0xC0 == 0x80)
+        .expect("the real files hold non-ASCII characters") as u64;
+    let sel = ByteSelection {
+        start: Some(inside),
+        end: Some(inside + (64 << 10)),
+        ..ByteSelection::default()
+    };
+    let obj = open(&server, &bucket, "logs/build.log").unwrap();
+    let got = reader().document(obj.source()).read(sel).unwrap();
+    let want = local(&text, sel);
+    same(&got, &want);
+    assert!(
+        got.adjustments.start_adjusted,
+        "snapped to the character's start"
+    );
+    assert_eq!(
+        obj.stats().requests,
+        2,
+        "open + one window: {:?}",
+        obj.stats()
+    );
+}
+
+#[test]
+fn a_deep_read_counts_in_one_stream_and_repeats_from_the_cache() {
+    let text = s3::real_text(40 << 20);
+    let Some((server, bucket)) = object("deep", "logs/build.log", &text) else {
+        return;
+    };
+    let total = memchr::memchr_iter(b'\n', &text).count() as u64;
+    let line = total * 9 / 10;
+    let sel = LineSelection::from(line..=line + 249);
+    let obj = open(&server, &bucket, "logs/build.log").unwrap();
+    // The default reader: line numbers and totals, so the whole object is counted once.
+    let reader = Reader::new().cache(Arc::new(rangeread::IndexCache::new(64 << 20)));
+    let got = reader.document(obj.source()).read(sel).unwrap();
+    let want = Reader::new()
+        .document(rangeread::Source::from_bytes(text.clone(), "local"))
+        .read(sel)
+        .unwrap();
+    same(&got, &want);
+    let first = obj.stats();
+    assert!(
+        first.requests <= 3,
+        "open, one stream for the count, at most one window: {first:?}"
+    );
+    assert!(
+        first.bytes <= text.len() as u64 + (2 << 20),
+        "one pass over the object: {first:?}"
+    );
+    // The index is kept: the same read again costs no request at all.
+    let again = reader.document(obj.source()).read(sel).unwrap();
+    same(&again, &got);
+    assert_eq!(obj.stats().requests, first.requests, "{:?}", obj.stats());
+}
+
+#[test]
+fn a_binary_object_is_refused_with_its_type() {
+    // A real binary: this test's own executable.
+    let exe = std::fs::read(std::env::current_exe().unwrap()).unwrap();
+    let Some((server, bucket)) = object("binary", "bin/tool", &exe[..exe.len().min(4 << 20)])
+    else {
+        return;
+    };
+    let obj = open(&server, &bucket, "bin/tool").unwrap();
+    let err = reader()
+        .document(obj.source())
+        .read(LineSelection::head(10))
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::Binary { mime } if mime.contains("executable") || mime.contains("elf")),
+        "{err}"
+    );
+    assert!(err
+        .to_string()
+        .starts_with("Binary files are not supported."));
+}
+
+#[test]
+fn an_object_replaced_during_a_read_is_a_change_never_a_mix() {
+    let text = s3::real_text(8 << 20);
+    let Some((server, bucket)) = object("replaced", "data.txt", &text) else {
+        return;
+    };
+    let obj = open(&server, &bucket, "data.txt").unwrap();
+    let mut doc = reader().document(obj.source());
+    // The first page is read; then another writer replaces the object with new bytes of
+    // the same size.
+    doc.read(LineSelection::head(10)).unwrap();
+    let mut other = text.clone();
+    other.reverse();
+    server.put(&bucket, "data.txt", other);
+    let err = doc.read(LineSelection::tail(10)).unwrap_err();
+    assert!(matches!(err, Error::Changed { .. }), "{err}");
+    assert_eq!(
+        err.to_string(),
+        "File changed while reading: \"s3://replaced/data.txt\""
+    );
+}
+
+#[test]
+fn a_missing_object_is_not_found() {
+    let Some(server) = s3::server() else {
+        return;
+    };
+    server.bucket("missing");
+    let err = open(&server, "missing", "no/such.log").unwrap_err();
+    assert!(matches!(err, Error::NotFound { .. }), "{err}");
+    assert_eq!(
+        err.to_string(),
+        "File not found: \"s3://missing/no/such.log\""
+    );
+}
+
+#[test]
+fn an_empty_object_reads_as_an_empty_file() {
+    let Some((server, bucket)) = object("empty", "empty.txt", b"") else {
+        return;
+    };
+    let obj = open(&server, &bucket, "empty.txt").unwrap();
+    assert_eq!(obj.size(), 0);
+    let got = reader()
+        .document(obj.source())
+        .read(LineSelection::head(5))
+        .unwrap();
+    assert_eq!(got.content, "");
+    assert_eq!(got.total_lines, Some(0));
+}
