@@ -237,7 +237,7 @@ pub use document::Document;
 pub use error::{Error, ErrorKind, FileKind, Result};
 pub use index::{LineIndex, DEFAULT_BLOCK_SIZE};
 #[cfg(feature = "object-store")]
-pub use object::{ObjectConfig, ObjectSource, ObjectStats};
+pub use object::{ObjectConfig, ObjectRoot, ObjectSource, ObjectStats};
 pub use read::Reader;
 pub use render::{notes, render, render_to, Format};
 pub use result::{

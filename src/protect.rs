@@ -186,7 +186,7 @@ impl Protect {
 
     /// Whether `rel` (relative to the root, without `..`) or one of its ancestor
     /// directories is protected. `is_dir` says whether `rel` itself is a directory.
-    #[cfg(test)]
+    #[cfg(any(test, feature = "object-store"))]
     pub(crate) fn matches(&self, rel: &Path, is_dir: bool) -> bool {
         if self.rules.is_empty() {
             return false;

@@ -228,3 +228,97 @@ fn an_empty_object_reads_as_an_empty_file() {
     assert_eq!(got.content, "");
     assert_eq!(got.total_lines, Some(0));
 }
+
+#[test]
+fn refused_credentials_are_permission_denied() {
+    // Two requests set the server up (the bucket, the object); from then on it checks
+    // credentials, and knows none of ours.
+    let Some(server) = s3::server_checking_credentials(2) else {
+        return;
+    };
+    server.bucket("locked");
+    server.put("locked", "report.txt", b"secret\n".to_vec());
+    let err = open(&server, "locked", "report.txt").unwrap_err();
+    assert!(matches!(err, Error::PermissionDenied { .. }), "{err}");
+    assert_eq!(
+        err.to_string(),
+        "Permission denied: \"s3://locked/report.txt\""
+    );
+}
+
+mod root {
+    use super::*;
+    use rangeread::ObjectRoot;
+
+    fn root(server: &s3::Server, bucket: &str, prefix: &str) -> ObjectRoot {
+        ObjectRoot::from_store(
+            Arc::new(server.store(bucket)),
+            ObjectPath::from(prefix),
+            &format!("s3://{bucket}/{prefix}"),
+        )
+        .protect(["secrets/", "*.pem"])
+        .unwrap()
+    }
+
+    #[test]
+    fn paths_name_objects_under_the_prefix_and_nothing_else() {
+        let text = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/real/shlex.py"
+        ))
+        .unwrap();
+        let Some((server, bucket)) = object("rooted", "run-1/src/shlex.py", &text) else {
+            return;
+        };
+        server.put(&bucket, "run-2/src/shlex.py", b"other run\n".to_vec());
+        server.put(&bucket, "run-1/secrets/token.txt", b"hidden\n".to_vec());
+        let root = root(&server, &bucket, "run-1");
+        let read = |p: &str| {
+            root.source(p)
+                .and_then(|s| reader().document(s).read(LineSelection::head(3)))
+        };
+        let want = local(&text, LineSelection::head(3));
+        for ok in [
+            "src/shlex.py",
+            "./src/../src/shlex.py",
+            "s3://rooted/run-1/src/shlex.py",
+        ] {
+            let got = read(ok).unwrap_or_else(|e| panic!("{ok}: {e}"));
+            assert_eq!(got.content, want.content, "{ok}");
+            assert_eq!(got.path, ok, "results name the path as asked");
+        }
+        for outside in [
+            "../run-2/src/shlex.py",
+            "src/../../run-2/src/shlex.py",
+            "/run-1/src/shlex.py",
+            "s3://rooted/run-2/src/shlex.py",
+            "s3://other/run-1/src/shlex.py",
+        ] {
+            let err = read(outside).unwrap_err();
+            assert!(
+                matches!(err, Error::OutsideWorkspace { .. }),
+                "{outside}: {err}"
+            );
+            assert_eq!(
+                err.to_string(),
+                format!("Path \"{outside}\" is outside the workspace")
+            );
+        }
+        // Protected, whether the object exists or not, and through "..".
+        for protected in [
+            "secrets/token.txt",
+            "secrets/missing.txt",
+            "secrets/nothing/../../src/shlex.py",
+            "keys/server.pem",
+        ] {
+            let err = read(protected).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!("Access denied: \"{protected}\" is a protected path"),
+                "{protected}"
+            );
+        }
+        let err = read("src/missing.py").unwrap_err();
+        assert_eq!(err.to_string(), "File not found: \"src/missing.py\"");
+    }
+}

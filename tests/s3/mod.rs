@@ -49,12 +49,22 @@ pub fn server() -> Option<Arc<Server>> {
                 );
                 return None;
             }
-            Some(Arc::new(start()))
+            Some(Arc::new(start(&[])))
         })
         .clone()
 }
 
-fn start() -> Server {
+/// A second server that checks credentials (moto's IAM authentication) after the first
+/// `free` requests, which set up its bucket and objects; `None` when skipped.
+pub fn server_checking_credentials(free: u32) -> Option<Server> {
+    server()?;
+    Some(start(&[(
+        "INITIAL_NO_AUTH_ACTION_COUNT",
+        &free.to_string(),
+    )]))
+}
+
+fn start(env: &[(&str, &str)]) -> Server {
     let port = {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         l.local_addr().unwrap().port()
@@ -71,6 +81,7 @@ fn start() -> Server {
             "-p",
             &port.to_string(),
         ])
+        .envs(env.iter().copied())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

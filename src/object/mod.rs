@@ -46,6 +46,9 @@ use object_store::{GetOptions, GetRange, ObjectStore, ObjectStoreExt, RetryConfi
 use crate::error::{Error, Result};
 use crate::source::{RandomAccess, Source};
 
+mod root;
+pub use root::ObjectRoot;
+
 /// Default window of one request (1 MiB).
 pub const DEFAULT_WINDOW: u64 = 1 << 20;
 
@@ -599,7 +602,7 @@ impl RandomAccess for ObjectSource {
 }
 
 /// The store and the key of `url`.
-fn store_for_url(url: &str) -> Result<(Arc<dyn ObjectStore>, ObjectPath)> {
+pub(crate) fn store_for_url(url: &str) -> Result<(Arc<dyn ObjectStore>, ObjectPath)> {
     let path = FsPath::new(url);
     let invalid = |reason: String| Error::Io {
         path: path.to_path_buf(),
