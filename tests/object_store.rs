@@ -322,3 +322,96 @@ mod root {
         assert_eq!(err.to_string(), "File not found: \"src/missing.py\"");
     }
 }
+
+/// Builds the `read` example with object storage and returns its path.
+fn read_example() -> std::path::PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().unwrap().parent().unwrap();
+    let mut cargo = std::process::Command::new(env!("CARGO"));
+    cargo
+        .args([
+            "build",
+            "--quiet",
+            "--example",
+            "read",
+            "--features",
+            "object-store",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"));
+    if dir.ends_with("release") {
+        cargo.arg("--release");
+    }
+    assert!(
+        cargo.status().unwrap().success(),
+        "cargo build --example read"
+    );
+    dir.join("examples").join("read")
+}
+
+#[test]
+fn the_cli_reads_s3_urls_with_credentials_from_the_environment() {
+    let text = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/real/bstr_utf8.rs"
+    ))
+    .unwrap();
+    let Some((server, bucket)) = object("cli", "src/utf8.rs", &text) else {
+        return;
+    };
+    server.put(&bucket, "secrets/key.pem", b"-----BEGIN-----\n".to_vec());
+    let exe = read_example();
+    let run = |args: &[&str]| {
+        std::process::Command::new(&exe)
+            .args(args)
+            .env("AWS_ACCESS_KEY_ID", s3::ACCESS_KEY)
+            .env("AWS_SECRET_ACCESS_KEY", s3::SECRET_KEY)
+            .env("AWS_REGION", s3::REGION)
+            .env("AWS_ENDPOINT_URL", &server.endpoint)
+            .env("AWS_VIRTUAL_HOSTED_STYLE_REQUEST", "false")
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--lines", "10:12", "--object-stats", "s3://cli/src/utf8.rs"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let want = local(&text, LineSelection::from(10..=12));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), want.content);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("object-store: 1 requests"), "{stderr}");
+
+    // Confined to a prefix, with protected patterns, as with a local --root.
+    let out = run(&["--root", "s3://cli/src", "--tail", "2", "utf8.rs"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        local(&text, LineSelection::tail(2)).content
+    );
+    let out = run(&[
+        "--root",
+        "s3://cli/src",
+        "--format",
+        "json",
+        "../secrets/key.pem",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["kind"], "outside_workspace");
+    let out = run(&["--protect", "*.pem", "s3://cli/secrets/key.pem"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap().trim(),
+        "error: Access denied: \"s3://cli/secrets/key.pem\" is a protected path"
+    );
+    let out = run(&["s3://cli/src/missing.rs"]);
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap().trim(),
+        "error: File not found: \"s3://cli/src/missing.rs\""
+    );
+}

@@ -67,6 +67,24 @@ pub struct ObjectConfig {
     runtime: Option<tokio::runtime::Handle>,
     window: u64,
     cache_bytes: u64,
+    /// Where requests are counted (an [`ObjectRoot`] shares one with its sources).
+    counters: Option<Arc<Counters>>,
+}
+
+/// Requests and bytes, counted by every source that shares them.
+#[derive(Debug, Default)]
+pub(crate) struct Counters {
+    requests: AtomicU64,
+    bytes: AtomicU64,
+}
+
+impl Counters {
+    fn stats(&self) -> ObjectStats {
+        ObjectStats {
+            requests: self.requests.load(Ordering::Relaxed),
+            bytes: self.bytes.load(Ordering::Relaxed),
+        }
+    }
 }
 
 impl Default for ObjectConfig {
@@ -75,6 +93,7 @@ impl Default for ObjectConfig {
             runtime: None,
             window: DEFAULT_WINDOW,
             cache_bytes: DEFAULT_CACHE_BYTES,
+            counters: None,
         }
     }
 }
@@ -258,8 +277,7 @@ pub struct ObjectSource {
     runtime: Runtime,
     config: ObjectConfig,
     state: Mutex<State>,
-    requests: AtomicU64,
-    bytes: AtomicU64,
+    counters: Arc<Counters>,
 }
 
 impl std::fmt::Debug for ObjectSource {
@@ -333,10 +351,9 @@ impl ObjectSource {
                 version: None,
             },
             runtime,
-            config,
             state: Mutex::new(State::default()),
-            requests: AtomicU64::new(0),
-            bytes: AtomicU64::new(0),
+            counters: config.counters.clone().unwrap_or_default(),
+            config,
         };
         let path = FsPath::new(name);
         let first = src.get(GetRange::Bounded(0..src.config.window), true);
@@ -352,7 +369,7 @@ impl ObjectSource {
                 if matches!(first_err, object_store::Error::NotFound { .. }) {
                     return Err(open_error(path, first_err));
                 }
-                src.requests.fetch_add(1, Ordering::Relaxed);
+                src.counters.requests.fetch_add(1, Ordering::Relaxed);
                 let head = src
                     .runtime
                     .block_on(src.store.head(&src.location))
@@ -390,10 +407,7 @@ impl ObjectSource {
 
     /// Requests made and bytes received so far.
     pub fn stats(&self) -> ObjectStats {
-        ObjectStats {
-            requests: self.requests.load(Ordering::Relaxed),
-            bytes: self.bytes.load(Ordering::Relaxed),
-        }
+        self.counters.stats()
     }
 
     /// The options of every request after the first: conditional on the version read.
@@ -435,9 +449,11 @@ impl ObjectSource {
                 store: "rangeread",
                 source: Box::new(e),
             })?;
-        self.requests.fetch_add(1, Ordering::Relaxed);
+        self.counters.requests.fetch_add(1, Ordering::Relaxed);
         if let Ok((_, _, data)) = &result {
-            self.bytes.fetch_add(data.len() as u64, Ordering::Relaxed);
+            self.counters
+                .bytes
+                .fetch_add(data.len() as u64, Ordering::Relaxed);
         }
         result
     }
@@ -492,7 +508,7 @@ impl ObjectSource {
                     .runtime
                     .block_on(self.store.get_opts(&self.location, options))?
                     .map_err(read_error)?;
-                self.requests.fetch_add(1, Ordering::Relaxed);
+                self.counters.requests.fetch_add(1, Ordering::Relaxed);
                 if !self.same_version(&opened.meta) || opened.range.start != pos {
                     return Err(io::ErrorKind::StaleNetworkFileHandle.into());
                 }
@@ -511,7 +527,9 @@ impl ObjectSource {
             if stream.pending.is_empty() {
                 match self.runtime.block_on(stream.body.next())? {
                     Some(Ok(b)) => {
-                        self.bytes.fetch_add(b.len() as u64, Ordering::Relaxed);
+                        self.counters
+                            .bytes
+                            .fetch_add(b.len() as u64, Ordering::Relaxed);
                         stream.pending = b;
                     }
                     Some(Err(e)) => return Err(read_error(e)),

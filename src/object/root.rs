@@ -83,7 +83,10 @@ impl ObjectRoot {
             url: url.trim_end_matches('/').to_string(),
             protect: no_protect(),
             patterns: Vec::new(),
-            config: ObjectConfig::default(),
+            config: ObjectConfig {
+                counters: Some(Arc::default()),
+                ..ObjectConfig::default()
+            },
         }
     }
 
@@ -106,8 +109,17 @@ impl ObjectRoot {
 
     /// How the sources opened under this root talk to the store.
     pub fn config(mut self, config: ObjectConfig) -> ObjectRoot {
-        self.config = config;
+        let counters = self.config.counters.take();
+        self.config = ObjectConfig { counters, ..config };
         self
+    }
+
+    /// Requests made and bytes received by every source opened under this root.
+    pub fn stats(&self) -> super::ObjectStats {
+        self.config
+            .counters
+            .as_ref()
+            .map_or_else(Default::default, |c| c.stats())
     }
 
     /// The URL of the prefix.
