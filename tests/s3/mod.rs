@@ -1,7 +1,8 @@
 //! A real S3 API server on the loopback address for the object-store tests: moto's server
-//! mode (`pip install 'moto[server]'`), started once per test binary.
+//! mode, installed (pinned) from PyPI by `tests/s3/setup.sh` into a virtualenv under
+//! `target/` and started once per test binary.
 //!
-//! When it cannot be started the tests fail saying what to install, unless
+//! When it cannot be installed or started the tests fail saying what is missing, unless
 //! `RANGEREAD_SKIP_S3=1` is set: then they print that they were skipped.
 #![allow(dead_code)]
 
@@ -34,8 +35,32 @@ impl Drop for Server {
 
 static SERVER: OnceLock<Option<Arc<Server>>> = OnceLock::new();
 
+/// A Python that runs moto's server, from tests/s3/setup.sh (which installs it once).
 fn python() -> String {
-    std::env::var("RANGEREAD_PYTHON").unwrap_or_else(|_| "python3".into())
+    static PYTHON: OnceLock<String> = OnceLock::new();
+    PYTHON
+        .get_or_init(|| {
+            let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/s3/setup.sh");
+            let out = Command::new("bash")
+                .arg(script)
+                .stderr(Stdio::inherit())
+                .output()
+                .unwrap_or_else(|e| panic!("running {script}: {e} (is bash installed?)"));
+            let skip = "or set RANGEREAD_SKIP_S3=1 to skip the object-store tests";
+            match out.status.code() {
+                Some(0) => String::from_utf8_lossy(&out.stdout).trim().to_string(),
+                Some(77) => panic!(
+                    "python3 cannot create a virtualenv for moto's S3 server (Debian/Ubuntu: \
+                     apt install python3-venv), {skip}"
+                ),
+                Some(78) => panic!(
+                    "moto[server] could not be installed from PyPI (no network?); \
+                     RANGEREAD_PYTHON can name a Python that has it, {skip}"
+                ),
+                code => panic!("{script} failed ({code:?}), {skip}"),
+            }
+        })
+        .clone()
 }
 
 /// Starts moto's server on a free port (once), or `None` when the tests are skipped.
