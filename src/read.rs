@@ -215,6 +215,13 @@ impl Reader {
     /// ```
     pub fn open_in(&self, workspace: &Workspace, path: impl AsRef<Path>) -> Result<Document> {
         let path = path.as_ref();
+        #[cfg(feature = "object-store")]
+        if let Some(root) = workspace.object_root() {
+            let resolved = workspace.resolve(path)?;
+            let mut doc = self.document(root.source(path)?);
+            doc.set_paths(path.display().to_string(), resolved.display().to_string());
+            return Ok(doc);
+        }
         let opened = workspace.open(path)?;
         let mut src = Source::from_file_streaming_limit(opened.file, path, self.stream_limit())?;
         src.set_resolved_path(opened.resolved_path.clone());

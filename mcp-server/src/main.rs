@@ -20,6 +20,10 @@
 //! | `fs_read` | `fs_read` | JSON `{content, metadata}`, also as `structuredContent` |
 //! | `vault` | `read_file` | `N: line` and one truncation line; errors `Error: MESSAGE` |
 //!
+//! `--root` may be an object-store prefix, `s3://bucket/prefix` (also `gs://`, `az://`,
+//! `http(s)://`), with credentials and endpoint from the usual environment variables:
+//! paths then name objects under the prefix, under the same confinement rules.
+//!
 //! Every path is confined to `--root` (default: the current directory; for
 //! `session_read_file`, to the directory of the session named in the call: `--session
 //! NAME=DIR`, repeatable, and `--root` as the session `default` when none is given),
@@ -50,7 +54,7 @@ use rangeread::tool::fs_read::{self, FsRead, FsReadParams};
 use rangeread::tool::session_read_file::{self, SessionReadFile, SessionReadFileParams};
 use rangeread::tool::vault::{self, VaultReadFile, VaultReadParams};
 use rangeread::tool::{ReadFile, ReadFileParams, ToolResponse};
-use rangeread::{Error, IndexCache, Reader, Totals, Workspace, WorkspaceRegistry};
+use rangeread::{Error, IndexCache, ObjectRoot, Reader, Totals, Workspace, WorkspaceRegistry};
 use rmcp::handler::server::common::schema_for_type;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
@@ -421,7 +425,9 @@ usage: mcp_server [OPTIONS]
 
   --preset NAME            the tool served: read_file (default, the unified tool),
                            session_read_file, file_read, fs_read, or vault (tool read_file)
-  --root DIR               every path is resolved inside DIR (default: the current directory)
+  --root DIR               every path is resolved inside DIR (default: the current directory);
+                           s3://bucket/prefix (gs://, az://, http(s)://) reads objects under
+                           the prefix, credentials from the AWS_* (GOOGLE_*, AZURE_*) variables
   --protect GLOB           refuse paths matching GLOB, gitignore-style (repeatable)
   --case-insensitive       match protected paths with Unicode case folding and NFC
                            (for roots on case-insensitive file systems)
@@ -608,6 +614,16 @@ fn build(o: Options) -> Result<Server, String> {
     };
     let e = |e: Error| e.to_string();
     let workspace = |root: &std::path::Path| {
+        // An object-store prefix (`s3://bucket/prefix`) confines like a directory.
+        if let Some(url) = root.to_str().filter(|r| r.contains("://")) {
+            if o.case_insensitive {
+                return Err("--case-insensitive applies to local roots only".to_string());
+            }
+            let root = ObjectRoot::open(url)
+                .and_then(|r| r.protect(o.protect.iter().cloned()))
+                .map_err(e)?;
+            return Ok(Workspace::object(root));
+        }
         Workspace::builder(root)
             .protect_all(o.protect.iter().cloned())
             .case_insensitive(o.case_insensitive)

@@ -142,15 +142,17 @@ enum Runtime {
 
 impl Runtime {
     fn block_on<F: std::future::Future>(&self, f: F) -> io::Result<F::Output> {
-        if tokio::runtime::Handle::try_current().is_ok() {
-            return Err(io::Error::other(
-                "an object-store read was called on an async runtime thread; call it from \
-                 tokio::task::spawn_blocking (or a thread of your own)",
-            ));
-        }
-        Ok(match self {
+        // Blocking a thread that drives async tasks panics in tokio; a host that reads
+        // from its runtime's own threads gets an error saying what to do instead.
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match self {
             Runtime::Owned(rt) => rt.block_on(f),
             Runtime::Host(h) => h.block_on(f),
+        }))
+        .map_err(|_| {
+            io::Error::other(
+                "an object-store read was called on a thread that drives async tasks; call \
+                 it from tokio::task::spawn_blocking (or a thread of your own)",
+            )
         })
     }
 }

@@ -122,6 +122,11 @@ impl ObjectRoot {
             .map_or_else(Default::default, |c| c.stats())
     }
 
+    /// The protected patterns, as given.
+    pub fn patterns(&self) -> &[String] {
+        &self.patterns
+    }
+
     /// The URL of the prefix.
     pub fn url(&self) -> &str {
         &self.url

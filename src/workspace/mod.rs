@@ -217,14 +217,14 @@ impl WorkspaceBuilder {
             }
         };
         Ok(Workspace {
-            inner: Arc::new(Inner {
+            root: Root::Local(Arc::new(Inner {
                 root,
                 alias,
                 patterns: self.config.patterns,
                 protect,
                 root_dir,
                 openat2,
-            }),
+            })),
         })
     }
 }
@@ -322,7 +322,17 @@ impl WorkspaceBuilder {
 /// ```
 #[derive(Clone)]
 pub struct Workspace {
-    inner: Arc<Inner>,
+    root: Root,
+}
+
+/// What a workspace confines reads to.
+#[derive(Clone)]
+enum Root {
+    /// A directory on a local file system.
+    Local(Arc<Inner>),
+    /// A prefix of an object store.
+    #[cfg(feature = "object-store")]
+    Object(Arc<crate::object::ObjectRoot>),
 }
 
 struct Inner {
@@ -339,11 +349,16 @@ struct Inner {
 
 impl std::fmt::Debug for Workspace {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Workspace")
-            .field("root", &self.inner.root)
-            .field("patterns", &self.inner.patterns)
-            .field("openat2", &self.inner.openat2)
-            .finish()
+        match &self.root {
+            Root::Local(inner) => f
+                .debug_struct("Workspace")
+                .field("root", &inner.root)
+                .field("patterns", &inner.patterns)
+                .field("openat2", &inner.openat2)
+                .finish(),
+            #[cfg(feature = "object-store")]
+            Root::Object(root) => f.debug_struct("Workspace").field("object", root).finish(),
+        }
     }
 }
 
@@ -379,20 +394,65 @@ impl Workspace {
         }
     }
 
-    /// The root, canonicalized.
+    /// A workspace on a prefix of an object store (feature `object-store`): paths name
+    /// objects under the prefix, with the same confinement and protection rules
+    /// ([`crate::ObjectRoot::resolve`]). [`crate::Reader::read_in`] and
+    /// [`crate::Reader::open_in`] read them, and the tools of [`crate::tool`] serve them;
+    /// [`Workspace::open`] (a local file handle) refuses.
+    #[cfg(feature = "object-store")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "object-store")))]
+    pub fn object(root: crate::object::ObjectRoot) -> Workspace {
+        Workspace {
+            root: Root::Object(Arc::new(root)),
+        }
+    }
+
+    /// The object-store prefix of a workspace made by [`Workspace::object`].
+    #[cfg(feature = "object-store")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "object-store")))]
+    pub fn object_root(&self) -> Option<&crate::object::ObjectRoot> {
+        match &self.root {
+            Root::Object(root) => Some(root),
+            Root::Local(_) => None,
+        }
+    }
+
+    /// The local root; every private walking method is reached only through a public
+    /// method that has matched a local root first.
+    fn inner(&self) -> &Inner {
+        match &self.root {
+            Root::Local(inner) => inner,
+            #[cfg(feature = "object-store")]
+            Root::Object(_) => unreachable!("object workspaces never walk a directory"),
+        }
+    }
+
+    /// The root, canonicalized (an object-store prefix: its URL).
     pub fn root(&self) -> &Path {
-        &self.inner.root
+        match &self.root {
+            Root::Local(inner) => &inner.root,
+            #[cfg(feature = "object-store")]
+            Root::Object(root) => Path::new(root.url()),
+        }
     }
 
     /// The protected patterns, as given.
     pub fn patterns(&self) -> &[String] {
-        &self.inner.patterns
+        match &self.root {
+            Root::Local(inner) => &inner.patterns,
+            #[cfg(feature = "object-store")]
+            Root::Object(root) => root.patterns(),
+        }
     }
 
     /// Whether files are opened through `openat2` ([`OpenStrategy::Openat2`], or
     /// [`OpenStrategy::Auto`] on a kernel that has it).
     pub fn uses_openat2(&self) -> bool {
-        self.inner.openat2
+        match &self.root {
+            Root::Local(inner) => inner.openat2,
+            #[cfg(feature = "object-store")]
+            Root::Object(_) => false,
+        }
     }
 
     /// Whether a path relative to the root is protected, by its spelling alone (no file
@@ -401,6 +461,10 @@ impl Workspace {
     /// protected, as [`Workspace::open`] refuses it. Paths that climb above the root are
     /// not protected (they are outside).
     pub fn is_protected(&self, relative: impl AsRef<Path>) -> bool {
+        #[cfg(feature = "object-store")]
+        if let Root::Object(root) = &self.root {
+            return matches!(root.resolve(relative), Err(Error::Protected { .. }));
+        }
         let mut pending = VecDeque::new();
         for c in relative.as_ref().components() {
             match c {
@@ -445,6 +509,18 @@ impl Workspace {
     /// ```
     pub fn open(&self, path: impl AsRef<Path>) -> Result<Opened> {
         let asked = path.as_ref();
+        #[cfg(feature = "object-store")]
+        if let Root::Object(root) = &self.root {
+            root.resolve(asked)?;
+            return Err(Error::io(
+                asked,
+                std::io::Error::new(
+                    std::io::ErrorKind::Unsupported,
+                    "an object-store workspace has no local file handles: read it through \
+                     Reader::read_in or Reader::open_in",
+                ),
+            ));
+        }
         let pending = self.prepare(asked)?;
         for _ in 0..RACE_RETRIES {
             let located = self.locate(asked, pending.clone())?;
@@ -478,13 +554,18 @@ impl Workspace {
     /// [`Error::NotRegularFile`].
     pub fn resolve(&self, path: impl AsRef<Path>) -> Result<PathBuf> {
         let asked = path.as_ref();
+        #[cfg(feature = "object-store")]
+        if let Root::Object(root) = &self.root {
+            let (_, rel) = root.resolve(asked)?;
+            return Ok(PathBuf::from(format!("{}/{rel}", root.url())));
+        }
         let pending = self.prepare(asked)?;
         for _ in 0..RACE_RETRIES {
             if let Some(located) = self.locate(asked, pending.clone())? {
                 let Some(name) = &located.walked.last else {
                     return Ok(self.absolute(&located.relative));
                 };
-                let parent = located.walked.parent(&self.inner.root_dir);
+                let parent = located.walked.parent(&self.inner().root_dir);
                 match stat_kind(parent, name) {
                     Ok(Kind::Link) => continue,
                     Ok(Kind::Dir) => {
@@ -503,9 +584,9 @@ impl Workspace {
 
     fn absolute(&self, relative: &Path) -> PathBuf {
         if relative.as_os_str().is_empty() {
-            self.inner.root.clone()
+            self.inner().root.clone()
         } else {
-            self.inner.root.join(relative)
+            self.inner().root.join(relative)
         }
     }
 
@@ -521,7 +602,7 @@ impl Workspace {
             path: asked.to_path_buf(),
         };
         let rest = if asked.has_root() || has_prefix(asked) {
-            let inner = &self.inner;
+            let inner = self.inner();
             asked
                 .strip_prefix(&inner.root)
                 .ok()
@@ -559,7 +640,7 @@ impl Workspace {
     /// protected directory or end on a protected path. A spelling that climbs above the
     /// root is left to the walk (it is outside).
     fn spelled_protected(&self, pending: &VecDeque<OsString>) -> bool {
-        let protect = &self.inner.protect;
+        let protect = &self.inner().protect;
         let mut key = PathBuf::new();
         let mut depth = 0usize;
         for (i, c) in pending.iter().enumerate() {
@@ -588,9 +669,9 @@ impl Workspace {
         pending: VecDeque<OsString>,
     ) -> Result<Option<Located<RootDir>>> {
         let walked = match walk::walk(
-            &self.inner.root_dir,
+            &self.inner().root_dir,
             pending,
-            &DirGuard(&self.inner.protect),
+            &DirGuard(&self.inner().protect),
         ) {
             Ok(w) => w,
             Err(Fail::Race) => return Ok(None),
@@ -616,7 +697,7 @@ impl Workspace {
         let relative = walked.relative();
         // The walk checked every directory on the way; the path itself is left.
         if self
-            .inner
+            .inner()
             .protect
             .matches_one(&relative, walked.last.is_none())
         {
@@ -630,7 +711,7 @@ impl Workspace {
     /// Patterns for directories only (`secrets/`) apply to the last component once it is
     /// known to be a directory.
     fn check_dir(&self, asked: &Path, relative: &Path) -> Result<()> {
-        if self.inner.protect.matches_one(relative, true) {
+        if self.inner().protect.matches_one(relative, true) {
             return Err(Error::Protected {
                 path: asked.to_path_buf(),
             });
@@ -646,10 +727,10 @@ impl Workspace {
         let Some(name) = &located.walked.last else {
             return Err(is_dir());
         };
-        let parent = located.walked.parent(&self.inner.root_dir);
+        let parent = located.walked.parent(&self.inner().root_dir);
         // Only a regular file is opened for reading: opening a device can have effects,
         // a FIFO's writer would see a reader, and a socket cannot be opened at all.
-        let opening = match open_regular(&self.inner, parent, name, &located.relative) {
+        let opening = match open_regular(self.inner(), parent, name, &located.relative) {
             Ok(o) => o,
             Err(e) if is_race(&e) => return Ok(None),
             Err(e) => return Err(map_io(asked, e)),
