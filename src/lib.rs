@@ -205,6 +205,7 @@ mod error;
 mod index;
 mod landmarks;
 mod lines;
+mod persist;
 mod protect;
 mod read;
 mod render;
