@@ -47,7 +47,7 @@ use std::sync::Mutex;
 use std::time::SystemTime;
 
 use crate::index::LineIndex;
-use crate::persist::{IndexDir, Loaded, Stored};
+use crate::persist::{IndexDir, Loaded, Stored, PERSIST_MIN};
 use crate::source::Source;
 
 /// Bytes of the file kept just before the indexed end, to tell an append from a rewrite.
@@ -442,6 +442,10 @@ impl IndexCache {
     /// The stored index of `src` in the index directory, if there is a valid one.
     fn load(&self, src: &Source, block: u64) -> Option<LineIndex> {
         let disk = self.disk.as_ref()?;
+        // No smaller file is ever stored: spare it the path resolution and the lookup.
+        if src.len() < PERSIST_MIN {
+            return None;
+        }
         let key = src.persist_key()?;
         match disk.load(&key, src.len(), block) {
             Loaded::Index(index) => Some(index),
@@ -492,6 +496,9 @@ impl IndexCache {
         let Some(disk) = &self.disk else {
             return;
         };
+        if index.scanned() < PERSIST_MIN {
+            return;
+        }
         let Some(key) = src.persist_key() else {
             return;
         };
