@@ -249,7 +249,7 @@ impl IndexDir {
     /// blocks, if there is one that passes every check.
     pub(crate) fn load(&self, key: &PersistKey, len: u64, block: u64) -> Loaded {
         let path = self.dir.join(key.file_name());
-        let Ok(mut file) = File::open(&path) else {
+        let Some(mut file) = open_entry(&path) else {
             return Loaded::Absent;
         };
         let max = max_entry_size(key, len, block);
@@ -380,6 +380,21 @@ impl IndexDir {
         }
         evicted
     }
+}
+
+/// Opens an entry for reading: a regular file only, never through a link, and without
+/// blocking (a FIFO put in its place would otherwise hang the read).
+fn open_entry(path: &Path) -> Option<File> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let flags = rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOFOLLOW;
+        opts.custom_flags(flags.bits() as i32);
+    }
+    let file = opts.open(path).ok()?;
+    file.metadata().ok()?.is_file().then_some(file)
 }
 
 /// Removes the entry at `path` if it still is the file that was read (another process

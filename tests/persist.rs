@@ -589,3 +589,26 @@ fn the_cli_reuses_its_index_dir_in_a_fresh_process() {
     );
     assert!(used <= SystemTime::now());
 }
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_or_a_link_in_place_of_an_entry_is_not_followed() {
+    let s = indexed();
+    let entry = entries(&s.dir).pop().unwrap();
+    let n = line_count(&s.text);
+    // A link to a valid entry elsewhere: not followed.
+    let elsewhere = s.dir.with_file_name("elsewhere.rrindex");
+    std::fs::rename(&entry, &elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &entry).unwrap();
+    let cache = check_deep(&s, n / 2, n / 2 + 3);
+    assert_eq!(cache.stats().loaded, 0);
+    // A FIFO: opening it must not block the read.
+    std::fs::remove_file(&entry).unwrap();
+    let status = std::process::Command::new("mkfifo")
+        .arg(&entry)
+        .status()
+        .expect("mkfifo (coreutils) is needed by this test");
+    assert!(status.success());
+    let cache = check_deep(&s, n / 2, n / 2 + 3);
+    assert_eq!(cache.stats().loaded, 0);
+}
