@@ -117,7 +117,8 @@ impl PersistKey {
 impl Source {
     /// The key this source's index is stored under in an index directory, or `None` when
     /// it must not be stored: bytes in memory, a streamed pseudo file, a platform that
-    /// does not say which file a handle is (no inode), or a path that no longer resolves.
+    /// does not say which file a handle is (no inode), or a path that no longer resolves
+    /// to the file that was opened.
     ///
     /// A local file is identified by its absolute path with links resolved, and its
     /// version is its device, inode, length, modification time and change time (in
@@ -131,6 +132,12 @@ impl Source {
         }
         let (dev, ino) = stamp.id?;
         let resolved = std::fs::canonicalize(self.identity_path()).ok()?;
+        // The path must still name the file that was opened (not a file renamed over it
+        // since, nor a local file that happens to share the name of a source that is
+        // not one): otherwise the entry would be filed under another file's name.
+        if file_id(&resolved)? != (dev, ino) {
+            return None;
+        }
         let mut identity = b"file:".to_vec();
         identity.extend_from_slice(resolved.as_os_str().as_encoded_bytes());
         let mtime = stamp
@@ -148,6 +155,18 @@ impl Source {
             version: version.into_bytes(),
         })
     }
+}
+
+/// `(device, inode)` of the file at `path`.
+#[cfg(unix)]
+fn file_id(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_id(_path: &Path) -> Option<(u64, u64)> {
+    None
 }
 
 /// Nanoseconds since the Unix epoch (negative before it).

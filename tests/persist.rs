@@ -612,3 +612,24 @@ fn a_fifo_or_a_link_in_place_of_an_entry_is_not_followed() {
     let cache = check_deep(&s, n / 2, n / 2 + 3);
     assert_eq!(cache.stats().loaded, 0);
 }
+
+#[test]
+fn an_index_is_not_filed_under_a_path_that_now_names_another_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("real.txt");
+    let text = real_text(2 << 20);
+    std::fs::write(&file, &text).unwrap();
+    let dir = tmp.path().join("idx");
+    let cache = fresh(&dir);
+    let r = counting(&cache);
+    let mut doc = r.open(&file).unwrap();
+    // Replaced by a rename while open: the open handle still reads the old file.
+    let other = tmp.path().join("other.txt");
+    std::fs::write(&other, b"new\n").unwrap();
+    std::fs::rename(&other, &file).unwrap();
+    let n = line_count(&text);
+    let tail = doc.read(LineSelection::tail(1)).unwrap();
+    assert_eq!(tail.content, naive_lines(&text, n, n));
+    assert_eq!(cache.stats().written, 0);
+    assert!(entries(&dir).is_empty());
+}
