@@ -613,23 +613,33 @@ fn a_fifo_or_a_link_in_place_of_an_entry_is_not_followed() {
     assert_eq!(cache.stats().loaded, 0);
 }
 
+#[cfg(unix)]
 #[test]
 fn an_index_is_not_filed_under_a_path_that_now_names_another_file() {
     let tmp = tempfile::tempdir().unwrap();
-    let file = tmp.path().join("real.txt");
+    let (a, b) = (tmp.path().join("a.txt"), tmp.path().join("b.txt"));
     let text = real_text(2 << 20);
-    std::fs::write(&file, &text).unwrap();
+    std::fs::write(&a, &text).unwrap();
+    std::fs::write(&b, b"another file\n").unwrap();
+    let link = tmp.path().join("current.txt");
+    std::os::unix::fs::symlink(&a, &link).unwrap();
     let dir = tmp.path().join("idx");
     let cache = fresh(&dir);
     let r = counting(&cache);
-    let mut doc = r.open(&file).unwrap();
-    // Replaced by a rename while open: the open handle still reads the old file.
-    let other = tmp.path().join("other.txt");
-    std::fs::write(&other, b"new\n").unwrap();
-    std::fs::rename(&other, &file).unwrap();
+    let mut doc = r.open(&link).unwrap();
+    // The link is pointed at another file while the document is open (a new link renamed
+    // over it: the opened file itself is untouched, so the read goes on).
+    let next = tmp.path().join("next.txt");
+    std::os::unix::fs::symlink(&b, &next).unwrap();
+    std::fs::rename(&next, &link).unwrap();
     let n = line_count(&text);
     let tail = doc.read(LineSelection::tail(1)).unwrap();
     assert_eq!(tail.content, naive_lines(&text, n, n));
+    // Its path now resolves to b.txt: the index of a.txt is not filed under it.
     assert_eq!(cache.stats().written, 0);
     assert!(entries(&dir).is_empty());
+    // Opened through the link as it is now, a.txt itself is stored as usual.
+    let cache = fresh(&dir);
+    counting(&cache).read(&a, LineSelection::tail(1)).unwrap();
+    assert_eq!(cache.stats().written, 1);
 }
