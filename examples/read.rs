@@ -7,7 +7,7 @@
 //!   options:   --format plain|colon|cat-n|codex|markdown|frontmatter|json
 //!              --max-lines N --max-bytes N --max-line-chars N (0 = no limit)
 //!              --snap char|line --strict-utf8 --root DIR --protect GLOB --mmap
-//!              --case-insensitive
+//!              --case-insensitive --index-dir DIR
 //!              --no-summaries --max-landmarks N --landmark-window BYTES
 //!              -h, --help
 //! ```
@@ -33,6 +33,11 @@
 //! `--outline` lists the landmarks of the whole file (`LINE: text`, or JSON).
 //! `--no-summaries` skips the landmark search of partial reads (the benchmark's "off").
 //!
+//! `--index-dir DIR` keeps line indexes of large files in DIR (created when missing, at
+//! most 256 MiB), so that the next run reading deep lines of the same unchanged file loads
+//! the index instead of counting lines (see `docs/persistent-index.md`). A DIR that cannot
+//! be created is reported on stderr and the read goes on without it.
+//!
 //! Exit status 0 on success; on error 1, `error: MESSAGE` on stderr, and with
 //! `--format json` also `{"error": MESSAGE, "kind": KIND}` on stdout.
 
@@ -40,15 +45,23 @@ use std::ffi::{OsStr, OsString};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use lexopt::prelude::*;
 use rangeread::{
-    notes, render_to, ByteSelection, Error, Format, LineSelection, Outline, ReadResult, Reader,
-    Selection, Snap, Source, Totals, Utf8Policy, Workspace,
+    notes, render_to, ByteSelection, Error, Format, IndexCache, LineSelection, Outline, ReadResult,
+    Reader, Selection, Snap, Source, Totals, Utf8Policy, Workspace,
 };
 
 /// Lines shown on each side of `--around LINE` without `--context`.
 const DEFAULT_CONTEXT: u64 = 10;
+
+/// The most bytes of stored indexes `--index-dir` keeps (256 MiB: the indexes of 2 TiB
+/// of files).
+const INDEX_DIR_BUDGET: u64 = 256 << 20;
+
+/// The in-memory part of the `--index-dir` cache (one process reads one file).
+const INDEX_MEMORY: usize = 64 << 20;
 
 struct Args {
     selection: Option<Selection>,
@@ -65,6 +78,7 @@ struct Args {
     protect: Vec<String>,
     case_insensitive: bool,
     object_stats: bool,
+    index_dir: Option<PathBuf>,
     path: Option<PathBuf>,
     help: bool,
 }
@@ -106,6 +120,7 @@ options:
 PATH or --root may be s3://bucket/key (also gs://, az://, http(s)://) in a build with
 the object-store feature; credentials from AWS_* (GOOGLE_*, AZURE_*) variables.
   --no-summaries            skip the landmark search of partial reads
+  --index-dir DIR           keep line indexes of large files in DIR for later runs
   --max-landmarks N         at most N landmarks in a summary
   --landmark-window BYTES   how far around a read landmarks are searched
   -h, --help                print this help and exit
@@ -176,6 +191,7 @@ fn parse(argv: Vec<OsString>) -> Result<Args, Parse> {
         protect: Vec::new(),
         case_insensitive: false,
         object_stats: false,
+        index_dir: None,
         path: None,
         help: false,
     };
@@ -276,6 +292,7 @@ fn parse(argv: Vec<OsString>) -> Result<Args, Parse> {
             Long("protect") => a.protect.push(text(&mut p)?),
             Long("case-insensitive") => a.case_insensitive = true,
             Long("object-stats") => a.object_stats = true,
+            Long("index-dir") => a.index_dir = Some(p.value()?.into()),
             Short('h') | Long("help") => a.help = true,
             Value(v) => {
                 if a.path.is_some() {
@@ -322,7 +339,14 @@ fn run(args: &Args) -> Result<Output, Error> {
         Format::Colon | Format::CatN | Format::Codex => Totals::Always,
         _ => Totals::Auto,
     };
-    let reader = args.reader.clone().totals(totals);
+    let mut reader = args.reader.clone().totals(totals);
+    if let Some(dir) = &args.index_dir {
+        // A cache only saves time: a directory that cannot be made does not fail the read.
+        match IndexCache::new(INDEX_MEMORY).with_dir(dir, INDEX_DIR_BUDGET) {
+            Ok(cache) => reader = reader.cache(Arc::new(cache)),
+            Err(e) => eprintln!("warning: --index-dir: {e}; reading without stored indexes"),
+        }
+    }
     let url_root = args.root.as_deref().is_some_and(is_url);
     if url_root || is_url(path) {
         if args.mmap {

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use crate::error::Result;
 use crate::lines::Lines;
 use crate::source::Source;
-use crate::text::Layout;
+use crate::text::{Encoding, Layout};
 
 /// Default block size of the index (64 KiB).
 pub const DEFAULT_BLOCK_SIZE: u64 = 64 * 1024;
@@ -388,6 +388,84 @@ impl LineIndex {
     }
 }
 
+/// Everything a scan leaves behind that later answers depend on: what a persistent
+/// index directory stores (see `crate::persist`). Scan limits and thread counts are
+/// settings of one read, not state, and are not part of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct IndexParts {
+    pub block: u64,
+    pub len: u64,
+    pub scanned: u64,
+    pub newlines: u64,
+    pub last_is_lf: bool,
+    pub encoding: Encoding,
+    pub text_start: u64,
+    /// LF bytes before each block start scanned (the first is 0).
+    pub checkpoints: Vec<u64>,
+}
+
+impl LineIndex {
+    /// The index's state, for storing it.
+    pub(crate) fn to_parts(&self) -> IndexParts {
+        IndexParts {
+            block: self.block,
+            len: self.len,
+            scanned: self.scanned,
+            newlines: self.newlines,
+            last_is_lf: self.last_is_lf,
+            encoding: self.layout.encoding,
+            text_start: self.layout.text_start,
+            checkpoints: (0..self.checkpoints.len)
+                .map(|i| self.checkpoints.get(i))
+                .collect(),
+        }
+    }
+
+    /// An index with a stored state, or `None` when the state is not one a scan can
+    /// leave behind: one checkpoint per whole block scanned (plus the first, 0), never
+    /// decreasing, never more LF bytes than bytes, nothing past the length, and the
+    /// block size in whole code units. A stored index that passes its checksum but not
+    /// this is not trusted.
+    pub(crate) fn from_parts(p: IndexParts) -> Option<LineIndex> {
+        let layout = Layout::new(p.encoding, p.text_start);
+        let consistent = p.block >= 1
+            && layout.units.round_up(p.block) == p.block
+            && p.text_start <= p.len
+            && p.scanned <= p.len
+            && p.newlines <= p.scanned
+            && (p.scanned > 0 || !p.last_is_lf)
+            && (p.newlines > 0 || !p.last_is_lf)
+            && u64::try_from(p.checkpoints.len()).ok() == Some(p.scanned / p.block + 1)
+            && p.checkpoints.first() == Some(&0)
+            && p.checkpoints
+                .windows(2)
+                .all(|w| w[0] <= w[1] && w[1] - w[0] <= p.block)
+            && p.checkpoints.last().is_some_and(|&last| {
+                let last_start = (p.checkpoints.len() as u64 - 1) * p.block;
+                last <= p.newlines && p.newlines - last <= p.scanned - last_start
+            });
+        if !consistent {
+            return None;
+        }
+        let checkpoints = Checkpoints {
+            segments: p
+                .checkpoints
+                .chunks(SEGMENT)
+                .map(|c| Arc::new(c.to_vec()))
+                .collect(),
+            len: p.checkpoints.len(),
+        };
+        Some(LineIndex {
+            checkpoints,
+            scanned: p.scanned,
+            newlines: p.newlines,
+            last_is_lf: p.last_is_lf,
+            layout,
+            ..LineIndex::with_block_size(p.len, p.block)
+        })
+    }
+}
+
 /// The least a scan must have ahead of it to be split over threads (8 MiB).
 const PARALLEL_MIN: u64 = 8 << 20;
 
@@ -463,7 +541,6 @@ impl Checkpoints {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::text::{Encoding, Layout};
     use proptest::prelude::*;
 
     /// Everything a scan leaves behind that later answers depend on.

@@ -208,6 +208,7 @@ mod lines;
 #[cfg(feature = "object-store")]
 #[cfg_attr(docsrs, doc(cfg(feature = "object-store")))]
 pub mod object;
+mod persist;
 mod protect;
 mod read;
 mod render;

@@ -415,3 +415,42 @@ fn the_cli_reads_s3_urls_with_credentials_from_the_environment() {
         "error: File not found: \"s3://cli/src/missing.rs\""
     );
 }
+
+#[test]
+fn a_persisted_index_makes_a_deep_read_two_requests_in_a_fresh_process() {
+    let text = s3::real_text(40 << 20);
+    let Some((server, bucket)) = object("persisted", "logs/build.log", &text) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let total = memchr::memchr_iter(b'\n', &text).count() as u64;
+    let sel = LineSelection::from(total * 9 / 10..=total * 9 / 10 + 249);
+    let want = local(&text, sel);
+    // As two processes would: each its own cache on the same directory, its own source.
+    let fresh = || {
+        let cache = rangeread::IndexCache::new(16 << 20)
+            .with_dir(dir.path(), 64 << 20)
+            .unwrap();
+        reader().cache(Arc::new(cache))
+    };
+    let first = open(&server, &bucket, "logs/build.log").unwrap();
+    let got = fresh().document(first.source()).read(sel).unwrap();
+    assert_eq!(got.content, want.content);
+    assert!(first.stats().requests <= 3, "{:?}", first.stats());
+
+    let second = open(&server, &bucket, "logs/build.log").unwrap();
+    let got = fresh().document(second.source()).read(sel).unwrap();
+    assert_eq!(got.content, want.content);
+    assert_eq!(got.lines, want.lines);
+    let stats = second.stats();
+    assert!(stats.requests <= 2, "open + the page's window: {stats:?}");
+    assert!(stats.bytes <= 2 << 20, "{stats:?}");
+
+    // A new version of the object is a new key: the stored index is not trusted for it.
+    let mut other = text.clone();
+    other.splice(0..0, b"a new first line\n".iter().copied());
+    server.put(&bucket, "logs/build.log", other.clone());
+    let third = open(&server, &bucket, "logs/build.log").unwrap();
+    let got = fresh().document(third.source()).read(sel).unwrap();
+    assert_eq!(got.content, local(&other, sel).content);
+}

@@ -6,7 +6,7 @@
 //! cargo run --release -p rangeread-mcp-server -- [--preset NAME]
 //!     [--root DIR] [--protect GLOB]... [--case-insensitive] [--session NAME=DIR]...
 //!     [--sessions-store claude|codex|opencode|jsonl --sessions-dir DIR [--all-projects]]
-//!     [--max-lines N] [--max-bytes N] [--max-line-chars N]
+//!     [--max-lines N] [--max-bytes N] [--max-line-chars N] [--index-dir DIR]
 //! ```
 //!
 //! `--help` lists every flag. Presets (`--preset`), each the seed tool's name, input
@@ -416,7 +416,12 @@ struct Options {
     sessions_dir: Option<PathBuf>,
     all_projects: bool,
     case_insensitive: bool,
+    index_dir: Option<PathBuf>,
 }
+
+/// The most bytes of stored line indexes `--index-dir` keeps (1 GiB: the indexes of
+/// 8 TiB of files).
+const INDEX_DIR_BYTES: u64 = 1 << 30;
 
 const HELP: &str = "\
 mcp_server: a stdio MCP server that reads line and byte ranges of files under a root.
@@ -442,6 +447,8 @@ usage: mcp_server [OPTIONS]
   --max-line-chars N       characters a line before it is cut (default 2000; 0: no limit)
   --max-scan-bytes N       bytes of a file counted for line numbers in one call (default
                            4294967296, 4 GiB; 0: no limit); the count goes on in later calls
+  --index-dir DIR          keep line indexes of large files in DIR (created if missing, at
+                           most 1 GiB) so that a restarted server does not count them again
   -h, --help               print this help and exit
 ";
 
@@ -461,6 +468,7 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options
         sessions_dir: None,
         all_projects: false,
         case_insensitive: false,
+        index_dir: None,
     };
     let mut max_lines = None;
     let mut p = lexopt::Parser::from_args(args);
@@ -484,6 +492,7 @@ fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Options
             Long("sessions-dir") => o.sessions_dir = Some(p.value().map_err(err)?.into()),
             Long("all-projects") => o.all_projects = true,
             Long("case-insensitive") => o.case_insensitive = true,
+            Long("index-dir") => o.index_dir = Some(p.value().map_err(err)?.into()),
             Long("max-lines") => max_lines = Some(number("--max-lines", p.value().map_err(err)?)?),
             Long("max-bytes") => {
                 o.reader = o
@@ -602,7 +611,13 @@ fn open_store(
 
 fn build(o: Options) -> Result<Server, String> {
     // One cache, one budget, for file reads and session transcripts alike.
-    let cache = Arc::new(IndexCache::new(CACHE_BYTES));
+    let mut cache = IndexCache::new(CACHE_BYTES);
+    if let Some(dir) = &o.index_dir {
+        cache = cache
+            .with_dir(dir, INDEX_DIR_BYTES)
+            .map_err(|e| format!("--index-dir: {e}"))?;
+    }
+    let cache = Arc::new(cache);
     let sessions = match (&o.sessions_store, &o.sessions_dir) {
         (Some(kind), Some(dir)) => {
             // Scoped to the project under --root ("any session in the current project"),

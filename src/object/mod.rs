@@ -8,8 +8,9 @@
 //! - **Few, adaptive requests.** Opening fetches the first window (1 MiB by default) with
 //!   one ranged `GET` that also tells the object's size and ETag: classification and a
 //!   `head` read are answered from it. A read elsewhere fetches one window around it
-//!   (forward from the 64 KiB boundary below it, or backward when the reader walks back
-//!   from the end, as a `tail` does). A long front-to-back pass (the first count of a
+//!   (half before the 64 KiB boundary below it and half after, so that a page
+//!   and the summary of what surrounds it come in one request; or backward when the
+//!   reader walks back from the end, as a `tail` does). A long front-to-back pass (the first count of a
 //!   deep read) is one streaming `GET` read at the store's speed.
 //! - **A bounded block cache.** Fetched windows are kept (64 MiB by default, least
 //!   recently used evicted) and shared by every read of the source.
@@ -484,7 +485,10 @@ impl ObjectSource {
             let ws = gap_end.saturating_sub(w).max(gap_start).min(pos);
             (ws, gap_end)
         } else {
-            let ws = (pos - pos % ALIGN).max(gap_start);
+            // Half the window before the read: the summary of what precedes a page looks
+            // back 256 KiB (in 64 KiB blocks, and at the byte before each), and the
+            // window serves it with the page and what follows it.
+            let ws = (pos - pos % ALIGN).saturating_sub(w / 2).max(gap_start);
             let we = ws.saturating_add(w).max(need_end).min(gap_end).min(len);
             (ws, we)
         }

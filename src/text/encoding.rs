@@ -24,6 +24,38 @@ pub enum Encoding {
     Legacy(LegacyEncoding),
 }
 
+/// The legacy encodings chardetng guesses among; a table keeps the names `'static` and
+/// lower-case.
+const NAMES: &[&str] = &[
+    "big5",
+    "euc-jp",
+    "euc-kr",
+    "gbk",
+    "gb18030",
+    "ibm866",
+    "iso-2022-jp",
+    "iso-8859-2",
+    "iso-8859-4",
+    "iso-8859-5",
+    "iso-8859-6",
+    "iso-8859-7",
+    "iso-8859-8",
+    "iso-8859-8-i",
+    "koi8-r",
+    "koi8-u",
+    "shift_jis",
+    "windows-874",
+    "windows-1250",
+    "windows-1251",
+    "windows-1252",
+    "windows-1253",
+    "windows-1254",
+    "windows-1255",
+    "windows-1256",
+    "windows-1257",
+    "windows-1258",
+];
+
 /// A legacy encoding, named by its lower-case WHATWG label (`windows-1252`,
 /// `shift_jis`, `gbk`, `euc-kr`, `big5` ...).
 ///
@@ -42,36 +74,6 @@ impl LegacyEncoding {
 
     #[cfg(feature = "legacy-encodings")]
     pub(crate) fn from_encoding_rs(enc: &'static encoding_rs::Encoding) -> Option<Self> {
-        // chardetng guesses among these; a table keeps the names `'static` and lower-case.
-        const NAMES: &[&str] = &[
-            "big5",
-            "euc-jp",
-            "euc-kr",
-            "gbk",
-            "gb18030",
-            "ibm866",
-            "iso-2022-jp",
-            "iso-8859-2",
-            "iso-8859-4",
-            "iso-8859-5",
-            "iso-8859-6",
-            "iso-8859-7",
-            "iso-8859-8",
-            "iso-8859-8-i",
-            "koi8-r",
-            "koi8-u",
-            "shift_jis",
-            "windows-874",
-            "windows-1250",
-            "windows-1251",
-            "windows-1252",
-            "windows-1253",
-            "windows-1254",
-            "windows-1255",
-            "windows-1256",
-            "windows-1257",
-            "windows-1258",
-        ];
         let name = NAMES.iter().find(|n| n.eq_ignore_ascii_case(enc.name()))?;
         Some(LegacyEncoding { name })
     }
@@ -83,6 +85,21 @@ impl LegacyEncoding {
 }
 
 impl Encoding {
+    /// The encoding named `name` as [`Encoding::name`] spells it (what a stored index
+    /// records), whether or not this build decodes legacy encodings.
+    pub(crate) fn from_name(name: &str) -> Option<Encoding> {
+        Some(match name {
+            "utf-8" => Encoding::Utf8,
+            "utf-16le" => Encoding::Utf16Le,
+            "utf-16be" => Encoding::Utf16Be,
+            "utf-32le" => Encoding::Utf32Le,
+            "utf-32be" => Encoding::Utf32Be,
+            _ => Encoding::Legacy(LegacyEncoding {
+                name: NAMES.iter().find(|n| **n == name)?,
+            }),
+        })
+    }
+
     /// The lower-case name reported in results: `utf-8`, `utf-16le`, `utf-16be`,
     /// `utf-32le`, `utf-32be`, or a legacy encoding's WHATWG label.
     pub fn name(&self) -> &'static str {
