@@ -454,3 +454,134 @@ fn a_persisted_index_makes_a_deep_read_two_requests_in_a_fresh_process() {
     let got = fresh().document(third.source()).read(sel).unwrap();
     assert_eq!(got.content, local(&other, sel).content);
 }
+
+/// The MCP server (package `rangeread-mcp-server`), built for this profile.
+fn mcp_server() -> std::path::PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().unwrap().parent().unwrap();
+    let mut cargo = std::process::Command::new(env!("CARGO"));
+    cargo
+        .args([
+            "build",
+            "--quiet",
+            "-p",
+            "rangeread-mcp-server",
+            "--bin",
+            "mcp_server",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"));
+    if dir.ends_with("release") {
+        cargo.arg("--release");
+    }
+    assert!(
+        cargo.status().unwrap().success(),
+        "cargo build -p rangeread-mcp-server"
+    );
+    dir.join("mcp_server")
+}
+
+/// The MCP server with `--root s3://bucket/prefix`, driven over raw JSON-RPC on stdio:
+/// the `read_file` tool reads objects under the prefix and nothing outside it.
+#[test]
+fn the_mcp_server_serves_an_object_store_root() {
+    use std::io::{BufRead, BufReader, Write};
+    let text = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/real/docutils_de.py"
+    ))
+    .unwrap();
+    let Some((server, bucket)) = object("mcp", "proj/docs/de.py", &text) else {
+        return;
+    };
+    server.put(&bucket, "other/secret.txt", b"not yours\n".to_vec());
+    server.put(&bucket, "proj/keys/id.pem", b"-----BEGIN-----\n".to_vec());
+    let index_dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(mcp_server())
+        .args([
+            "--root",
+            "s3://mcp/proj",
+            "--protect",
+            "*.pem",
+            "--index-dir",
+        ])
+        .arg(index_dir.path())
+        .env("AWS_ACCESS_KEY_ID", s3::ACCESS_KEY)
+        .env("AWS_SECRET_ACCESS_KEY", s3::SECRET_KEY)
+        .env("AWS_REGION", s3::REGION)
+        .env("AWS_ENDPOINT_URL", &server.endpoint)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut id = 0;
+    let mut call = |method: &str, params: serde_json::Value| -> serde_json::Value {
+        id += 1;
+        let msg =
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        writeln!(stdin, "{msg}").unwrap();
+        if method == "initialize" {
+            writeln!(
+                stdin,
+                r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
+            )
+            .unwrap();
+        }
+        stdin.flush().unwrap();
+        let mut line = String::new();
+        loop {
+            line.clear();
+            assert!(
+                stdout.read_line(&mut line).unwrap() > 0,
+                "the server closed stdout"
+            );
+            let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+            if v["id"] == id {
+                return v["result"].clone();
+            }
+        }
+    };
+    call(
+        "initialize",
+        serde_json::json!({"protocolVersion": "2025-06-18", "capabilities": {},
+                           "clientInfo": {"name": "object-store-test", "version": "1"}}),
+    );
+    let read = |call: &mut dyn FnMut(&str, serde_json::Value) -> serde_json::Value,
+                args: serde_json::Value| {
+        call(
+            "tools/call",
+            serde_json::json!({"name": "read_file", "arguments": args}),
+        )
+    };
+    let r = read(
+        &mut call,
+        serde_json::json!({"path": "docs/de.py", "start_line": 20, "end_line": 30}),
+    );
+    assert_eq!(r["isError"], false, "{r}");
+    let want = local(&text, LineSelection::from(20..=30));
+    assert_eq!(r["content"][0]["text"], want.content.as_str());
+    assert_eq!(r["structuredContent"]["path"], "docs/de.py");
+
+    for (path, message) in [
+        (
+            "../other/secret.txt",
+            "Path \"../other/secret.txt\" is outside the workspace",
+        ),
+        (
+            "s3://mcp/other/secret.txt",
+            "Path \"s3://mcp/other/secret.txt\" is outside the workspace",
+        ),
+        (
+            "keys/id.pem",
+            "Access denied: \"keys/id.pem\" is a protected path",
+        ),
+        ("docs/missing.py", "File not found: \"docs/missing.py\""),
+    ] {
+        let r = read(&mut call, serde_json::json!({"path": path}));
+        assert_eq!(r["isError"], true, "{path}: {r}");
+        assert_eq!(r["content"][0]["text"], message, "{path}");
+    }
+    drop(stdin);
+    let _ = child.wait();
+}
