@@ -15,7 +15,13 @@ Handles, by file name:
   is trimmed the same way, other text cells longer than 400 characters are cut; the
   write-ahead log is checkpointed into the file and the file vacuumed.
 
-Usage: python3 scripts/trim_session_fixture.py FILE_OR_DIR...
+With `--redact-agent-text`, JSONL records of the types in which Claude Code stores its
+own text (`attachment`, `api-request`, `api-request-shape`, `api-request-blob`: its
+system prompt, tool descriptions, environment snapshots), every string longer than 60
+characters becomes `[redacted: agent text]`: that text is the agent vendor's, not the
+conversation's, and not needed by any test. The conversation records are untouched.
+
+Usage: python3 scripts/trim_session_fixture.py [--redact-agent-text] FILE_OR_DIR...
 """
 
 import json
@@ -28,6 +34,18 @@ TEXT_LIMIT = 1200
 TEXT_KEYS = {"text", "message", "thinking"}
 SECRET_KEYS = {"signature", "encrypted_content"}
 MARK = "…[trimmed]"
+AGENT_TEXT_TYPES = {"attachment", "api-request", "api-request-shape", "api-request-blob"}
+REDACT = {"on": False}
+
+
+def redact(value):
+    if isinstance(value, dict):
+        return {k: redact(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [redact(v) for v in value]
+    if isinstance(value, str) and len(value) > 60:
+        return "[redacted: agent text]"
+    return value
 
 
 def trim(value, key=None):
@@ -57,7 +75,10 @@ def trim_jsonl(path):
             line = line.rstrip("\n")
             if not line.strip():
                 continue
-            out.append(dumps(trim(json.loads(line)), True))
+            record = json.loads(line)
+            if REDACT["on"] and isinstance(record, dict) and record.get("type") in AGENT_TEXT_TYPES:
+                record = redact(record)
+            out.append(dumps(trim(record), True))
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(out) + "\n")
 
@@ -97,6 +118,9 @@ def trim_db(path):
 
 
 def main(args):
+    if "--redact-agent-text" in args:
+        REDACT["on"] = True
+        args = [a for a in args if a != "--redact-agent-text"]
     for arg in args:
         paths = [arg]
         if os.path.isdir(arg):
