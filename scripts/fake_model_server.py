@@ -4,7 +4,8 @@
 It speaks just enough of two APIs for an agent to hold a short conversation:
 
 - OpenAI-compatible chat completions: `POST /v1/chat/completions` (streaming or not),
-  `GET /v1/models`. OpenCode reaches it through a custom provider whose `baseURL` is
+  `GET /v1/models`; and OpenAI responses, `POST /v1/responses` (streaming, as the
+  Codex CLI asks for it through a provider with `wire_api = "responses"`). OpenCode reaches it through a custom provider whose `baseURL` is
   `http://127.0.0.1:PORT/v1`.
 - Anthropic messages: `POST /v1/messages` (streaming or not) and
   `POST /v1/messages/count_tokens`. Claude Code reaches it through
@@ -181,6 +182,8 @@ class Handler(BaseHTTPRequestHandler):
         path = self.path.split("?")[0].rstrip("/")
         if path.endswith("/chat/completions"):
             return self.openai(body)
+        if path.endswith("/responses"):
+            return self.openai_responses(body)
         if path.endswith("/messages/count_tokens"):
             return self._json({"input_tokens": 10})
         if path.endswith("/messages"):
@@ -250,6 +253,57 @@ class Handler(BaseHTTPRequestHandler):
                 chunk({"content": w + (" " if i + 1 < len(words) else "")})
         chunk({}, finish, with_usage=True)
         self._sse("[DONE]")
+
+    # ---- OpenAI responses (Codex) ----
+
+    def openai_responses(self, body):
+        system = [body.get("instructions") or ""]
+        turns = []
+        for item in body.get("input") or []:
+            kind = item.get("type", "message")
+            if kind == "message":
+                role = item.get("role")
+                if role in ("system", "developer"):
+                    system.append(text_of(item.get("content")))
+                else:
+                    turns.append((role, text_of(item.get("content")), False))
+            elif kind in ("function_call_output", "custom_tool_call_output"):
+                turns.append(("user", str(item.get("output")), True))
+        tools = [t.get("name", "") for t in body.get("tools") or [] if isinstance(t, dict)]
+        shell = next((t for t in tools if t in ("shell_command", "shell", "exec_command")), None)
+        # Codex's own context (AGENTS.md, environment) arrives as user messages too: the
+        # prompt is the last user message.
+        decision = decide("\n".join(system), turns, [])
+        low = turns[-1][1].lower() if turns else ""
+        if decision[0] == "text" and shell and not turns[-1][2] and ("list" in low or "files" in low):
+            args = {"shell_command": {"command": "ls"}, "shell": {"command": ["ls"]},
+                    "exec_command": {"cmd": "ls"}}[shell]
+            decision = ("tool", shell, args)
+        if decision[0] == "error":
+            return self._json({"error": {"message": decision[1], "type": "server_error"}}, 500)
+        rid = f"resp_{int(time.time() * 1000)}"
+        if decision[0] == "tool":
+            item = {"type": "function_call", "id": f"fc_{rid[5:]}", "call_id": f"call_{rid[5:]}",
+                    "name": decision[1], "arguments": json.dumps(decision[2])}
+        else:
+            item = {"type": "message", "id": f"msg_{rid[5:]}", "role": "assistant", "status": "completed",
+                    "content": [{"type": "output_text", "text": decision[1], "annotations": []}]}
+        usage = {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0},
+                 "output_tokens": 5, "output_tokens_details": {"reasoning_tokens": 0},
+                 "total_tokens": 15}
+        self._sse_start()
+        self._sse({"type": "response.created", "response": {"id": rid, "status": "in_progress"}},
+                  "response.created")
+        self._sse({"type": "response.output_item.added", "output_index": 0, "item": item},
+                  "response.output_item.added")
+        if item["type"] == "message":
+            self._sse({"type": "response.output_text.delta", "item_id": item["id"], "output_index": 0,
+                       "content_index": 0, "delta": decision[1]}, "response.output_text.delta")
+        self._sse({"type": "response.output_item.done", "output_index": 0, "item": item},
+                  "response.output_item.done")
+        self._sse({"type": "response.completed",
+                   "response": {"id": rid, "status": "completed", "output": [item], "usage": usage}},
+                  "response.completed")
 
     # ---- Anthropic messages ----
 

@@ -49,6 +49,11 @@ const CR: &str = "019a1ca6-7599-7b71-b519-9ee83a3ffc7d";
 const NEWS: &str = "019cbba4-0c42-7301-8dda-90c1e15a54ba";
 /// Codex 0.108 (Desktop): compressed, `.jsonl.zst`.
 const HELLO: &str = "019cc670-966a-7b41-80e1-20b5016d8353";
+/// Codex 0.169 (`codex exec`, written here against a scripted model): two turns, the
+/// second added by `codex exec resume --last`.
+const EXEC_HELLO: &str = "01a209e4-e388-7663-9d7a-74cd275106df";
+/// Codex 0.169 (`codex exec`): a tool call (`exec_command`) and the reply after it.
+const EXEC_LS: &str = "01a209e4-f115-7b50-b411-dffef52cf626";
 /// Codex 0.154 (TUI): the prompt as an `item_completed` `UserMessage`, an aborted turn.
 const CRASH: &str = "01a0b581-909c-7773-9cf5-f4f4fbf54b67";
 
@@ -574,11 +579,59 @@ fn codex_scoped_to_a_project_sees_only_its_sessions() {
     assert_eq!(list_sessions(&zst).unwrap()[0].id, HELLO);
 }
 
+/// Codex 0.169, as `codex exec` printed it (`real/codex-0.169.0/reference/`): the user's
+/// turns are the `item_completed` `UserMessage` events (there is no `user_message`
+/// event, and the user response items also carry `<environment_context>`); a resumed
+/// session goes on in the same rollout; a tool call before the turn's reply is a
+/// message of its own.
+#[test]
+fn codex_0_169_exec_sessions_read_as_codex_printed_them() {
+    let store = CodexStore::open(Path::new(REAL).join("codex-0.169.0")).unwrap();
+    let r = read(&store, EXEC_HELLO);
+    assert_eq!(r.session_title, "hello, who are you?");
+    assert_eq!(
+        contents(&r),
+        [
+            "hello, who are you?",
+            "Reply 1: you said \"hello, who are you?\".",
+            "what is the capital of France?",
+            "Reply 2: you said \"what is the capital of France?\"."
+        ]
+    );
+    assert_eq!(r.message_count, Some(4));
+    let t = read(&store, EXEC_LS);
+    assert_eq!(roles(&t), "uaa");
+    assert_eq!(
+        contents(&t),
+        [
+            "list the files here",
+            "[tool: exec_command]",
+            "The listing shows the files of this directory; nothing else to do."
+        ]
+    );
+    for r in [&r, &t] {
+        assert!(r
+            .messages
+            .iter()
+            .all(|m| !m.content.contains("environment_context")));
+    }
+    let scoped = CodexStore::open(Path::new(REAL).join("codex-0.169.0"))
+        .unwrap()
+        .project("/tmp/cx/r1/project");
+    assert_eq!(list_sessions(&scoped).unwrap().len(), 2);
+}
+
 // ---- both ----
 
 #[test]
 fn every_real_session_reads_the_same_from_either_end() {
-    for store in [&claude() as &dyn SessionStore, &claude_2_1_330(), &codex()] {
+    let codex_0_169 = CodexStore::open(Path::new(REAL).join("codex-0.169.0")).unwrap();
+    for store in [
+        &claude() as &dyn SessionStore,
+        &claude_2_1_330(),
+        &codex(),
+        &codex_0_169,
+    ] {
         for s in list_sessions(store).unwrap() {
             let q = SessionQuery::id(&s.id).limit(1000);
             let oldest = read_session_messages(store, &q).unwrap();

@@ -47,9 +47,9 @@
 //!   (2.1.38 and 2.1.330 do; once when it wrote it both ways). Title: the latest `custom-title`
 //!   (`/rename`), else the latest `ai-title`, else a `summary` of this session, else the
 //!   first prompt.
-//! - [`CodexStore`]: the user's turns are the `event_msg` `user_message` events, or in
-//!   0.15x, which writes none, the `event_msg` `item_completed` events of a
-//!   `UserMessage` item (the user response items are not read: they also carry injected
+//! - [`CodexStore`]: the user's turns are the `event_msg` `user_message` events, or from
+//!   0.15x on (0.154, 0.169), which write none, the `event_msg` `item_completed` events
+//!   of a `UserMessage` item (the user response items are not read: they also carry injected
 //!   AGENTS.md, environment, `<skill>` and IDE text); every assistant message item is a
 //!   message of its own, with the tool calls that follow it in its turn; early rollouts
 //!   without events read their user items.
@@ -70,7 +70,8 @@
 //!   (real `ai-title` and `custom-title` records, `claude -p`, `/rename`).
 //! - Codex CLI 0.48, 0.107, 0.108, 0.118 and 0.154, from public repositories (VS Code,
 //!   Desktop and TUI sessions, IDE context, skills, web search, a compressed `.jsonl.zst`
-//!   rollout, 0.15x's `item_completed` user turns).
+//!   rollout, 0.15x's `item_completed` user turns), and 0.169, written here by the agent
+//!   (`codex exec`, `exec resume`, a tool call).
 //! - OpenCode 0.5.29, 1.0.185 and 1.1.65 (JSON trees) and 1.2.27, 1.14.41 and 1.18.33
 //!   (`opencode.db`), written here by the agent against a scripted local model, and a
 //!   1.1.65 tree migrated by 1.2.27 (tool calls, `--continue`, subagents, placeholder
