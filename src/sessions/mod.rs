@@ -44,15 +44,15 @@
 //!   one reply; `<task-notification>` turns, local command output, caveats, reminders,
 //!   `isMeta`, sidechain and compaction records are not turns; a slash command reads as
 //!   `/name args`, also when Claude Code wrote it as a `system` `local_command` record
-//!   (2.1.38 and 2.1.330 do; once when it wrote it both ways). Title: the latest `custom-title`
-//!   (`/rename`), else the latest `ai-title`, else a `summary` of this session, else the
-//!   first prompt.
+//!   (2.1.38 and 2.1.330 do; one turn when it wrote it both ways). Title: the latest
+//!   `custom-title` (`/rename`), else the latest `ai-title`, else a `summary` of this
+//!   session, else the first prompt.
 //! - [`CodexStore`]: the user's turns are the `event_msg` `user_message` events, or from
 //!   0.15x on (0.154, 0.169), which write none, the `event_msg` `item_completed` events
-//!   of a `UserMessage` item (the user response items are not read: they also carry injected
-//!   AGENTS.md, environment, `<skill>` and IDE text); every assistant message item is a
-//!   message of its own, with the tool calls that follow it in its turn; early rollouts
-//!   without events read their user items.
+//!   of a `UserMessage` item (the user response items are not read: they also carry
+//!   injected AGENTS.md, environment, `<skill>` and IDE text); every assistant message
+//!   item is a message of its own, with the tool calls that follow it in its turn;
+//!   early rollouts without events read their user items.
 //! - [`OpenCodeStore`]: `user` and `assistant` messages (each assistant message on its
 //!   own: 1.x starts one after each tool call), their `text` parts (not `synthetic` or
 //!   `ignored` ones), `tool` and `file` parts; subagent (child) sessions are not listed;

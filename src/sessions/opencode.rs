@@ -21,17 +21,20 @@ use crate::error::{Error, Result};
 /// Checked on stores that real OpenCode releases wrote (0.5.29, 1.0.185, 1.1.65 for the
 /// JSON trees; 1.2.27, 1.14.41, 1.18.33 for the database):
 ///
-/// - `opencode.db` (OpenCode 1.2 on; needs the crate feature `opencode`, which brings
-///   rusqlite with a bundled SQLite): tables `session` (`id`, `title`, `directory`,
-///   `project_id`, `time_updated`, ...), `message` (`id`, `session_id`, `time_created`,
-///   `data` JSON with `role` and `time.created`) and `part` (`id`, `message_id`, `data`
-///   JSON with `type` and `text` / `tool`). The database is opened read-only, through its
-///   write-ahead log: a running OpenCode may keep writing to it.
-/// - The JSON tree `storage/` (OpenCode 0.6 to 1.1): `session/<project>/<id>.json`,
+/// - `opencode.db` (1.2.27 and later write it, 1.1.65 does not; needs the crate
+///   feature `opencode`, which brings rusqlite with a bundled SQLite): tables `session`
+///   (`id`, `title`, `directory`, `project_id`, `parent_id`, `time_updated`, ...),
+///   `message` (`id`, `session_id`, `time_created`, `data` JSON with `role` and
+///   `time.created`) and `part` (`id`, `message_id`, `data` JSON with `type` and
+///   `text` / `tool`). The database is opened read-only, through its write-ahead log: a
+///   running OpenCode may keep writing to it.
+/// - The JSON tree `storage/` (1.0.185 and 1.1.65 write it; the change from the
+///   per-project trees came between 0.5.29 and 1.0): `session/<project>/<id>.json`,
 ///   `message/<session>/<id>.json`, `part/<message>/<id>.json`. OpenCode 1.2 leaves it
 ///   beside the database it migrated it to. Read without any feature.
-/// - The per-project trees of OpenCode 0.5 and before, `project/<slug>/storage/`:
-///   `session/info/<id>.json`, `session/message/<session>/<id>.json`,
+/// - The per-project trees of OpenCode 0.x (0.5.29 writes them),
+///   `project/<slug>/storage/`: `session/info/<id>.json`,
+///   `session/message/<session>/<id>.json`,
 ///   `session/part/<session>/<message>/<id>.json`. Read without any feature.
 ///
 /// When both hold the same session, the database wins. A build without the `opencode`
