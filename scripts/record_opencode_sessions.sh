@@ -12,7 +12,8 @@
 #
 # Two sessions: "hello" then, continued with --continue, "capital" (two turns); and
 # "list the files" (a tool call). With ONLY_PROMPT set, one session with that prompt
-# instead (to add a session to a data directory an older OpenCode wrote).
+# (and EXTRA_RUN_ARGS, e.g. `--file README.md`) instead, to add a session to a data
+# directory (also one an older OpenCode wrote).
 set -euo pipefail
 VERSION=$1
 OUT=$(realpath -m "$2")
@@ -63,7 +64,9 @@ sleep 1
 run() { timeout 180 "$OC" run "$@" < /dev/null; }
 if [ -n "${ONLY_PROMPT:-}" ]; then
   n=$(ls "$OUT/reference" | grep -c "^run" || true)
-  run "$ONLY_PROMPT" > "$OUT/reference/run$((n + 1))-$VERSION.txt" 2>&1 || echo "run failed: $?"
+  # shellcheck disable=SC2086 # EXTRA_RUN_ARGS: more `opencode run` arguments (--file F).
+  run "$ONLY_PROMPT" ${EXTRA_RUN_ARGS:-} > "$OUT/reference/run$((n + 1))-$VERSION.txt" 2>&1 \
+    || echo "run failed: $?"
 else
   run "hello, who are you?" > "$OUT/reference/run1.txt" 2>&1 || echo "run1 failed: $?"
   sleep 1.2

@@ -60,7 +60,8 @@ fn listed_by_opencode(version: &str) -> Vec<String> {
 
 /// The conversation `opencode export ID` shows: (role, text) of each message with text,
 /// a text part's words as stored (synthetic and ignored parts left out), a tool part as
-/// `[tool: NAME]`; and the session's title as OpenCode has it.
+/// `[tool: NAME]`, an attached file as `[file: NAME]`; and the session's title as
+/// OpenCode has it.
 fn exported(version: &str, id: &str) -> (String, Vec<(String, String)>) {
     let path = dir(version).join(format!("reference/export-{id}.json"));
     let v: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
@@ -74,6 +75,7 @@ fn exported(version: &str, id: &str) -> (String, Vec<(String, String)>) {
                     parts.push(p["text"].as_str().unwrap().trim_end().to_string())
                 }
                 "tool" => parts.push(format!("[tool: {}]", p["tool"].as_str().unwrap())),
+                "file" => parts.push(format!("[file: {}]", p["filename"].as_str().unwrap())),
                 _ => {}
             }
         }
@@ -195,6 +197,23 @@ fn opencode_placeholder_title_gives_way_to_the_first_prompt() {
     assert!(matches!(err, Error::NoMatchingSession { .. }), "{err}");
 }
 
+/// `opencode run --file README.md`: OpenCode stores the file's contents as `synthetic`
+/// text parts ("Called the Read tool ...", the file itself) beside a `file` part and the
+/// prompt; the user's turn is the prompt and the attachment, never the injected text.
+#[test]
+fn opencode_attached_file_is_named_and_its_injected_text_left_out() {
+    let r = read(&open("1.1.65"), "ses_df611c7b0ffew18mhJt6oeQ29E");
+    assert_eq!(
+        r.messages[0].content,
+        "\"summarize this file\"\n[file: README.md]"
+    );
+    assert_eq!(r.session_title, "\"summarize this file\" called");
+    assert_eq!(roles(&r), "ua");
+    for m in &r.messages {
+        assert!(!m.content.contains("<path>"), "{}", m.content);
+    }
+}
+
 /// A subagent (the `task` tool) runs in a child session, which `opencode session list`
 /// does not show: it is not listed, nor offered as an available session, but its id
 /// still reads it.
@@ -306,7 +325,7 @@ fn opencode_0_5_scoped_to_its_project() {
 #[test]
 fn opencode_1_x_tree_scoped_to_its_project() {
     let store = open("1.1.65").project(project("1.1.65"));
-    assert_eq!(list_sessions(&store).unwrap().len(), 4);
+    assert_eq!(list_sessions(&store).unwrap().len(), 5);
     let other = open("1.1.65").project("/tmp/oc/1.1.65");
     assert!(list_sessions(&other).unwrap().is_empty());
 }
@@ -337,6 +356,13 @@ fn opencode_database_tool_call_placeholder_and_subagent() {
             "The listing shows the files of this directory; nothing else to do."
         ]
     );
+    // An attached file (1.18.33 stores the `file` part before the prompt's text).
+    let f = read(&store, "ses_df6122f95ffef5vW2Zv2VAknw2");
+    assert_eq!(
+        f.messages[0].content,
+        "[file: README.md]\n\"summarize this file\""
+    );
+    assert!(!f.messages[0].content.contains("Called the Read tool"));
     // A placeholder title (`New session - ...` in the `session` table).
     let p = read(&store, "ses_df623cb75ffePRvCHySUwhzEIM");
     assert_eq!(p.session_title, "\"explain what a borrow checker does\"");
@@ -348,7 +374,7 @@ fn opencode_database_tool_call_placeholder_and_subagent() {
     assert_eq!(roles(&c), "ua");
     // Scoped to the project (the `project` table's worktree, the session's directory).
     let scoped = open("1.18.33").project(project("1.18.33"));
-    assert_eq!(list_sessions(&scoped).unwrap().len(), 4);
+    assert_eq!(list_sessions(&scoped).unwrap().len(), 5);
     let other = open("1.18.33").project("/tmp/oc/1.14.41/project");
     assert!(list_sessions(&other).unwrap().is_empty());
 }

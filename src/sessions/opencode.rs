@@ -306,8 +306,14 @@ fn message(role: &str, created: Option<Timestamp>, parts: &[Value]) -> Option<Me
     for p in parts {
         let flag = |k: &str| p.get(k).and_then(Value::as_bool).unwrap_or(false);
         match p.get("type").and_then(Value::as_str).unwrap_or("") {
+            // `opencode run` stores a prompt with a final newline the TUI does not show.
             "text" if !flag("synthetic") && !flag("ignored") => {
-                text.push(p.get("text").and_then(Value::as_str).unwrap_or(""));
+                text.push(
+                    p.get("text")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .trim_end(),
+                );
             }
             "tool" => text.tool(p.get("tool").and_then(Value::as_str)),
             "file" => {
@@ -324,12 +330,9 @@ fn message(role: &str, created: Option<Timestamp>, parts: &[Value]) -> Option<Me
     if text.is_empty() {
         return None;
     }
-    // `opencode run` stores the prompt with a final newline that the TUI does not show.
-    let mut content = text.into_string();
-    content.truncate(content.trim_end().len());
     Some(Message {
         role: role.to_string(),
-        content,
+        content: text.into_string(),
         timestamp: created.map(|t| t.to_string()),
     })
 }
