@@ -21,6 +21,8 @@ The replies are scripted, not generated, and always the same for the same reques
 - a user prompt that mentions "subagent", when the request offers OpenCode's `task`
   tool, gets one call of it (a `general` subagent asked to "Say hello from the
   subagent"), and the tool's result then gets a one-line summary;
+- a request for a conversation summary (Claude Code's `/compact`) gets an `<analysis>`
+  and a `<summary>` block naming the first prompt;
 - anything else gets "Reply N: " and the prompt's first words back.
 
 With `--fail-titles`, title requests get an HTTP 500 error instead (the agent then keeps
@@ -63,10 +65,14 @@ def text_of(content):
             elif block.get("type") == "tool_result":
                 out.append(text_of(block.get("content")))
     # Context an agent injects into the user's turn is not what the user said.
-    return re.sub(r"<system-reminder>.*?</system-reminder>\s*", "", "\n".join(out), flags=re.S)
+    text = "\n".join(out)
+    text = re.sub(r"<system-reminder>.*?</system-reminder>\s*", "", text, flags=re.S)
+    text = re.sub(r"<(local-command-[a-z]+|command-[a-z]+)>.*?</\1>\s*", "", text, flags=re.S)
+    return text
 
 
 def title_for(prompt):
+    prompt = re.sub(r"<[^>]+>", " ", prompt)
     low = prompt.lower()
     for key, title in TITLES.items():
         if key in low:
@@ -97,6 +103,14 @@ def decide(system_text, turns, tool_names):
         prompt = users[-1] if users else ""
         return ("text", title_for(prompt))
     last_role, last_text, last_is_tool = turns[-1] if turns else ("user", "", False)
+    if "<summary> block" in last_text or "<summary>" in last_text and "summar" in system_text.lower():
+        # Claude Code's `/compact` asks for an <analysis> and a <summary> block.
+        first = next((t for r, t, tr in turns if r == "user" and not tr and t.strip()), "")
+        return (
+            "text",
+            "<analysis>One question so far.</analysis>\n<summary>1. Primary Request and Intent:\n"
+            f"   The user asked: {' '.join(first.split()[:12])}\n</summary>",
+        )
     with LOCK:
         COUNTER["n"] += 1
         n = COUNTER["n"]
@@ -319,7 +333,14 @@ class Handler(BaseHTTPRequestHandler):
             is_tool = isinstance(content, list) and any(
                 isinstance(b, dict) and b.get("type") == "tool_result" for b in content
             )
-            turns.append((m.get("role"), text_of(content), is_tool))
+            text = text_of(content)
+            if isinstance(content, list) and not is_tool:
+                # The user's words are the last block; the ones before are context the
+                # agent added (a compaction summary, reminders).
+                blocks = [text_of([b]) for b in content if isinstance(b, dict)]
+                blocks = [b for b in blocks if b.strip()]
+                text = blocks[-1] if blocks else text
+            turns.append((m.get("role"), text, is_tool))
         tools = [t.get("name", "") for t in body.get("tools") or []]
         decision = decide(system, turns, tools)
         if decision[0] == "error":

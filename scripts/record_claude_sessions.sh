@@ -12,7 +12,8 @@
 #
 # Sessions: (1) interactive: a long prompt (Claude Code names the session, `ai-title`),
 # a tool call, then `/rename` (`custom-title`); (2) interactive: a long prompt only
-# (`ai-title`); (3) `claude -p` with a short prompt (no title at all).
+# (`ai-title`); (3) `claude -p` with a short prompt (no title at all). With ONLY=compact,
+# only one more session in OUT_DIR instead: a prompt, `/compact`, another prompt.
 set -euo pipefail
 VERSION=$1
 OUT=$(realpath -m "$2")
@@ -61,6 +62,16 @@ start() {
 }
 stop() { say "/exit" 3; tmux kill-session -t "$TMUX_S"; }
 
+if [ "${ONLY:-}" = compact ]; then
+  # One more session: a prompt, then `/compact` (a compaction summary and boundary).
+  start
+  say "please explain in a few sentences how the Rust borrow checker decides when a reference may be used" 10
+  say "/compact" 12
+  say "thanks, and what about lifetimes?" 10
+  screen session-compact.txt
+  stop
+  exit 0
+fi
 start
 say "please write me a short poem about the Rust borrow checker, with four lines that rhyme, and explain the joke afterwards" 10
 say "list the files here" 10

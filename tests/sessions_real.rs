@@ -36,6 +36,8 @@ const POEM: &str = "20c728e3-527e-4238-9782-2334f9496ec9";
 const PARIS: &str = "db77bd4b-a10b-4ba2-8acc-c59fe07ccc21";
 /// Claude Code 2.1.330: `claude -p` with a short prompt, never named.
 const PRINT: &str = "0d75d672-d161-4879-b0e3-a08daa9fc67e";
+/// Claude Code 2.1.330: a prompt, `/compact`, another prompt.
+const COMPACT: &str = "eabd5c01-5f31-41c3-aef5-dd0409c9d3af";
 /// Claude Code 2.1.330: started, `/resume` opened and cancelled, nothing else.
 const RESUME: &str = "a9ab4943-a1b8-4061-a572-958eb417e83a";
 
@@ -404,6 +406,28 @@ fn claude_2_1_330_turns_and_local_commands() {
     let e = read(&claude_2_1_330(), RESUME);
     assert_eq!(contents(&e), ["/resume"]);
     assert_eq!(e.session_title, "/resume");
+}
+
+/// `/compact` in 2.1.330 (`reference/session-compact.txt`): the screen shows the prompt,
+/// the reply, `/compact` ("Compacted"), the next prompt and its reply. Not turns: the
+/// `compact_boundary` system record, the summary (`isCompactSummary`), the caveat
+/// (`isMeta`) and the command's output.
+#[test]
+fn claude_2_1_330_compaction() {
+    let r = read(&claude_2_1_330(), COMPACT);
+    assert_eq!(r.session_title, "Please explain in a");
+    assert_eq!(
+        contents(&r),
+        [
+            "please explain in a few sentences how the Rust borrow checker decides when a \
+             reference may be used",
+            "Reply 1: you said \"please explain in a few sentences\".",
+            "/compact",
+            "thanks, and what about lifetimes?",
+            "Reply 2: you said \"thanks, and what about lifetimes?\"."
+        ]
+    );
+    assert_eq!(roles(&r), "uauua");
 }
 
 // ---- Codex CLI ----
