@@ -29,6 +29,18 @@ const STUDIO: &str = "5da894cf-39f2-4285-8dad-323adb2d00ef";
 /// Claude Code 2.0.76: five turns, `stop_hook_summary` records, `/compact`.
 const HOOKS: &str = "c45af7b1-cb7c-4e51-93db-8cbb250a877a";
 
+/// Claude Code 2.1.330 (written here against a scripted model, see SOURCES.md): a long
+/// prompt Claude Code named (`ai-title`), a tool call, then `/rename` (`custom-title`).
+const POEM: &str = "20c728e3-527e-4238-9782-2334f9496ec9";
+/// Claude Code 2.1.330: a long prompt, named by Claude Code (`ai-title`, four times).
+const PARIS: &str = "db77bd4b-a10b-4ba2-8acc-c59fe07ccc21";
+/// Claude Code 2.1.330: `claude -p` with a short prompt, never named.
+const PRINT: &str = "0d75d672-d161-4879-b0e3-a08daa9fc67e";
+/// Claude Code 2.1.330: a prompt, `/compact`, another prompt.
+const COMPACT: &str = "eabd5c01-5f31-41c3-aef5-dd0409c9d3af";
+/// Claude Code 2.1.330: started, `/resume` opened and cancelled, nothing else.
+const RESUME: &str = "a9ab4943-a1b8-4061-a572-958eb417e83a";
+
 /// Codex 0.118 (VS Code): three prompts, two with the IDE preamble, 13 agent messages.
 const IMPORT: &str = "019d6d46-a233-7eb1-8e9b-923935d7d416";
 /// Codex 0.118: a prompt alone.
@@ -39,11 +51,21 @@ const CR: &str = "019a1ca6-7599-7b71-b519-9ee83a3ffc7d";
 const NEWS: &str = "019cbba4-0c42-7301-8dda-90c1e15a54ba";
 /// Codex 0.108 (Desktop): compressed, `.jsonl.zst`.
 const HELLO: &str = "019cc670-966a-7b41-80e1-20b5016d8353";
+/// Codex 0.169 (`codex exec`, written here against a scripted model): two turns, the
+/// second added by `codex exec resume --last`.
+const EXEC_HELLO: &str = "01a209e4-e388-7663-9d7a-74cd275106df";
+/// Codex 0.169 (`codex exec`): a tool call (`exec_command`) and the reply after it.
+const EXEC_LS: &str = "01a209e4-f115-7b50-b411-dffef52cf626";
 /// Codex 0.154 (TUI): the prompt as an `item_completed` `UserMessage`, an aborted turn.
 const CRASH: &str = "01a0b581-909c-7773-9cf5-f4f4fbf54b67";
 
 fn claude() -> ClaudeStore {
     ClaudeStore::open(Path::new(REAL).join("claude")).unwrap()
+}
+
+/// The transcripts Claude Code 2.1.330 wrote (`real/claude-2.1.330/`).
+fn claude_2_1_330() -> ClaudeStore {
+    ClaudeStore::open(Path::new(REAL).join("claude-2.1.330")).unwrap()
 }
 
 fn codex() -> CodexStore {
@@ -136,6 +158,9 @@ fn claude_records_sharing_a_message_id_are_one_reply() {
     assert_eq!(b.message_count, Some(5));
 }
 
+/// Thinking is left out, tool calls are named; `/model`, which 2.1.38 wrote only as a
+/// `system` `local_command` record (its output, "Kept model as Default", in another),
+/// is the user's last turn.
 #[test]
 fn claude_thinking_is_not_content_and_tool_calls_are_named() {
     let r = read(&claude(), SHORT);
@@ -144,7 +169,8 @@ fn claude_thinking_is_not_content_and_tool_calls_are_named() {
         [
             "mix phx.server doesnt seem to start",
             "Let me check the project structure and try running the server to see the error.\
-             \n[tool: Bash]\n[tool: Glob]"
+             \n[tool: Bash]\n[tool: Glob]",
+            "/model"
         ]
     );
 }
@@ -185,6 +211,9 @@ fn claude_local_command_output_and_caveats_are_not_prompts() {
     let r = read(&claude(), TOOLS);
     assert_eq!(r.message_count, Some(7));
     assert_eq!(roles(&r), "uaauuaa");
+    // `/mcp` is written twice, as a user record and (when its dialog closed) as a
+    // `system` `local_command` record: one turn.
+    assert_eq!(contents(&r).iter().filter(|c| **c == "/mcp").count(), 1);
     for m in &r.messages {
         assert!(
             !m.content.contains("Reconnected to tidewave"),
@@ -291,6 +320,114 @@ fn claude_scoped_to_a_project_sees_only_its_sessions() {
     assert!(list_sessions(&claude().project("/nowhere"))
         .unwrap()
         .is_empty());
+}
+
+// ---- Claude Code 2.1.330: real `ai-title` and `custom-title` records ----
+
+/// `/rename` (a `custom-title` record) wins over the title Claude Code generated before
+/// it (two `ai-title` records): the session picker (`reference/resume-picker.txt`) shows
+/// "Borrow checker poem".
+#[test]
+fn claude_custom_title_wins_over_ai_title() {
+    let r = read(&claude_2_1_330(), POEM);
+    assert_eq!(r.session_title, "Borrow checker poem");
+    let file = std::fs::read_to_string(
+        Path::new(REAL)
+            .join("claude-2.1.330/projects/-tmp-cc-r1-project")
+            .join(format!("{POEM}.jsonl")),
+    )
+    .unwrap();
+    assert!(file.contains(r#""aiTitle":"Short poem request""#));
+    // Found by the title the user gave it, not by the generated one.
+    let q = SessionQuery::title("borrow checker").limit(1);
+    assert_eq!(
+        read_session_messages(&claude_2_1_330(), &q)
+            .unwrap()
+            .session_id,
+        POEM
+    );
+    let q = SessionQuery::title("Short poem request");
+    let err = read_session_messages(&claude_2_1_330(), &q).unwrap_err();
+    assert!(matches!(err, Error::NoMatchingSession { .. }), "{err}");
+}
+
+/// Without `/rename`, the title Claude Code generated (`ai-title`) is the title, as the
+/// picker shows it, not the first prompt.
+#[test]
+fn claude_ai_title_names_a_session_without_a_custom_one() {
+    let r = read(&claude_2_1_330(), PARIS);
+    assert_eq!(r.session_title, "Capital of France question");
+    assert_eq!(roles(&r), "ua");
+    assert!(r.messages[0]
+        .content
+        .starts_with("what is the capital of France? I am planning a trip"));
+}
+
+/// `claude -p` sessions are never named (no `ai-title`): the first prompt titles them.
+#[test]
+fn claude_print_mode_session_is_titled_by_its_prompt() {
+    let r = read(&claude_2_1_330(), PRINT);
+    assert_eq!(r.session_title, "hello, who are you?");
+    assert_eq!(
+        contents(&r),
+        [
+            "hello, who are you?",
+            "Reply 5: you said \"hello, who are you?\"."
+        ]
+    );
+}
+
+/// The conversation of `reference/session1.txt`: prompt, reply, prompt, the tool call
+/// ("Listed 1 directory"), the reply after it, and `/rename` as typed. 2.1.330 writes the
+/// command as a `system` `local_command` record (its output as another, which is not a
+/// turn) and appends a `<system-reminder>` naming the session (`isMeta`, not a turn);
+/// its bookkeeping records (`attachment`, `api-request`, `api-request-blob`,
+/// `cost-state`, `agent-name`, `last-prompt` ...) are no turns either.
+#[test]
+fn claude_2_1_330_turns_and_local_commands() {
+    let r = read(&claude_2_1_330(), POEM);
+    assert_eq!(r.message_count, Some(6));
+    assert_eq!(roles(&r), "uauaau");
+    assert_eq!(
+        contents(&r),
+        [
+            "please write me a short poem about the Rust borrow checker, with four lines that \
+             rhyme, and explain the joke afterwards",
+            "Reply 1: you said \"please write me a short poem\".",
+            "list the files here",
+            "[tool: Bash]",
+            "The listing shows the files of this directory; nothing else to do.",
+            "/rename Borrow checker poem",
+        ]
+    );
+    assert_eq!(r.malformed_lines, 0);
+    // A session that never got a prompt holds only the command it ran. (Claude Code's
+    // picker leaves such a session out; listed here, it is titled by that command.)
+    let e = read(&claude_2_1_330(), RESUME);
+    assert_eq!(contents(&e), ["/resume"]);
+    assert_eq!(e.session_title, "/resume");
+}
+
+/// `/compact` in 2.1.330 (`reference/session-compact.txt`): the screen shows the prompt,
+/// the reply, `/compact` ("Compacted"), the next prompt and its reply. Not turns: the
+/// `compact_boundary` system record, the summary (`isCompactSummary`), the caveat
+/// (`isMeta`) and the command's output.
+#[test]
+fn claude_2_1_330_compaction() {
+    let r = read(&claude_2_1_330(), COMPACT);
+    assert_eq!(r.session_title, "Please explain in a");
+    assert_eq!(
+        contents(&r),
+        [
+            "please explain in a few sentences how the Rust borrow checker decides when a \
+             reference may be used",
+            "Reply 1: you said \"please explain in a few sentences\".",
+            "/compact",
+            "thanks, and what about lifetimes?",
+            "Reply 2: you said \"thanks, and what about lifetimes?\"."
+        ]
+    );
+    assert_eq!(roles(&r), "uauua");
 }
 
 // ---- Codex CLI ----
@@ -466,11 +603,59 @@ fn codex_scoped_to_a_project_sees_only_its_sessions() {
     assert_eq!(list_sessions(&zst).unwrap()[0].id, HELLO);
 }
 
+/// Codex 0.169, as `codex exec` printed it (`real/codex-0.169.0/reference/`): the user's
+/// turns are the `item_completed` `UserMessage` events (there is no `user_message`
+/// event, and the user response items also carry `<environment_context>`); a resumed
+/// session goes on in the same rollout; a tool call before the turn's reply is a
+/// message of its own.
+#[test]
+fn codex_0_169_exec_sessions_read_as_codex_printed_them() {
+    let store = CodexStore::open(Path::new(REAL).join("codex-0.169.0")).unwrap();
+    let r = read(&store, EXEC_HELLO);
+    assert_eq!(r.session_title, "hello, who are you?");
+    assert_eq!(
+        contents(&r),
+        [
+            "hello, who are you?",
+            "Reply 1: you said \"hello, who are you?\".",
+            "what is the capital of France?",
+            "Reply 2: you said \"what is the capital of France?\"."
+        ]
+    );
+    assert_eq!(r.message_count, Some(4));
+    let t = read(&store, EXEC_LS);
+    assert_eq!(roles(&t), "uaa");
+    assert_eq!(
+        contents(&t),
+        [
+            "list the files here",
+            "[tool: exec_command]",
+            "The listing shows the files of this directory; nothing else to do."
+        ]
+    );
+    for r in [&r, &t] {
+        assert!(r
+            .messages
+            .iter()
+            .all(|m| !m.content.contains("environment_context")));
+    }
+    let scoped = CodexStore::open(Path::new(REAL).join("codex-0.169.0"))
+        .unwrap()
+        .project("/tmp/cx/r1/project");
+    assert_eq!(list_sessions(&scoped).unwrap().len(), 2);
+}
+
 // ---- both ----
 
 #[test]
 fn every_real_session_reads_the_same_from_either_end() {
-    for store in [&claude() as &dyn SessionStore, &codex()] {
+    let codex_0_169 = CodexStore::open(Path::new(REAL).join("codex-0.169.0")).unwrap();
+    for store in [
+        &claude() as &dyn SessionStore,
+        &claude_2_1_330(),
+        &codex(),
+        &codex_0_169,
+    ] {
         for s in list_sessions(store).unwrap() {
             let q = SessionQuery::id(&s.id).limit(1000);
             let oldest = read_session_messages(store, &q).unwrap();

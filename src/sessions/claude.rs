@@ -6,7 +6,7 @@ use std::sync::Arc;
 use serde::Deserialize;
 
 use super::de::{Content, Flag, Str, Text};
-use super::jsonl::{normalize_time, Decoded, LineFormat, Meta, Piece, Prompt, TitleScan};
+use super::jsonl::{normalize_time, Decoded, LineFormat, Meta, Piece, Prompt, TitleScan, ONCE};
 use super::store::{
     agent_dir, file_info, plain_id, read_dir, require_dir, stem_id, walk, JsonlShell, Project,
 };
@@ -24,12 +24,13 @@ use crate::error::Result;
 /// # Format versions
 ///
 /// Written against the records of Claude Code 1.x and 2.x, and checked on real
-/// transcripts of 2.0.76, 2.1.38 and 2.1.39: `user` and `assistant` records with
+/// transcripts of 2.0.76, 2.1.38, 2.1.39 and 2.1.330: `user` and `assistant` records with
 /// `message.content` as a string or an array of blocks (`text`, `image`, `tool_use`,
 /// `tool_result`, `thinking`); records that split one API reply per content block,
 /// sharing `message.id`; and the bookkeeping records (`summary`, `custom-title`,
 /// `ai-title`, `file-history-snapshot`, `system`, `progress`, `queue-operation`,
-/// `attachment`, `mode`, `last-prompt`, ...). Unknown record types are skipped, so newer
+/// `attachment`, `mode`, `last-prompt`, and in 2.1.330 `api-request`, `api-request-blob`,
+/// `cost-state`, `agent-name` ...). Unknown record types are skipped, so newer
 /// versions keep working as long as these stay.
 ///
 /// # Messages
@@ -42,7 +43,11 @@ use crate::error::Result;
 ///   (tool results in between allowed) are one message, timestamped by its first record
 ///   with content. A slash command (`<command-name>` with `<command-message>` /
 ///   `<command-args>`, in either order) reads as `/name args`, a shell escape
-///   (`<bash-input>`) as `!command`.
+///   (`<bash-input>`) as `!command`; newer versions (2.1.330) write the commands they
+///   run themselves (`/rename`, `/resume`) as `system` records of subtype
+///   `local_command`, and those read the same way, as the user's turn (2.1.38 writes
+///   some commands both ways, `/mcp` as a user record and then as a `system` record:
+///   that is one turn).
 /// - Skipped: user records holding only tool results; injected user text, which the
 ///   user did not type: `<task-notification>` turns (a background task finished),
 ///   local command output (`<local-command-stdout>`, `<bash-stdout>` ...), caveats
@@ -256,6 +261,11 @@ pub(crate) struct ClaudeFormat;
 struct Record<'a> {
     #[serde(rename = "type", borrow, default)]
     kind: Str<'a>,
+    #[serde(borrow, default)]
+    subtype: Str<'a>,
+    /// The text of a `system` record (`message` holds that of `user` / `assistant`).
+    #[serde(borrow, default)]
+    content: Str<'a>,
     #[serde(rename = "isSidechain", default)]
     sidechain: Flag,
     #[serde(rename = "isMeta", default)]
@@ -352,6 +362,22 @@ impl LineFormat for ClaudeFormat {
                 }
             }
             "user" | "assistant" => {}
+            // Newer Claude Code (2.1.330 does) records the slash commands it runs itself
+            // (`/rename`, `/resume`, `/mcp` ...) as `system` `local_command` records, not
+            // as user records: they are the user's turns all the same, shown as typed.
+            "system" if rec.subtype.is("local_command") && !rec.meta.0 && !rec.sidechain.0 => {
+                return match rec.content.get().and_then(command) {
+                    Some(content) => Decoded::Piece(Piece {
+                        prompt: Prompt::Command,
+                        role: "user".to_string(),
+                        merge: Some(format!("{ONCE}{content}").into()),
+                        content,
+                        timestamp: rec.timestamp.get().map(normalize_time),
+                        opens: false,
+                    }),
+                    None => Decoded::Skip,
+                };
+            }
             _ => return Decoded::Skip,
         }
         if rec.sidechain.0 || rec.meta.0 || rec.compact.0 || rec.transcript_only.0 {
@@ -385,6 +411,11 @@ impl LineFormat for ClaudeFormat {
         }
         let mut content = text.into_string();
         let mut prompt = Prompt::No;
+        let mut merge = if user {
+            None
+        } else {
+            msg.id.get().map(Into::into)
+        };
         if user {
             let head = content.trim_start();
             if INJECTED.iter().any(|p| head.starts_with(p)) {
@@ -392,6 +423,8 @@ impl LineFormat for ClaudeFormat {
             }
             prompt = match command(head) {
                 Some(c) => {
+                    // The `system` record of the same command (if any) is this turn too.
+                    merge = Some(format!("{ONCE}{c}").into());
                     content = c;
                     Prompt::Command
                 }
@@ -403,11 +436,7 @@ impl LineFormat for ClaudeFormat {
             role: kind.to_string(),
             content,
             timestamp: rec.timestamp.get().map(normalize_time),
-            merge: if user {
-                None
-            } else {
-                msg.id.get().map(Into::into)
-            },
+            merge,
             opens: false,
         })
     }

@@ -29,7 +29,7 @@ use crate::source::Source;
 /// # Format versions
 ///
 /// - Current rollouts (codex-rs 0.2x and later, mid-2025 on; read right from 0.48 to
-///   0.154 on real files): one `{"timestamp", "type", "payload"}` record a line, with
+///   0.169 on real files): one `{"timestamp", "type", "payload"}` record a line, with
 ///   `type` `session_meta`, `response_item`, `event_msg`, `turn_context` or `compacted`.
 /// - Early codex-rs rollouts: a header line (`{"id", "timestamp", "instructions"}`),
 ///   then bare response items (`{"type":"message", ...}`) and `{"record_type":"state"}`
@@ -40,9 +40,10 @@ use crate::source::Source;
 /// The conversation the Codex UI shows:
 ///
 /// - The user's turns are the `event_msg` `user_message` events (their `message`, with
-///   `[image]` per attached image), or in 0.15x rollouts, which write none, the
-///   `event_msg` `item_completed` events of a `UserMessage` item. The `response_item` user messages are not read in
-///   current rollouts: besides the prompt they carry injected text (AGENTS.md
+///   `[image]` per attached image), or in rollouts from 0.15x on (0.154, 0.169), which
+///   write none, the `event_msg` `item_completed` events of a `UserMessage` item. The
+///   `response_item` user messages are not read in current rollouts: besides the
+///   prompt they carry injected text (AGENTS.md
 ///   instructions, `<environment_context>`, `<skill>` blocks with a SKILL.md, the IDE's
 ///   "# Context from my IDE setup:" preamble), and some rollouts have the prompt only
 ///   as an event. Early rollouts have no events: their user messages are read, without

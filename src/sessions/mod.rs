@@ -43,28 +43,43 @@
 //! - [`ClaudeStore`]: `user` and `assistant` records; records sharing `message.id` are
 //!   one reply; `<task-notification>` turns, local command output, caveats, reminders,
 //!   `isMeta`, sidechain and compaction records are not turns; a slash command reads as
-//!   `/name args`.
-//! - [`CodexStore`]: the user's turns are the `event_msg` `user_message` events (in
-//!   0.15x the `item_completed` `UserMessage` events; the user response items also carry
-//!   injected AGENTS.md, environment, `<skill>` and IDE text); every assistant message item is a message of its own, with the tool calls
-//!   that follow it in its turn; early rollouts without events read their user items.
-//! - [`OpenCodeStore`]: `user` and `assistant` messages, their `text` parts (not
-//!   `synthetic` or `ignored` ones), `tool` and `file` parts.
+//!   `/name args`, also when Claude Code wrote it as a `system` `local_command` record
+//!   (2.1.38 and 2.1.330 do; one turn when it wrote it both ways). Title: the latest
+//!   `custom-title` (`/rename`), else the latest `ai-title`, else a `summary` of this
+//!   session, else the first prompt.
+//! - [`CodexStore`]: the user's turns are the `event_msg` `user_message` events, or from
+//!   0.15x on (0.154, 0.169), which write none, the `event_msg` `item_completed` events
+//!   of a `UserMessage` item (the user response items are not read: they also carry
+//!   injected AGENTS.md, environment, `<skill>` and IDE text); every assistant message
+//!   item is a message of its own, with the tool calls that follow it in its turn;
+//!   early rollouts without events read their user items.
+//! - [`OpenCodeStore`]: `user` and `assistant` messages (each assistant message on its
+//!   own: 1.x starts one after each tool call), their `text` parts (not `synthetic` or
+//!   `ignored` ones), `tool` and `file` parts; subagent (child) sessions are not listed;
+//!   `New session - ...` / `Child session - ...` are placeholders, not titles.
 //! - [`JsonlStore`]: every record with a role; one message a line.
 //!
 //! # Agent versions known to read right
 //!
-//! Checked on real transcripts from public repositories (`tests/data/sessions/real`,
-//! with their sources in `tests/data/sessions/SOURCES.md`): Claude Code 2.0.76, 2.1.38
-//! and 2.1.39 (compactions, background-task notifications, slash commands, a `summary`
-//! of another session, subagents), and Codex CLI 0.48, 0.107, 0.108, 0.118 and 0.154
-//! (VS Code, Desktop and TUI sessions, IDE context, skills, web search, a compressed
-//! `.jsonl.zst` rollout, 0.15x's `item_completed` user turns). Other versions are read
-//! by the same rules as long as they write the same records: Claude Code 1.x, Claude
-//! Code's `custom-title` / `ai-title` records, early Codex rollouts (mid-2025, bare
-//! items) and OpenCode (the `opencode.db` of 1.x and the legacy `storage/` tree) are
-//! tested on hand-written records in their documented shapes only: no public real ones
-//! were found.
+//! Checked on real files (`tests/data/sessions/real`, sources in
+//! `tests/data/sessions/SOURCES.md`), against what the agent itself shows:
+//!
+//! - Claude Code 2.0.76, 2.1.38 and 2.1.39, from public repositories (compactions,
+//!   background-task notifications, slash commands, a `summary` of another session,
+//!   subagents), and 2.1.330, written here by the agent against a scripted local model
+//!   (real `ai-title` and `custom-title` records, `claude -p`, `/rename`).
+//! - Codex CLI 0.48, 0.107, 0.108, 0.118 and 0.154, from public repositories (VS Code,
+//!   Desktop and TUI sessions, IDE context, skills, web search, a compressed `.jsonl.zst`
+//!   rollout, 0.15x's `item_completed` user turns), and 0.169, written here by the agent
+//!   (`codex exec`, `exec resume`, a tool call).
+//! - OpenCode 0.5.29, 1.0.185 and 1.1.65 (JSON trees) and 1.2.27, 1.14.41 and 1.18.33
+//!   (`opencode.db`), written here by the agent against a scripted local model, and a
+//!   1.1.65 tree migrated by 1.2.27 (tool calls, `--continue`, subagents, placeholder
+//!   titles), compared with `opencode export` and `opencode session list`.
+//!
+//! Other versions are read by the same rules as long as they write the same records:
+//! Claude Code 1.x and early Codex rollouts (mid-2025, bare items) are tested on
+//! hand-written records in their documented shapes only.
 //!
 //! # Scoping to a project
 //!

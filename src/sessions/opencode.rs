@@ -18,16 +18,24 @@ use crate::error::{Error, Result};
 ///
 /// # Format versions
 ///
-/// - `opencode.db` (OpenCode 1.x, 2026 on; needs the crate feature `opencode`, which
-///   brings rusqlite with a bundled SQLite): tables `session` (`id`, `title`,
-///   `time_updated`, ...), `message` (`id`, `session_id`, `time_created`, `data` JSON
-///   with `role` and `time.created`) and `part` (`id`, `message_id`, `data` JSON with
-///   `type` and `text` / `tool`). The database is opened read-only; a running OpenCode
-///   may keep writing to it.
-/// - The legacy JSON tree `storage/` (OpenCode 0.x): `session/<project>/<id>.json`,
-///   `message/<session>/<id>.json`, `part/<message>/<id>.json` (and the earlier
-///   `session/info/`, `session/message/<session>/`, `session/part/<session>/<message>/`
-///   layout). Read without any feature.
+/// Checked on stores that real OpenCode releases wrote (0.5.29, 1.0.185, 1.1.65 for the
+/// JSON trees; 1.2.27, 1.14.41, 1.18.33 for the database):
+///
+/// - `opencode.db` (1.2.27 and later write it, 1.1.65 does not; needs the crate
+///   feature `opencode`, which brings rusqlite with a bundled SQLite): tables `session`
+///   (`id`, `title`, `directory`, `project_id`, `parent_id`, `time_updated`, ...),
+///   `message` (`id`, `session_id`, `time_created`, `data` JSON with `role` and
+///   `time.created`) and `part` (`id`, `message_id`, `data` JSON with `type` and
+///   `text` / `tool`). The database is opened read-only, through its write-ahead log: a
+///   running OpenCode may keep writing to it.
+/// - The JSON tree `storage/` (1.0.185 and 1.1.65 write it; the change from the
+///   per-project trees came between 0.5.29 and 1.0): `session/<project>/<id>.json`,
+///   `message/<session>/<id>.json`, `part/<message>/<id>.json`. OpenCode 1.2 leaves it
+///   beside the database it migrated it to. Read without any feature.
+/// - The per-project trees of OpenCode 0.x (0.5.29 writes them),
+///   `project/<slug>/storage/`: `session/info/<id>.json`,
+///   `session/message/<session>/<id>.json`,
+///   `session/part/<session>/<message>/<id>.json`. Read without any feature.
 ///
 /// When both hold the same session, the database wins. A build without the `opencode`
 /// feature refuses a directory that has an `opencode.db` (the legacy tree beside it holds
@@ -38,15 +46,26 @@ use crate::error::{Error, Result};
 ///
 /// # Messages
 ///
+/// What `opencode export` lists, message for message:
+///
 /// - Kept: `user` and `assistant` messages, oldest first (by creation time, then id).
-///   Content is the `text` parts joined with `\n`; `tool` parts appear as
-///   `[tool: NAME]`, `file` parts as `[file: NAME]`.
+///   Content is the `text` parts joined with `\n` (the final newline `opencode run`
+///   stores after a prompt left out); `tool` parts appear as `[tool: NAME]`, `file`
+///   parts as `[file: NAME]`. Each assistant message is one message: OpenCode 1.x
+///   starts a new one after each tool call (a `[tool: bash]` message, then the reply),
+///   0.x kept the steps of a turn in one message.
 /// - Skipped: `synthetic` or `ignored` text parts (injected file contents, reminders),
 ///   `reasoning`, `step-start`, `step-finish`, `snapshot`, `patch` and other parts, and
 ///   messages left with no content.
 ///
 /// A session is loaded whole to be read: the cost is the session's size, not the
 /// window's.
+///
+/// # Sessions
+///
+/// The sessions OpenCode lists (`opencode session list`, its session picker): a
+/// subagent's session (a child session, with a parent) is not listed, as Claude Code's
+/// subagent transcripts are not; it can still be read by its id.
 ///
 /// # Titles
 ///
@@ -58,12 +77,16 @@ use crate::error::{Error, Result};
 ///
 /// [`OpenCodeStore::project`] keeps the sessions of one project: those whose project's
 /// worktree (`storage/project/<id>.json`, the `project` table) or whose own `directory`
-/// is the directory.
+/// is the directory, and for OpenCode 0.x those of the tree named after it
+/// (`project/home-me-app/` for `/home/me/app`; sessions run outside a git repository
+/// are in `project/global/` and belong to no project).
 #[derive(Debug)]
 pub struct OpenCodeStore {
     dir: PathBuf,
     db: Option<PathBuf>,
     storage: Option<PathBuf>,
+    /// The per-project trees of OpenCode 0.x, `project/<slug>/storage`, with their slug.
+    project_trees: Vec<(String, PathBuf)>,
     project: Option<Project>,
 }
 
@@ -73,7 +96,8 @@ impl OpenCodeStore {
     ///
     /// # Errors
     ///
-    /// [`Error::StoreNotFound`] when `dir` is not a directory or holds neither;
+    /// [`Error::StoreNotFound`] when `dir` is not a directory or holds none of
+    /// `opencode.db`, `storage/` and 0.x `project/*/storage/` trees;
     /// [`Error::Store`] when it holds `opencode.db` and the crate was built without the
     /// `opencode` feature (with or without a legacy tree beside it).
     pub fn open(dir: impl AsRef<Path>) -> Result<OpenCodeStore> {
@@ -86,7 +110,8 @@ impl OpenCodeStore {
     ///
     /// # Errors
     ///
-    /// [`Error::StoreNotFound`] when `dir` has no `storage/` directory.
+    /// [`Error::StoreNotFound`] when `dir` has neither a `storage/` directory nor 0.x
+    /// `project/*/storage/` trees.
     pub fn open_legacy(dir: impl AsRef<Path>) -> Result<OpenCodeStore> {
         OpenCodeStore::open_with(dir.as_ref(), false)
     }
@@ -96,7 +121,8 @@ impl OpenCodeStore {
         let storage = dir.join("storage");
         let db = (with_db && db.is_file()).then_some(db);
         let storage = storage.is_dir().then_some(storage);
-        if !dir.is_dir() || (db.is_none() && storage.is_none()) {
+        let project_trees = legacy::project_trees(dir)?;
+        if !dir.is_dir() || (db.is_none() && storage.is_none() && project_trees.is_empty()) {
             return Err(Error::StoreNotFound {
                 path: dir.to_path_buf(),
                 store: "opencode",
@@ -121,6 +147,7 @@ impl OpenCodeStore {
             dir: dir.to_path_buf(),
             db,
             storage,
+            project_trees,
             project: None,
         })
     }
@@ -175,10 +202,29 @@ impl OpenCodeStore {
         if self.db.as_deref() == Some(session.path.as_path()) {
             return sqlite::messages(&session.path, &session.id);
         }
-        match &self.storage {
-            Some(storage) => legacy::messages(storage, &session.id),
+        // A legacy session's path is `<tree>/session/<project or info>/<id>.json`.
+        match session.path.ancestors().nth(3) {
+            Some(tree) => legacy::messages(tree, &session.id),
             None => Ok(Vec::new()),
         }
+    }
+
+    /// Every legacy session in scope: the `storage/` tree's, then the 0.x per-project
+    /// trees' (those of the scoped project only).
+    fn legacy_sessions(&self, children: bool) -> Result<Vec<SessionInfo>> {
+        let mut out = Vec::new();
+        if let Some(storage) = &self.storage {
+            out.extend(legacy::sessions(storage, self.project.as_ref(), children)?);
+        }
+        for (slug, tree) in &self.project_trees {
+            if let Some(project) = &self.project {
+                if !project.is_opencode_slug(slug) {
+                    continue;
+                }
+            }
+            out.extend(legacy::sessions(tree, None, children)?);
+        }
+        Ok(out)
     }
 
     fn fill_title(&self, info: &mut SessionInfo) -> Result<()> {
@@ -205,14 +251,12 @@ fn first_prompt(messages: &[Message]) -> Option<String> {
 impl SessionStore for OpenCodeStore {
     fn list_sessions(&self) -> Result<Vec<SessionInfo>> {
         let mut by_id: HashMap<String, SessionInfo> = HashMap::new();
-        if let Some(storage) = &self.storage {
-            for s in legacy::sessions(storage, self.project.as_ref())? {
-                by_id.insert(s.id.clone(), s);
-            }
+        for s in self.legacy_sessions(false)? {
+            by_id.insert(s.id.clone(), s);
         }
         #[cfg(feature = "opencode")]
         if let Some(db) = &self.db {
-            for s in sqlite::sessions(db, self.project.as_ref())? {
+            for s in sqlite::sessions(db, self.project.as_ref(), false)? {
                 by_id.insert(s.id.clone(), s);
             }
         }
@@ -229,17 +273,12 @@ impl SessionStore for OpenCodeStore {
         }
         #[cfg(feature = "opencode")]
         if let Some(db) = &self.db {
-            let found = sqlite::sessions(db, self.project.as_ref())?;
+            let found = sqlite::sessions(db, self.project.as_ref(), true)?;
             if let Some(s) = found.into_iter().find(|s| s.id == id) {
                 return Ok(Some(s));
             }
         }
-        match &self.storage {
-            Some(storage) => Ok(legacy::sessions(storage, self.project.as_ref())?
-                .into_iter()
-                .find(|s| s.id == id)),
-            None => Ok(None),
-        }
+        Ok(self.legacy_sessions(true)?.into_iter().find(|s| s.id == id))
     }
 
     fn read_messages(
@@ -267,8 +306,14 @@ fn message(role: &str, created: Option<Timestamp>, parts: &[Value]) -> Option<Me
     for p in parts {
         let flag = |k: &str| p.get(k).and_then(Value::as_bool).unwrap_or(false);
         match p.get("type").and_then(Value::as_str).unwrap_or("") {
+            // `opencode run` stores a prompt with a final newline the TUI does not show.
             "text" if !flag("synthetic") && !flag("ignored") => {
-                text.push(p.get("text").and_then(Value::as_str).unwrap_or(""));
+                text.push(
+                    p.get("text")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .trim_end(),
+                );
             }
             "tool" => text.tool(p.get("tool").and_then(Value::as_str)),
             "file" => {
@@ -309,6 +354,23 @@ mod legacy {
         serde_json::from_slice(&bytes).ok()
     }
 
+    /// OpenCode 0.x kept a tree per project, `project/<slug>/storage` (`global` for
+    /// directories outside a git repository).
+    pub(super) fn project_trees(dir: &Path) -> Result<Vec<(String, PathBuf)>> {
+        let root = dir.join("project");
+        if !root.is_dir() {
+            return Ok(Vec::new());
+        }
+        Ok(read_dir(&root)?
+            .into_iter()
+            .filter_map(|p| {
+                let slug = p.file_name()?.to_str()?.to_string();
+                let tree = p.join("storage");
+                tree.join("session").is_dir().then_some((slug, tree))
+            })
+            .collect())
+    }
+
     fn json_files(dir: &Path) -> Result<Vec<PathBuf>> {
         if !dir.is_dir() {
             return Ok(Vec::new());
@@ -336,7 +398,13 @@ mod legacy {
         Ok(out)
     }
 
-    pub(super) fn sessions(storage: &Path, scope: Option<&Project>) -> Result<Vec<SessionInfo>> {
+    /// The sessions of a tree; a subagent's session (with a `parentID`) only when
+    /// `children`.
+    pub(super) fn sessions(
+        storage: &Path,
+        scope: Option<&Project>,
+        children: bool,
+    ) -> Result<Vec<SessionInfo>> {
         let root = storage.join("session");
         let mut out = Vec::new();
         if !root.is_dir() {
@@ -358,6 +426,9 @@ mod legacy {
                 let Some(id) = v.get("id").and_then(Value::as_str) else {
                     continue;
                 };
+                if !children && v.get("parentID").and_then(Value::as_str).is_some() {
+                    continue;
+                }
                 if let Some(project) = scope {
                     let text = |k: &str| v.get(k).and_then(Value::as_str);
                     let worktree = text("projectID").and_then(|p| worktrees.get(p));
@@ -474,7 +545,13 @@ mod sqlite {
         Ok(out)
     }
 
-    pub(super) fn sessions(db: &Path, scope: Option<&Project>) -> Result<Vec<SessionInfo>> {
+    /// The sessions of the database; a subagent's session (with a `parent_id`) only
+    /// when `children`.
+    pub(super) fn sessions(
+        db: &Path,
+        scope: Option<&Project>,
+        children: bool,
+    ) -> Result<Vec<SessionInfo>> {
         let conn = open(db)?;
         let cols = columns(&conn, db, "session")?;
         if cols.is_empty() {
@@ -503,8 +580,14 @@ mod sqlite {
         } else {
             "NULL"
         };
+        let parent_id = if has("parent_id") {
+            "parent_id"
+        } else {
+            "NULL"
+        };
         let sql = format!(
-            "SELECT id, {title}, {updated}, {data}, {directory}, {project_id} FROM session"
+            "SELECT id, {title}, {updated}, {data}, {directory}, {project_id}, {parent_id} \
+             FROM session"
         );
         let worktrees = match scope {
             Some(_) => worktrees(&conn, db)?,
@@ -520,14 +603,20 @@ mod sqlite {
                     r.get::<_, Option<String>>(3)?,
                     r.get::<_, Option<String>>(4)?,
                     r.get::<_, Option<String>>(5)?,
+                    r.get::<_, Option<String>>(6)?,
                 ))
             })
             .map_err(|e| store_err(db, e))?;
         let mut out = Vec::new();
         for row in rows {
-            let (id, title, updated, data, directory, project_id) =
+            let (id, title, updated, data, directory, project_id, parent) =
                 row.map_err(|e| store_err(db, e))?;
             let data: Option<Value> = data.and_then(|d| serde_json::from_str(&d).ok());
+            let parent =
+                parent.or_else(|| data.as_ref()?.get("parentID")?.as_str().map(str::to_string));
+            if !children && parent.is_some() {
+                continue;
+            }
             if let Some(project) = scope {
                 let text = |k: &str| data.as_ref()?.get(k)?.as_str().map(str::to_string);
                 let project_id = project_id.clone().or_else(|| text("projectID"));

@@ -160,6 +160,32 @@ impl Project {
             name == all || name == seps
         })
     }
+
+    /// Whether an OpenCode 0.x project folder name (`project/<slug>/`) is this project:
+    /// OpenCode 0.x named it after the git worktree, its path components joined with `-`
+    /// and every character that is not an ASCII letter, digit or `_` replaced by `-`
+    /// (`/home/me/my.app` → `home-me-my-app`).
+    pub(crate) fn is_opencode_slug(&self, slug: &str) -> bool {
+        self.forms.iter().any(|f| {
+            let s = f.to_string_lossy();
+            let joined = s
+                .split(['/', '\\'])
+                .filter(|c| !c.is_empty())
+                .collect::<Vec<_>>()
+                .join("-");
+            let name: String = joined
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '_' {
+                        c
+                    } else {
+                        '-'
+                    }
+                })
+                .collect();
+            name == slug
+        })
+    }
 }
 
 /// The shell every JSONL store shares: the engine for its line format, how titles are

@@ -28,6 +28,11 @@ pub(crate) enum Prompt {
     Command,
 }
 
+/// A merge key that starts with this marks records that are the same message written
+/// twice (Claude Code writes some slash commands as a `user` record and again as a
+/// `system` `local_command` record): they merge, and the text is kept once.
+pub(crate) const ONCE: &str = "\u{0}once:";
+
 /// One conversation record: a message, or part of one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Piece {

@@ -29,7 +29,7 @@ mod tests;
 pub(crate) mod titles;
 
 pub(crate) use counts::follow;
-pub(crate) use decode::{normalize_time, Decoded, LineFormat, Meta, Piece, Prompt};
+pub(crate) use decode::{normalize_time, Decoded, LineFormat, Meta, Piece, Prompt, ONCE};
 pub(crate) use retry::retry;
 pub use titles::TitleScan;
 

@@ -2,7 +2,7 @@
 //! from the start or backwards from the end and stopping as soon as the window is full.
 
 use super::super::{Message, MessageRequest, Order};
-use super::decode::{decode_line, Decoded, LineFormat, Piece};
+use super::decode::{decode_line, Decoded, LineFormat, Piece, ONCE};
 use super::lines::{forward, Backward};
 use crate::error::Result;
 use crate::source::Source;
@@ -50,6 +50,13 @@ impl Assembler {
                 } else {
                     p.continues(c.merge.as_deref())
                 };
+            if merges && c.merge.as_deref().is_some_and(|m| m.starts_with(ONCE)) {
+                // The same message written twice: its text once, its earliest time.
+                if self.newest_first && p.timestamp.is_some() {
+                    c.timestamp = p.timestamp;
+                }
+                return None;
+            }
             if merges {
                 let mut s = String::with_capacity(c.content.len() + p.content.len() + 1);
                 // The message keeps its text in file order, its earliest timestamp, and
