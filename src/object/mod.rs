@@ -38,7 +38,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use bytes::{Bytes, BytesMut};
+use bytes::Bytes;
 use futures_util::stream::BoxStream;
 use futures_util::StreamExt;
 use object_store::path::Path as ObjectPath;
@@ -229,7 +229,18 @@ impl State {
 
     /// Keeps `data` (bytes of `[start, ..)` not yet cached) and evicts the least recently
     /// used segments beyond `budget` bytes.
-    fn insert(&mut self, start: u64, data: Bytes, budget: u64) {
+    fn insert(&mut self, start: u64, mut data: Bytes, budget: u64) {
+        // Segments never overlap: drop what is cached already at either end.
+        let mut start = start;
+        if let Some((_, e)) = self.segment_at(start) {
+            let skip = (e - start).min(data.len() as u64) as usize;
+            data = data.slice(skip..);
+            start = e;
+        }
+        if let Some((&next, _)) = self.segments.range(start..).next() {
+            let keep = (next - start).min(data.len() as u64) as usize;
+            data.truncate(keep);
+        }
         if data.is_empty() {
             return;
         }
@@ -526,40 +537,42 @@ impl ObjectSource {
                 }
             }
         };
-        let mut done = 0;
-        let mut keep = BytesMut::new();
-        let keep_start = pos;
-        while done < buf.len() && stream.next < stream.end {
-            if stream.pending.is_empty() {
-                match self.runtime.block_on(stream.body.next())? {
-                    Some(Ok(b)) => {
-                        self.counters
-                            .bytes
-                            .fetch_add(b.len() as u64, Ordering::Relaxed);
-                        stream.pending = b;
+        // The whole buffer is filled in one trip to the runtime: the body arrives in
+        // frames of a few KiB, and a trip per frame cost more than the count.
+        let counters = &self.counters;
+        let filled = self.runtime.block_on(async {
+            let mut done = 0;
+            while done < buf.len() && stream.next < stream.end {
+                if stream.pending.is_empty() {
+                    match stream.body.next().await {
+                        Some(Ok(b)) => {
+                            counters.bytes.fetch_add(b.len() as u64, Ordering::Relaxed);
+                            stream.pending = b;
+                        }
+                        Some(Err(e)) => return Err(read_error(e)),
+                        None => return Err(io::Error::from(io::ErrorKind::UnexpectedEof)),
                     }
-                    Some(Err(e)) => return Err(read_error(e)),
-                    None => return Err(io::ErrorKind::UnexpectedEof.into()),
                 }
+                let at = pos + done as u64;
+                if stream.next < at {
+                    let skip = ((at - stream.next) as usize).min(stream.pending.len());
+                    let _ = stream.pending.split_to(skip);
+                    stream.next += skip as u64;
+                    continue;
+                }
+                let n = stream.pending.len().min(buf.len() - done);
+                let piece = stream.pending.split_to(n);
+                buf[done..done + n].copy_from_slice(&piece);
+                stream.next += n as u64;
+                done += n;
             }
-            let at = pos + done as u64;
-            if stream.next < at {
-                let skip = ((at - stream.next) as usize).min(stream.pending.len());
-                let _ = stream.pending.split_to(skip);
-                stream.next += skip as u64;
-                continue;
-            }
-            let n = stream.pending.len().min(buf.len() - done);
-            let piece = stream.pending.split_to(n);
-            buf[done..done + n].copy_from_slice(&piece);
-            keep.extend_from_slice(&piece);
-            stream.next += n as u64;
-            done += n;
-        }
+            Ok(done)
+        });
+        let done = filled??;
         // What the pass read stays for the reads that follow it (the page after a count).
         st.insert(
-            keep_start,
-            keep.freeze(),
+            pos,
+            Bytes::copy_from_slice(&buf[..done]),
             self.config.cache_bytes.max(self.config.window),
         );
         if stream.next < stream.end {
