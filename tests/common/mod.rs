@@ -49,6 +49,15 @@ impl Input {
             ];
             // SAFETY: the test owns this temp file and nothing modifies it while mapped.
             sources.push(("mmap", unsafe { Source::open_mmap(&self.path).unwrap() }));
+            // A source a host brings: positional reads through the `RandomAccess` trait
+            // only, over a file of its own (no slice, no holes, no stamp of a file).
+            sources.push((
+                "custom",
+                Source::from_random_access(
+                    std::sync::Arc::new(HostFile(std::fs::File::open(&self.path).unwrap())),
+                    &self.path,
+                ),
+            ));
             for (name, mut source) in sources {
                 if let Some(c) = chunk {
                     source.set_chunk_size(c);
@@ -61,6 +70,19 @@ impl Input {
             }
         }
         out
+    }
+}
+
+/// The simplest source a host could write: `pread` on its own handle.
+struct HostFile(std::fs::File);
+
+impl rangeread::RandomAccess for HostFile {
+    fn len(&self) -> u64 {
+        self.0.metadata().map_or(0, |m| m.len())
+    }
+
+    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+        std::os::unix::fs::FileExt::read_exact_at(&self.0, buf, offset)
     }
 }
 
