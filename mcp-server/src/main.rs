@@ -36,6 +36,8 @@
 //! Registering it with Claude Code, Cursor and other hosts, and each preset's
 //! differences from its seed: `docs/mcp.md`.
 
+mod stdio;
+
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -692,7 +694,7 @@ async fn serve() -> ExitCode {
         }
     };
     // stdout carries the protocol: diagnostics go to stderr only.
-    let service = match server.serve(rmcp::transport::stdio_pipes()).await {
+    let service = match server.serve(stdio::Stdio::new()).await {
         Ok(s) => s,
         Err(e) => {
             eprintln!("mcp_server: could not start: {e}");
