@@ -4,9 +4,10 @@
 //! whole.
 //!
 //! rmcp's writer encodes through a `BytesMut` codec: each fragment of the JSON escaping
-//! goes through `put_slice`, and the buffer was grown again for every large answer
-//! (callgrind: 2-3 M instructions of the 24 M of a whole 1 MiB read). A `Vec` that
-//! keeps its capacity (up to [`KEEP_BYTES`]) takes the same fragments as plain copies.
+//! goes through `put_slice`, and the buffer was grown again for large answers. A `Vec`
+//! that keeps its capacity (up to [`KEEP_BYTES`]) takes the same fragments as plain
+//! copies: a whole 1 MiB read went from 19.0 to 18.1 M instructions (callgrind), and
+//! with the wider pipe of [`widen_stdout_pipe`] from 7.4-11.2 to 6.5-6.9 ms a call.
 
 use std::io;
 use std::pin::Pin;
