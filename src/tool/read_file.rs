@@ -97,15 +97,7 @@ impl ReadFile {
     /// [`ReadFile::notes`] on a line of its own (after a line break if the content does
     /// not end with one).
     pub fn text(result: &ReadResult) -> String {
-        let mut out = result.content.clone();
-        for (i, note) in ReadFile::notes(result).iter().enumerate() {
-            if i == 0 && !out.is_empty() && !out.ends_with('\n') {
-                out.push('\n');
-            }
-            out.push_str(note);
-            out.push('\n');
-        }
-        out
+        with_notes(result.content.clone(), &ReadFile::notes(result))
     }
 
     /// What a host needs of a result beside the text of [`ReadFile::text`] (or the content
@@ -162,7 +154,11 @@ impl ReadFile {
     /// message.
     pub fn respond(&self, args: impl crate::tool::JsonArgs) -> ToolResponse {
         match ReadFileParams::from_json(args).and_then(|p| self.call(&p)) {
-            Ok(r) => ToolResponse::ok(ReadFile::text(&r)),
+            // The content moves into the text: a whole page is not copied again.
+            Ok(mut r) => {
+                let notes = ReadFile::notes(&r);
+                ToolResponse::ok(with_notes(std::mem::take(&mut r.content), &notes))
+            }
             Err(e) => ToolResponse::error(e.to_string()),
         }
     }
@@ -236,6 +232,19 @@ pub struct FingerprintMeta<'a> {
     pub modified_ns: Option<u64>,
     /// XXH3-64 of the returned bytes, as 16 hex digits.
     pub content_hash: &'a str,
+}
+
+/// `content`, then each note on a line of its own (after a line break if the content
+/// does not end with one).
+fn with_notes(mut out: String, notes: &[String]) -> String {
+    for (i, note) in notes.iter().enumerate() {
+        if i == 0 && !out.is_empty() && !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str(note);
+        out.push('\n');
+    }
+    out
 }
 
 fn is_false(b: &bool) -> bool {
