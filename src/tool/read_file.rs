@@ -114,6 +114,9 @@ impl ReadFile {
     /// assert_eq!(meta["resolved_path"], "sample.txt");
     /// assert_eq!(meta["lines"], serde_json::json!({"start": 1, "end": 2}));
     /// assert!(meta.get("content").is_none() && meta.get("truncated").is_none());
+    /// // A whole read knows the file's lines.
+    /// let r = tool.call(&serde_json::from_str(r#"{"path": "sample.txt"}"#)?)?;
+    /// assert_eq!(serde_json::to_value(tool.metadata(&r))?["total_lines"], 60);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn metadata<'a>(&self, result: &'a ReadResult) -> ReadMetadata<'a> {
@@ -129,7 +132,11 @@ impl ReadFile {
         ReadMetadata {
             resolved_path: resolved,
             file_size: result.file_size,
-            total_lines: result.total_lines,
+            // A read that returned the whole file has counted every line.
+            total_lines: result.total_lines.or(match (result.is_partial, result.lines) {
+                (false, Some(l)) => Some(l.end),
+                _ => None,
+            }),
             encoding: &result.encoding,
             bom: result.bom,
             encoding_confidence: (result.encoding_confidence < 1.0)
@@ -183,7 +190,8 @@ pub struct ReadMetadata<'a> {
     pub resolved_path: String,
     /// Size of the file in bytes.
     pub file_size: u64,
-    /// Lines in the file, when known.
+    /// Lines in the file, when known (a read already counted them, or returned the
+    /// whole file).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub total_lines: Option<u64>,
     /// The file's encoding (the content is always UTF-8): what an edit writes back.
