@@ -313,9 +313,11 @@ fn run_sessions(store: &(dyn SessionStore + Send + Sync), args: Value) -> CallTo
     }
 }
 
+/// A failure: the message for the model, and for the host what kind of failure it is
+/// (the message is not repeated: the text has it).
 fn error_result(message: &str, kind: &str) -> CallToolResult {
     let mut r = CallToolResult::error(vec![ContentBlock::text(message)]);
-    r.structured_content = Some(json!({"error": message, "kind": kind}));
+    r.structured_content = Some(json!({ "kind": kind }));
     r
 }
 

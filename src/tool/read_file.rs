@@ -133,10 +133,12 @@ impl ReadFile {
             resolved_path: resolved,
             file_size: result.file_size,
             // A read that returned the whole file has counted every line.
-            total_lines: result.total_lines.or(match (result.is_partial, result.lines) {
-                (false, Some(l)) => Some(l.end),
-                _ => None,
-            }),
+            total_lines: result
+                .total_lines
+                .or(match (result.is_partial, result.lines) {
+                    (false, Some(l)) => Some(l.end),
+                    _ => None,
+                }),
             encoding: &result.encoding,
             bom: result.bom,
             encoding_confidence: (result.encoding_confidence < 1.0)

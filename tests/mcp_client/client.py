@@ -376,7 +376,12 @@ async def session(server, root, lines, long_line):
         check("paging a 300 KiB line by bytes yields it exactly once",
               text == long_line and pages >= 3, (len(text), pages))
 
-        # Failures: tool results with isError, never protocol errors or a crash.
+        # Failures: tool results with isError, never protocol errors or a crash; the message
+        # once, in the text, and its kind for the host.
+        r = await call({"path": "pixel.png"})
+        check("a refused binary file: kind binary, the message not repeated",
+              field(r, "structured_content", "structuredContent") == {"kind": "binary"},
+              field(r, "structured_content", "structuredContent"))
         errors = [
             ("binary file", {"path": "pixel.png"}, BINARY_PNG),
             ("absolute path outside the root", {"path": "/etc/passwd"},
@@ -420,8 +425,10 @@ async def session(server, root, lines, long_line):
                 check(f"error as a tool result: {name}", False, repr(e))
                 continue
             got = texts(r)[0] if r.content else ""
+            meta = field(r, "structured_content", "structuredContent") or {}
             check(f"error as a tool result: {name}",
-                  field(r, "is_error", "isError") is True and got.startswith(message), got)
+                  field(r, "is_error", "isError") is True and got.startswith(message)
+                  and meta.get("kind") and "error" not in meta, (got, meta))
         try:
             r = await client.call_tool("no_such_tool", {"path": "lines.txt"})
             unknown_ok = field(r, "is_error", "isError") is True
@@ -505,7 +512,8 @@ async def sessions_checks(client, tools):
         ok = got == message if exact else got.startswith(message)
         meta = field(r, "structured_content", "structuredContent") or {}
         check(f"sessions error as a tool result: {name}",
-              field(r, "is_error", "isError") is True and ok and meta.get("error") == got, (got, meta))
+              field(r, "is_error", "isError") is True and ok and meta.get("kind") and "error" not in meta,
+              (got, meta))
 
 
 async def session_scoped_to_root(server, root):
