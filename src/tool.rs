@@ -77,7 +77,7 @@ pub mod vault;
 
 pub use args::JsonArgs;
 pub use file_read::line_offsets;
-pub use read_file::ReadFile;
+pub use read_file::{FingerprintMeta, ReadFile, ReadMetadata};
 
 use args::{deserialize_via_args, missing, param, Args};
 
@@ -106,6 +106,22 @@ impl ToolResponse {
             is_error: true,
         }
     }
+}
+
+/// The JSON text of a preset's response, and the same object without its `content` (a
+/// string field taken out and put back) for MCP's `structuredContent`: the content is
+/// sent once, in the text.
+fn json_with_meta<T: Serialize>(
+    response: &mut T,
+    content: impl Fn(&mut T) -> &mut String,
+) -> (String, Option<serde_json::Value>) {
+    let taken = std::mem::take(content(response));
+    let mut meta = serde_json::to_value(&*response).ok();
+    if let Some(serde_json::Value::Object(m)) = meta.as_mut() {
+        m.remove("content");
+    }
+    *content(response) = taken;
+    (serde_json::to_string(&*response).unwrap_or_default(), meta)
 }
 
 /// The lines of `text` without their line feed (a CR before it stays), the last one

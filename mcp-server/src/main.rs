@@ -14,10 +14,10 @@
 //!
 //! | preset | tool | answer |
 //! |---|---|---|
-//! | `read_file` (default) | `read_file` | the content, the notes as a second block, the result (paths relative to the root) as `structuredContent` |
-//! | `session_read_file` | `session_read_file` | JSON `{success, content, linesRead, omittedContent, ...}`, also as `structuredContent` |
+//! | `read_file` (default) | `read_file` | the content, the notes as a second block, what a host acts on (`ReadMetadata`: the range, where to continue, the fingerprint; paths relative to the root) as `structuredContent` |
+//! | `session_read_file` | `session_read_file` | JSON `{success, content, linesRead, omittedContent, ...}`; the same without `content` as `structuredContent` |
 //! | `file_read` | `file_read` | the numbered Markdown block, the outline after a full read |
-//! | `fs_read` | `fs_read` | JSON `{content, metadata}`, also as `structuredContent` |
+//! | `fs_read` | `fs_read` | JSON `{content, metadata}`; `{metadata}` as `structuredContent` |
 //! | `vault` | `read_file` | `N: line` and one truncation line; errors `Error: MESSAGE` |
 //!
 //! `--root` may be an object-store prefix, `s3://bucket/prefix` (also `gs://`, `az://`,
@@ -39,6 +39,8 @@
 //!
 //! Registering it with Claude Code, Cursor and other hosts, and each preset's
 //! differences from its seed: `docs/mcp.md`.
+
+mod stdio;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -91,7 +93,7 @@ type Store = Arc<dyn SessionStore + Send + Sync>;
 
 /// The seed tool a server serves.
 enum Preset {
-    ReadFile(ReadFile, PathBuf),
+    ReadFile(ReadFile),
     Session(SessionReadFile),
     FileRead(FileRead),
     FsRead(FsRead),
@@ -154,10 +156,10 @@ impl Preset {
     /// Runs one call to completion; every failure becomes a tool result.
     fn run(&self, args: Value) -> CallToolResult {
         match self {
-            Preset::ReadFile(tool, root) => run_read_file(tool, root, args),
-            Preset::Session(tool) => json_result(tool.respond(args), true),
+            Preset::ReadFile(tool) => run_read_file(tool, args),
+            Preset::Session(tool) => json_result(tool.respond_structured(args)),
             Preset::FileRead(tool) => text_result(tool.respond(args)),
-            Preset::FsRead(tool) => json_result(tool.respond(args), false),
+            Preset::FsRead(tool) => json_result(tool.respond_structured(args)),
             Preset::Vault(tool) => text_result(tool.respond(args)),
         }
     }
@@ -172,39 +174,30 @@ fn text_result(r: ToolResponse) -> CallToolResult {
     }
 }
 
-/// A JSON answer: the text, and the same object as `structuredContent` (for errors too
-/// when the seed answers errors in JSON).
-fn json_result(r: ToolResponse, errors_are_json: bool) -> CallToolResult {
-    let structured = serde_json::from_str::<Value>(&r.text).ok();
+/// A JSON answer: the text, and the same object without its content (which the text
+/// has) as `structuredContent`, for errors too when the seed answers errors in JSON.
+fn json_result((r, structured): (ToolResponse, Option<Value>)) -> CallToolResult {
     let mut out = text_result(r);
-    if !out.is_error.unwrap_or(false) || errors_are_json {
-        out.structured_content = structured;
-    }
+    out.structured_content = structured;
     out
 }
 
-/// The unified tool: content, notes, and the result without its content, its path
-/// relative to the root.
-fn run_read_file(tool: &ReadFile, root: &std::path::Path, args: Value) -> CallToolResult {
+/// The unified tool: the content, the notes, and what a host needs of the rest of the
+/// result ([`ReadFile::metadata`]: its path relative to the root, no field that the text
+/// or the caller already has, none at its usual value). The content moves into its block
+/// unserialized: it is escaped once, when the answer is written.
+fn run_read_file(tool: &ReadFile, args: Value) -> CallToolResult {
     let read = ReadFileParams::from_json(args).and_then(|p| tool.call(&p));
     match read {
-        Ok(result) => {
+        Ok(mut result) => {
             let notes = ReadFile::notes(&result);
-            let mut meta = serde_json::to_value(&result).unwrap_or(Value::Null);
-            if let Some(m) = meta.as_object_mut() {
-                m.remove("content");
-                let relative = std::path::Path::new(&result.resolved_path)
-                    .strip_prefix(root)
-                    .map(|p| p.display().to_string())
-                    .unwrap_or_else(|_| result.path.clone());
-                m.insert("resolved_path".into(), Value::String(relative));
-            }
-            let mut content = vec![ContentBlock::text(result.content)];
+            let meta = serde_json::to_value(tool.metadata(&result)).ok();
+            let mut content = vec![ContentBlock::text(std::mem::take(&mut result.content))];
             if !notes.is_empty() {
                 content.push(ContentBlock::text(notes.join("\n")));
             }
             let mut r = CallToolResult::success(content);
-            r.structured_content = Some(meta);
+            r.structured_content = meta;
             r
         }
         Err(e) => {
@@ -324,9 +317,11 @@ fn run_sessions(store: &(dyn SessionStore + Send + Sync), args: Value) -> CallTo
     }
 }
 
+/// A failure: the message for the model, and for the host what kind of failure it is
+/// (the message is not repeated: the text has it).
 fn error_result(message: &str, kind: &str) -> CallToolResult {
     let mut r = CallToolResult::error(vec![ContentBlock::text(message)]);
-    r.structured_content = Some(json!({"error": message, "kind": kind}));
+    r.structured_content = Some(json!({ "kind": kind }));
     r
 }
 
@@ -648,9 +643,7 @@ fn build(o: Options) -> Result<Server, String> {
     let reader = o.reader.clone().cache(cache);
     let preset = match o.preset.as_str() {
         "read_file" => {
-            let ws = workspace(&o.root)?;
-            let root = ws.root().to_path_buf();
-            Preset::ReadFile(ReadFile::with_reader(reader).workspace(ws), root)
+            Preset::ReadFile(ReadFile::with_reader(reader).workspace(workspace(&o.root)?))
         }
         "file_read" => Preset::FileRead(
             FileRead::with_reader(reader.totals(Totals::Auto)).workspace(workspace(&o.root)?),
@@ -734,7 +727,7 @@ async fn serve() -> ExitCode {
         }
     };
     // stdout carries the protocol: diagnostics go to stderr only.
-    let service = match server.serve(rmcp::transport::stdio()).await {
+    let service = match server.serve(stdio::Stdio::new()).await {
         Ok(s) => s,
         Err(e) => {
             eprintln!("mcp_server: could not start: {e}");

@@ -168,10 +168,35 @@ impl FsRead {
     /// Parses the JSON arguments of a call and answers it with the JSON response, or
     /// an error's message.
     pub fn respond(&self, args: impl JsonArgs) -> ToolResponse {
+        self.respond_structured(args).0
+    }
+
+    /// [`FsRead::respond`], and for a successful call the response without its
+    /// `content`, for MCP's `structuredContent` (the text has the content: it is sent
+    /// once).
+    ///
+    /// ```
+    /// use rangeread::tool::fs_read::FsRead;
+    /// use rangeread::Workspace;
+    ///
+    /// let tool = FsRead::new().workspace(Workspace::new("tests/data")?);
+    /// let (r, meta) = tool.respond_structured(r#"{"path": "sample.txt", "end_byte": 4}"#);
+    /// assert!(r.text.starts_with(r#"{"content":"rang","metadata":{"#));
+    /// let meta = meta.unwrap();
+    /// assert!(meta.get("content").is_none() && meta["metadata"]["actual_range"]["end"] == 4);
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn respond_structured(
+        &self,
+        args: impl JsonArgs,
+    ) -> (ToolResponse, Option<serde_json::Value>) {
         let params = args::args_of(args).and_then(FsReadParams::from_args);
         match params.and_then(|p| self.call(&p)) {
-            Ok(r) => ToolResponse::ok(serde_json::to_string(&r).unwrap_or_default()),
-            Err(e) => ToolResponse::error(e.to_string()),
+            Ok(mut r) => {
+                let (text, meta) = crate::tool::json_with_meta(&mut r, |r| &mut r.content);
+                (ToolResponse::ok(text), meta)
+            }
+            Err(e) => (ToolResponse::error(e.to_string()), None),
         }
     }
 }

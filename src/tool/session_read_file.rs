@@ -535,12 +535,26 @@ impl SessionReadFile {
     /// Parses the JSON arguments of a call and answers it with the JSON response, or
     /// `{"success": false, "error": MESSAGE}`.
     pub fn respond(&self, args: impl JsonArgs) -> ToolResponse {
+        self.respond_structured(args).0
+    }
+
+    /// [`SessionReadFile::respond`], and the response for MCP's `structuredContent`:
+    /// without its `content` on success (the text has the content: it is sent once),
+    /// the whole error object on failure.
+    pub fn respond_structured(
+        &self,
+        args: impl JsonArgs,
+    ) -> (ToolResponse, Option<serde_json::Value>) {
         let params = args::args_of(args).and_then(SessionReadFileParams::from_args);
         match params.and_then(|p| self.call(&p)) {
-            Ok(r) => ToolResponse::ok(serde_json::to_string(&r).unwrap_or_default()),
-            Err(e) => ToolResponse::error(
-                serde_json::json!({"success": false, "error": e.to_string()}).to_string(),
-            ),
+            Ok(mut r) => {
+                let (text, meta) = crate::tool::json_with_meta(&mut r, |r| &mut r.content);
+                (ToolResponse::ok(text), meta)
+            }
+            Err(e) => {
+                let v = serde_json::json!({"success": false, "error": e.to_string()});
+                (ToolResponse::error(v.to_string()), Some(v))
+            }
         }
     }
 }

@@ -145,14 +145,15 @@ async def presets(server, root):
 
         async def call(args):
             r = await c.call_tool("session_read_file", {"session": "proj", **args})
-            return r, structured(r)
+            return r, json.loads(texts(r)[0])
 
         r, v = await call({"target_file": "lines.txt", "start_line_one_indexed": 10.0,
                            "end_line_one_indexed_inclusive": 12, "should_read_entire_file": False})
         check("session_read_file: a short range widened to 200 lines, integral floats",
               not is_error(r) and v.get("linesRead") == {"start": 1, "end": 200}
               and v.get("linesRequested") == {"start": 10, "end": 12}
-              and json.loads(texts(r)[0]) == v, (v.get("linesRead"), v.get("linesRequested")))
+              and structured(r) == {k: x for k, x in v.items() if k != "content"},
+              (v.get("linesRead"), v.get("linesRequested")))
         check("session_read_file: no host path in the answer",
               root not in texts(r)[0] and v.get("resolvedPath") == "lines.txt", v.get("resolvedPath"))
         r, v = await call({"target_file": "lines.txt", "offset": 1000, "limit": 400})
@@ -232,13 +233,15 @@ async def presets(server, root):
               tool.name == "fs_read" and "Binary files are refused" in tool.description
               and "UTF-8 character boundaries are respected" in tool.description, tool.description)
         r = await c.call_tool("fs_read", {"path": "utf8.txt", "start_byte": 2, "end_byte": 7})
-        v = structured(r)
+        v = json.loads(texts(r)[0])
+        check("fs_read: structuredContent is the answer without its content (sent once, in the text)",
+              structured(r) == {"metadata": v["metadata"]}, structured(r))
         check("fs_read: snapped range, encoding, invalid sequences",
               v.get("content") == "\u00e9\u20ac\U0001f980" and v["metadata"]["encoding"] == "utf-8"
               and v["metadata"]["invalid_sequences"] == 0
               and v["metadata"]["actual_range"] == {"start": 1, "end": 10}, v)
         r = await c.call_tool("fs_read", {"path": "long.txt"})
-        v = structured(r)
+        v = json.loads(texts(r)[0])
         check("fs_read: over the byte budget, truncated says where to continue",
               v["metadata"].get("truncated", {}).get("next_start_byte") == len(v["content"].encode()), v["metadata"])
         r = await c.call_tool("fs_read", {"path": "pixel.png"})
@@ -316,6 +319,17 @@ async def session(server, root, lines, long_line):
         meta = field(r, "structured_content", "structuredContent") or {}
         check("structuredContent does not show the host path of the root",
               root not in json.dumps(meta) and meta.get("resolved_path") == "lines.txt", meta.get("resolved_path"))
+        check("structuredContent: only what a host needs, no null or default field",
+              {"resolved_path", "file_size", "encoding", "line_ending", "lines", "bytes", "is_partial",
+               "fingerprint"} <= set(meta) <= {"resolved_path", "file_size", "encoding", "line_ending",
+                                                "lines", "bytes", "is_partial", "fingerprint", "total_lines"}
+              and set(meta["fingerprint"]) == {"modified_ns", "content_hash"}, meta)
+        r = await call({"path": "lines.txt", "head": 3})
+        meta = field(r, "structured_content", "structuredContent") or {}
+        notes = texts(r)[1] if len(texts(r)) > 1 else ""
+        check("head: what was omitted is in the notes only, not repeated in structuredContent",
+              notes.startswith("[Lines 4-5000 omitted") and "omitted" not in meta and "content" not in meta
+              and meta.get("bytes", {}).get("start") == 0, (notes, meta))
         r = await call({"path": "lines.txt", "start_line": -3})
         check("negative start_line counts from the end",
               texts(r)[0] == "line 4998\nline 4999\nline 5000\n", texts(r))
@@ -362,7 +376,12 @@ async def session(server, root, lines, long_line):
         check("paging a 300 KiB line by bytes yields it exactly once",
               text == long_line and pages >= 3, (len(text), pages))
 
-        # Failures: tool results with isError, never protocol errors or a crash.
+        # Failures: tool results with isError, never protocol errors or a crash; the message
+        # once, in the text, and its kind for the host.
+        r = await call({"path": "pixel.png"})
+        check("a refused binary file: kind binary, the message not repeated",
+              field(r, "structured_content", "structuredContent") == {"kind": "binary"},
+              field(r, "structured_content", "structuredContent"))
         errors = [
             ("binary file", {"path": "pixel.png"}, BINARY_PNG),
             ("absolute path outside the root", {"path": "/etc/passwd"},
@@ -406,8 +425,10 @@ async def session(server, root, lines, long_line):
                 check(f"error as a tool result: {name}", False, repr(e))
                 continue
             got = texts(r)[0] if r.content else ""
+            meta = field(r, "structured_content", "structuredContent") or {}
             check(f"error as a tool result: {name}",
-                  field(r, "is_error", "isError") is True and got.startswith(message), got)
+                  field(r, "is_error", "isError") is True and got.startswith(message)
+                  and meta.get("kind") and "error" not in meta, (got, meta))
         try:
             r = await client.call_tool("no_such_tool", {"path": "lines.txt"})
             unknown_ok = field(r, "is_error", "isError") is True
@@ -491,7 +512,8 @@ async def sessions_checks(client, tools):
         ok = got == message if exact else got.startswith(message)
         meta = field(r, "structured_content", "structuredContent") or {}
         check(f"sessions error as a tool result: {name}",
-              field(r, "is_error", "isError") is True and ok and meta.get("error") == got, (got, meta))
+              field(r, "is_error", "isError") is True and ok and meta.get("kind") and "error" not in meta,
+              (got, meta))
 
 
 async def session_scoped_to_root(server, root):
