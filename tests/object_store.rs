@@ -585,3 +585,56 @@ fn the_mcp_server_serves_an_object_store_root() {
     drop(stdin);
     let _ = child.wait();
 }
+
+/// A host with its own tokio runtime: reads drive requests on it from blocking threads,
+/// and a read made on a thread that drives async tasks fails with an error saying what
+/// to do, instead of panicking or blocking the runtime.
+#[test]
+fn an_async_host_hands_over_its_runtime() {
+    let text = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/real/shlex.py"
+    ))
+    .unwrap();
+    let Some((server, bucket)) = object("async-host", "shlex.py", &text) else {
+        return;
+    };
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let store: Arc<dyn object_store::ObjectStore> = Arc::new(server.store(&bucket));
+    let config = ObjectConfig::new().runtime(rt.handle().clone());
+    let want = local(&text, LineSelection::tail(5));
+    // From spawn_blocking, as an async host (the MCP server) calls it.
+    let (s, c) = (store.clone(), config.clone());
+    let got = rt
+        .block_on(rt.spawn_blocking(move || {
+            let obj = ObjectSource::from_store(
+                s,
+                ObjectPath::from("shlex.py"),
+                "s3://async-host/shlex.py",
+                c,
+            )?;
+            reader()
+                .document(obj.into_source())
+                .read(LineSelection::tail(5))
+        }))
+        .unwrap()
+        .unwrap();
+    assert_eq!(got.content, want.content);
+    // On a runtime thread itself: an error, and the runtime keeps working.
+    let err = rt.block_on(async {
+        ObjectSource::from_store(
+            store.clone(),
+            ObjectPath::from("shlex.py"),
+            "s3://async-host/shlex.py",
+            config.clone(),
+        )
+        .unwrap_err()
+    });
+    assert!(err.to_string().contains("spawn_blocking"), "{err}");
+    let still = rt.block_on(async { tokio::task::spawn_blocking(|| 7).await.unwrap() });
+    assert_eq!(still, 7);
+}

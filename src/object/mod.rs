@@ -729,3 +729,48 @@ fn read_error(e: object_store::Error) -> io::Error {
         e => io::Error::other(e),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bytes(at: u64, n: usize) -> Bytes {
+        (0..n).map(|i| ((at + i as u64) % 251) as u8).collect()
+    }
+
+    /// The cache holds what was inserted, never overlapping, within its budget, and the
+    /// least recently used segment goes first.
+    #[test]
+    fn the_block_cache_is_bounded_and_never_overlaps() {
+        let mut st = State::default();
+        st.insert(0, bytes(0, 100), 300);
+        st.insert(200, bytes(200, 100), 300);
+        // Overlaps both ends: only [100, 200) is new.
+        st.insert(50, bytes(50, 200), 300);
+        let starts: Vec<(u64, usize)> = st
+            .segments
+            .iter()
+            .map(|(&k, s)| (k, s.data.len()))
+            .collect();
+        assert_eq!(starts, vec![(0, 100), (100, 100), (200, 100)]);
+        let mut buf = vec![0; 300];
+        assert_eq!(st.copy_from_cache(0, &mut buf), 300);
+        assert_eq!(buf, bytes(0, 300).to_vec());
+        // Touch [0, 100) so that [100, 200) is the least recently used, then overflow.
+        assert_eq!(st.copy_from_cache(10, &mut buf[..10]), 10);
+        st.insert(1000, bytes(1000, 60), 300);
+        assert!(st.cached <= 300, "{}", st.cached);
+        assert!(
+            st.segment_at(150).is_none(),
+            "the least recently used went first"
+        );
+        assert!(st.segment_at(10).is_some());
+        assert_eq!(
+            st.cached,
+            st.segments
+                .values()
+                .map(|s| s.data.len() as u64)
+                .sum::<u64>()
+        );
+    }
+}
