@@ -105,6 +105,26 @@ struct Entry {
 }
 
 impl Entry {
+    /// A new entry for the state `stamp` of `src`, with nothing attached.
+    fn new(
+        index: LineIndex,
+        stamp: &crate::source::Stamp,
+        sample: Vec<u8>,
+        tick: u64,
+        src: &Source,
+    ) -> Entry {
+        Entry {
+            index,
+            len: stamp.len,
+            modified: stamp.modified,
+            changed: stamp.changed_at(),
+            sample,
+            last_used: tick,
+            path: src.identity_path().to_path_buf(),
+            attached: Vec::new(),
+        }
+    }
+
     fn cost(&self) -> usize {
         self.index.memory_bytes()
             + self.sample.len()
@@ -470,16 +490,7 @@ impl IndexCache {
             return;
         };
         inner.tick += 1;
-        let entry = Entry {
-            index: index.clone(),
-            len: stamp.len,
-            modified: stamp.modified,
-            changed: stamp.changed_at(),
-            sample,
-            last_used: inner.tick,
-            path: src.identity_path().to_path_buf(),
-            attached: Vec::new(),
-        };
+        let entry = Entry::new(index.clone(), stamp, sample, inner.tick, src);
         self.insert(inner, key, entry);
     }
 
@@ -537,16 +548,7 @@ impl IndexCache {
                 e.index = index.clone();
                 e
             }
-            _ => Entry {
-                index: index.clone(),
-                len: stamp.len,
-                modified: stamp.modified,
-                changed: stamp.changed_at(),
-                sample,
-                last_used: tick,
-                path: src.identity_path().to_path_buf(),
-                attached: Vec::new(),
-            },
+            _ => Entry::new(index.clone(), stamp, sample, tick, src),
         };
         entry.last_used = tick;
         self.insert(&mut inner, key, entry);
@@ -607,16 +609,7 @@ impl IndexCache {
                 let Some(sample) = tail_sample(src) else {
                     return;
                 };
-                Entry {
-                    index: LineIndex::new(stamp.len),
-                    len: stamp.len,
-                    modified: stamp.modified,
-                    changed: stamp.changed_at(),
-                    sample,
-                    last_used: inner.tick,
-                    path: src.identity_path().to_path_buf(),
-                    attached: Vec::new(),
-                }
+                Entry::new(LineIndex::new(stamp.len), stamp, sample, inner.tick, src)
             }
         };
         entry.attached.retain(|a| a.slot != slot);

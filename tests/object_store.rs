@@ -323,29 +323,29 @@ mod root {
     }
 }
 
-/// Builds the `read` example with object storage and returns its path.
-fn read_example() -> std::path::PathBuf {
+/// Builds a binary of this workspace for this test's profile (`cargo build` with `args`)
+/// and returns its path, `name` under the profile's directory.
+fn built(args: &[&str], name: &str) -> std::path::PathBuf {
     let exe = std::env::current_exe().unwrap();
     let dir = exe.parent().unwrap().parent().unwrap();
     let mut cargo = std::process::Command::new(env!("CARGO"));
     cargo
-        .args([
-            "build",
-            "--quiet",
-            "--example",
-            "read",
-            "--features",
-            "object-store",
-        ])
+        .args(["build", "--quiet"])
+        .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"));
     if dir.ends_with("release") {
         cargo.arg("--release");
     }
-    assert!(
-        cargo.status().unwrap().success(),
-        "cargo build --example read"
-    );
-    dir.join("examples").join("read")
+    assert!(cargo.status().unwrap().success(), "cargo build {args:?}");
+    dir.join(name)
+}
+
+/// The `read` example with object storage.
+fn read_example() -> std::path::PathBuf {
+    built(
+        &["--example", "read", "--features", "object-store"],
+        "examples/read",
+    )
 }
 
 #[test]
@@ -457,27 +457,10 @@ fn a_persisted_index_makes_a_deep_read_two_requests_in_a_fresh_process() {
 
 /// The MCP server (package `rangeread-mcp-server`), built for this profile.
 fn mcp_server() -> std::path::PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().unwrap().parent().unwrap();
-    let mut cargo = std::process::Command::new(env!("CARGO"));
-    cargo
-        .args([
-            "build",
-            "--quiet",
-            "-p",
-            "rangeread-mcp-server",
-            "--bin",
-            "mcp_server",
-        ])
-        .current_dir(env!("CARGO_MANIFEST_DIR"));
-    if dir.ends_with("release") {
-        cargo.arg("--release");
-    }
-    assert!(
-        cargo.status().unwrap().success(),
-        "cargo build -p rangeread-mcp-server"
-    );
-    dir.join("mcp_server")
+    built(
+        &["-p", "rangeread-mcp-server", "--bin", "mcp_server"],
+        "mcp_server",
+    )
 }
 
 /// The MCP server with `--root s3://bucket/prefix`, driven over raw JSON-RPC on stdio:

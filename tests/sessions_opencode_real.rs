@@ -10,11 +10,11 @@
 
 #![cfg(feature = "sessions")]
 
+mod sessions_support;
+use sessions_support::{contents, read, roles};
 use std::path::{Path, PathBuf};
 
-use rangeread::sessions::{
-    list_sessions, read_session_messages, OpenCodeStore, SessionMessages, SessionQuery,
-};
+use rangeread::sessions::{list_sessions, read_session_messages, OpenCodeStore, SessionQuery};
 use rangeread::Error;
 use serde_json::Value;
 
@@ -31,21 +31,6 @@ fn dir(version: &str) -> PathBuf {
 
 fn open(version: &str) -> OpenCodeStore {
     OpenCodeStore::open(dir(version)).unwrap()
-}
-
-fn read(store: &OpenCodeStore, id: &str) -> SessionMessages {
-    read_session_messages(store, &SessionQuery::id(id).limit(1000)).unwrap()
-}
-
-fn contents(r: &SessionMessages) -> Vec<&str> {
-    r.messages.iter().map(|m| m.content.as_str()).collect()
-}
-
-fn roles(r: &SessionMessages) -> String {
-    r.messages
-        .iter()
-        .map(|m| if m.role == "user" { 'u' } else { 'a' })
-        .collect()
 }
 
 /// The session ids `opencode session list` printed, newest first.

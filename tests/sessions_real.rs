@@ -4,6 +4,8 @@
 
 #![cfg(feature = "sessions")]
 
+mod sessions_support;
+use sessions_support::{contents, read, roles};
 use std::path::Path;
 
 use rangeread::sessions::{
@@ -70,21 +72,6 @@ fn claude_2_1_330() -> ClaudeStore {
 
 fn codex() -> CodexStore {
     CodexStore::open(Path::new(REAL).join("codex")).unwrap()
-}
-
-fn read(store: &dyn SessionStore, id: &str) -> SessionMessages {
-    read_session_messages(store, &SessionQuery::id(id).limit(1000)).unwrap()
-}
-
-fn contents(r: &SessionMessages) -> Vec<&str> {
-    r.messages.iter().map(|m| m.content.as_str()).collect()
-}
-
-fn roles(r: &SessionMessages) -> String {
-    r.messages
-        .iter()
-        .map(|m| if m.role == "user" { 'u' } else { 'a' })
-        .collect()
 }
 
 /// The first line of each message, at most 40 characters: enough to recognise it.
