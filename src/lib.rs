@@ -47,7 +47,7 @@
 //! | step | module | what it does |
 //! |---|---|---|
 //! | path | `workspace` (with `walk`, `protect`) | confines the path to a [`Workspace`] root, refuses protected paths, opens race-free |
-//! | source | `source` | positional reads of a file, bytes in memory, or an opt-in memory map ([`Source`]) |
+//! | source | `source` (and `object`) | positional reads of a file, bytes in memory, an opt-in memory map, an object in object storage, or a host's own [`RandomAccess`] ([`Source`]) |
 //! | classify | `classify` | text or binary, and which encoding, from the first 8 KiB |
 //! | select | `select` (with `index`) | normalizes a [`Selection`] against the file through the [`LineIndex`]: the lines or bytes to return |
 //! | budget | `budget` | pages the selection under the line, byte and line-length budgets |
@@ -73,11 +73,14 @@
 //! | a path from a model, one read | [`Reader::read_in`] with a [`Workspace`] |
 //! | several reads of one file (the index is shared) | [`Reader::open`] / [`Reader::open_in`], then [`Document::read`] |
 //! | bytes in memory, a memory map, a file you opened | [`Reader::document`] over a [`Source`] |
+//! | your own storage (a blob store, an archive member) | implement [`RandomAccess`], then [`Source::from_random_access`] |
+//! | an object in S3, GCS, Azure or over HTTP (feature `object-store`) | `ObjectSource::open(url)`, or `Workspace::object` over an `ObjectRoot` prefix for paths from a model |
 //! | tool-call JSON from a model | [`tool::ReadFileParams`] and a preset in [`tool`] |
 //!
 //! Give the reader an [`IndexCache`] ([`Reader::cache`]) when a host reads the same
 //! files again and again (an MCP server): indexes, classifications and landmarks are
-//! then kept across reads and threads.
+//! then kept across reads and threads; back it with a directory
+//! ([`IndexCache::with_dir`]) and the line indexes outlive the process.
 //!
 //! # Workspaces
 //!
