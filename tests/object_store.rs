@@ -340,12 +340,36 @@ fn built(args: &[&str], name: &str) -> std::path::PathBuf {
     dir.join(name)
 }
 
-/// The `read` example with object storage.
+/// The `read` example, built with the features of this test binary (so that the build
+/// `cargo test` already made is reused, not redone with other features).
 fn read_example() -> std::path::PathBuf {
+    let features = this_builds_features();
     built(
-        &["--example", "read", "--features", "object-store"],
+        &[
+            "--example",
+            "read",
+            "--no-default-features",
+            "--features",
+            &features,
+        ],
         "examples/read",
     )
+}
+
+/// The library features this test binary was built with, comma-separated.
+fn this_builds_features() -> String {
+    [
+        ("sessions", cfg!(feature = "sessions")),
+        ("opencode", cfg!(feature = "opencode")),
+        ("legacy-encodings", cfg!(feature = "legacy-encodings")),
+        ("schemars", cfg!(feature = "schemars")),
+        ("object-store", cfg!(feature = "object-store")),
+    ]
+    .iter()
+    .filter(|(_, on)| *on)
+    .map(|(name, _)| *name)
+    .collect::<Vec<_>>()
+    .join(",")
 }
 
 #[test]
