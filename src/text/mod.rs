@@ -72,6 +72,11 @@ impl Layout {
 /// The line terminators found in UTF-8 text (or in any bytes where LF is the byte
 /// `0x0A`): `(saw LF alone, saw CR LF)`, stopping as soon as both are seen.
 pub(crate) fn terminators(bytes: &[u8]) -> (bool, bool) {
+    // Most text has no CR at all: then one search for it and one for an LF answer,
+    // without visiting each line.
+    if memchr::memchr(b'\r', bytes).is_none() {
+        return (memchr::memchr(b'\n', bytes).is_some(), false);
+    }
     let (mut lf, mut crlf) = (false, false);
     for i in line_feeds(bytes) {
         if i > 0 && bytes[i - 1] == b'\r' {
