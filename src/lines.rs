@@ -546,7 +546,60 @@ mod tests {
         starts
     }
 
+    /// The run of whole lines from `from` that a naive walk accepts line by line: at
+    /// most `max_lines`, each body at most `max_body` bytes, ending by `limit`.
+    fn naive_run(
+        bytes: &[u8],
+        layout: &Layout,
+        from: u64,
+        limit: u64,
+        max_lines: u64,
+        max_body: u64,
+    ) -> (u64, u64) {
+        let w = layout.width();
+        let (mut end, mut n) = (from, 0);
+        for e in layout.units.lf_ends(from, &bytes[from as usize..]) {
+            let e = from + e as u64;
+            if n >= max_lines || e > limit || e - w - end > max_body {
+                break;
+            }
+            end = e;
+            n += 1;
+        }
+        (end - from, n)
+    }
+
     proptest! {
+        #[test]
+        fn whole_lines_agree_with_a_naive_walk(
+            t in text(), utf16 in any::<bool>(), on_disk in any::<bool>(), chunk in 1usize..40,
+            first in 0usize..20, cut in 0u64..200, max_lines in 0u64..12, max_body in 0u64..12,
+        ) {
+            let (bytes, layout, chars) = encode(&t, utf16);
+            let len = bytes.len() as u64;
+            let starts = naive_starts(len, &layout, &chars);
+            prop_assume!(!starts.is_empty());
+            let from = starts[first % starts.len()];
+            let limit = from + cut.min(len - from);
+            let file = tempfile::NamedTempFile::new().unwrap();
+            let mut src = if on_disk {
+                std::fs::write(file.path(), &bytes).unwrap();
+                Source::open(file.path()).unwrap()
+            } else {
+                Source::from_bytes(bytes.clone(), "t.txt")
+            };
+            src.set_chunk_size(chunk);
+            let lines = Lines::new(&src, layout);
+            // No line-length budget as `u64::MAX`, as the budget passes it.
+            let max_body = if max_body == 11 { u64::MAX } else { max_body };
+            let mut out = b"kept".to_vec();
+            let (taken, n) = lines.reader().whole_lines(from, limit, max_lines, max_body, &mut out).unwrap();
+            let want = naive_run(&bytes, &layout, from, limit, max_lines, max_body);
+            prop_assert_eq!((taken, n), want);
+            prop_assert_eq!(&out[..4], b"kept");
+            prop_assert_eq!(&out[4..], &bytes[from as usize..(from + taken) as usize]);
+        }
+
         #[test]
         fn lines_agree_with_a_naive_walk(t in text(), utf16 in any::<bool>(), chunk in 1usize..9, k in 0u64..8) {
             let (bytes, layout, chars) = encode(&t, utf16);

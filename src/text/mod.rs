@@ -137,5 +137,13 @@ mod tests {
             let std: Vec<&str> = s.lines().collect();
             prop_assert_eq!(ours, std);
         }
+
+        #[test]
+        fn terminators_agree_with_a_naive_look(s in "[a\\r\\n]{0,40}") {
+            let b = s.as_bytes();
+            let lf = (0..b.len()).any(|i| b[i] == b'\n' && (i == 0 || b[i - 1] != b'\r'));
+            let crlf = b.windows(2).any(|w| w == b"\r\n");
+            prop_assert_eq!(terminators(b), (lf, crlf));
+        }
     }
 }
