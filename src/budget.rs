@@ -115,7 +115,13 @@ impl Page {
     }
 
     fn push(&mut self, file_offset: u64, bytes: &[u8]) {
-        let c = self.content.len() as u64;
+        self.mark(self.content.len() as u64, file_offset);
+        self.content.extend_from_slice(bytes);
+    }
+
+    /// Records that the content from offset `c` on holds the file's bytes from
+    /// `file_offset` on (a new segment unless that continues the last one).
+    fn mark(&mut self, c: u64, file_offset: u64) {
         let contiguous = self
             .segments
             .last()
@@ -123,7 +129,6 @@ impl Page {
         if !contiguous {
             self.segments.push((c, file_offset));
         }
-        self.content.extend_from_slice(bytes);
     }
 }
 
@@ -170,31 +175,23 @@ pub(crate) fn collect_lines(
             .saturating_sub(page.content.len() as u64);
         // The fast path: a run of whole lines that no budget can cut (each no longer in
         // bytes than the line-length budget allows characters, all within the byte
-        // budget and the line counts) is copied in one piece, without looking at each
-        // line's terminator. Whatever it leaves is read line by line below.
+        // budget and the line counts) is taken in one piece, without looking at each
+        // line's terminator: read straight into the page, the line ends found a stretch
+        // at a time. Whatever it leaves is read line by line below.
         let lines_left = budget
             .max_lines
             .or_max()
             .min(want.unwrap_or(u64::MAX))
             .saturating_sub(page.lines);
         let max_chars = budget.max_line_chars.or_max();
-        let (mut bytes_taken, mut lines_taken) = (0u64, 0u64);
-        let (run, n) = reader.whole_lines(pos, |body, end| {
-            let line_len = end - pos - bytes_taken;
-            let ok = lines_taken < lines_left
-                && end <= len
-                && body <= max_chars
-                && bytes_taken + line_len <= remaining;
-            if ok {
-                bytes_taken += line_len;
-                lines_taken += 1;
-            }
-            ok
-        })?;
+        let limit = pos.saturating_add(remaining).min(len);
+        let at = page.content.len() as u64;
+        let (taken, n) =
+            reader.whole_lines(pos, limit, lines_left, max_chars, &mut page.content)?;
         if n > 0 {
-            page.push(pos, run);
+            page.mark(at, pos);
             page.lines += n;
-            pos += run.len() as u64;
+            pos += taken;
             page.end = pos;
             continue;
         }

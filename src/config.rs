@@ -19,9 +19,10 @@ pub enum Totals {
     /// The default.
     #[default]
     Auto,
-    /// Never scan for totals: report them only when already known. Head, tail and byte
-    /// reads then touch only the bytes they return (plus a truncation point's numbers,
-    /// which are always exact).
+    /// Never scan for totals: report them only when already known (the line index has
+    /// counted the file, or the read returned its whole text and so counted it). Head,
+    /// tail and byte reads then touch only the bytes they return (plus a truncation
+    /// point's numbers, which are always exact).
     IfKnown,
     /// Always report totals and line numbers, for byte selections too.
     Always,

@@ -368,12 +368,20 @@ impl Document {
                 (page, first, false)
             }
         };
+        // A page of the whole text, from line 1 to the end with nothing cut short, has
+        // counted every line: no count of the file is needed for the total.
+        let whole = (page.start == self.layout.text_start && page.end == len)
+            .then_some(page.lines)
+            .filter(|_| page.stop.is_none());
         let total_lines = match self.config.totals {
-            Totals::IfKnown => self.index.known_total_lines(),
-            Totals::Auto => {
-                let counted = self.index.total_lines(&self.src);
-                self.unless_over_budget(counted)?
-            }
+            Totals::IfKnown => self.index.known_total_lines().or(whole),
+            Totals::Auto => match whole {
+                Some(n) => Some(n),
+                None => {
+                    let counted = self.index.total_lines(&self.src);
+                    self.unless_over_budget(counted)?
+                }
+            },
             Totals::Always => Some(self.index.total_lines(&self.src)?),
         };
         let adjustments = Adjustments {

@@ -14,7 +14,7 @@ use std::ops::ControlFlow;
 use crate::decode::{decode, Utf8Policy};
 use crate::error::Result;
 use crate::source::Source;
-use crate::text::{Encoding, Layout};
+use crate::text::{Encoding, Layout, Units};
 
 /// Lines of one source, laid out as classification found.
 #[derive(Clone, Copy)]
@@ -313,6 +313,22 @@ fn head_text(encoding: Encoding, raw: &[u8], cap: usize) -> Cow<'_, [u8]> {
     Cow::Owned(bytes)
 }
 
+/// The end of the longest run of whole lines in `bytes` (file bytes from offset `base`)
+/// from `from` (a line start) in which every line ends within `span` bytes of its start:
+/// one backward search for the last LF per stretch of `span` bytes.
+fn run_end(units: Units, base: u64, bytes: &[u8], from: usize, span: u64) -> usize {
+    let mut p = from;
+    while p < bytes.len() {
+        let hi =
+            usize::try_from(span).map_or(bytes.len(), |s| p.saturating_add(s).min(bytes.len()));
+        match units.last_lf(base + p as u64, &bytes[p..hi]) {
+            Some(e) => p += e,
+            None => break,
+        }
+    }
+    p
+}
+
 const FIRST_READ: usize = 16 * 1024;
 
 /// Reads lines forward with a read-ahead window: small reads first, growing, so that a
@@ -341,39 +357,89 @@ impl LineReader<'_> {
         if !have {
             let n = (self.next_size as u64).min(len - pos) as usize;
             self.buf.clear();
-            self.buf.resize(n, 0);
-            src.read_exact_at(pos, &mut self.buf)?;
+            src.read_append(pos, n, &mut self.buf)?;
             self.buf_start = pos;
             self.next_size = (self.next_size * 2).min(chunk as usize);
         }
         Ok(&self.buf[(pos - self.buf_start) as usize..])
     }
 
-    /// The whole lines from `pos` (a line start) that the read-ahead window holds, as
-    /// long as `accept(length, end)` agrees for each (its length in file bytes without
-    /// the LF, and the file offset just past it): their bytes, in one slice, and how many
-    /// they are. Nothing when the first line is not wholly in the window, or not
-    /// accepted: the caller then reads that line with [`LineReader::read_line`].
+    /// Appends to `out` the run of whole lines from `pos` (a line start) that no budget
+    /// can cut: at most `max_lines` lines, each body at most `max_body` file bytes long
+    /// (without its LF), all ending at or before the file offset `limit`. Returns the
+    /// bytes and the lines taken: nothing when the first line fails, and the caller then
+    /// reads that line with [`LineReader::read_line`].
+    ///
+    /// The run is found without visiting each line: one backward search for the last LF
+    /// in every stretch of `max_body` bytes (with no line-length budget, in every piece
+    /// read), and one count of the LFs taken. A file is read straight into `out`, in
+    /// pieces that grow as the read-ahead does; bytes read past the run are dropped.
     pub fn whole_lines(
         &mut self,
         pos: u64,
-        mut accept: impl FnMut(u64, u64) -> bool,
-    ) -> Result<(&[u8], u64)> {
-        if self.lines.src.hole_at(pos).is_some() {
-            return Ok((&[], 0));
+        limit: u64,
+        max_lines: u64,
+        max_body: u64,
+        out: &mut Vec<u8>,
+    ) -> Result<(u64, u64)> {
+        let src = self.lines.src;
+        let limit = limit.min(src.len());
+        if max_lines == 0 || pos >= limit || src.hole_at(pos).is_some() {
+            return Ok((0, 0));
         }
         let units = self.lines.layout.units;
-        let w = units.width();
-        let bytes = self.at(pos)?;
-        let (mut taken, mut count) = (0usize, 0u64);
-        for e in units.lf_ends(pos, bytes) {
-            if !accept((e - w - taken) as u64, pos + e as u64) {
+        let w = units.width() as u64;
+        let chunk = self.lines.chunk() as usize;
+        let total = limit - pos;
+        // A line at `ok` with no LF within this many bytes is too long for the budget.
+        let span = max_body.saturating_add(w);
+        let mem = src.as_slice();
+        let base = out.len();
+        // Bytes from `pos` at hand, the run taken so far (a line end), its lines.
+        let (mut have, mut ok, mut count) = (0u64, 0u64, 0u64);
+        while have < total {
+            let at = pos + have;
+            let n = (self.next_size as u64)
+                .min(total - have)
+                .min(src.next_hole(at) - at);
+            if n == 0 {
                 break;
             }
-            taken = e;
-            count += 1;
+            if mem.is_none() {
+                src.read_append(at, n as usize, out)?;
+            }
+            have += n;
+            self.next_size = (self.next_size * 2).min(chunk);
+            let bytes = match mem {
+                Some(s) => &s[pos as usize..(pos + have) as usize],
+                None => &out[base..],
+            };
+            let end = run_end(units, pos, bytes, ok as usize, span) as u64;
+            let piece = &bytes[ok as usize..end as usize];
+            let found = units.count_lf(pos + ok, piece);
+            if count + found >= max_lines {
+                // The line budget ends the run: at the end of its last line.
+                let need = (max_lines - count) as usize;
+                let cut = units
+                    .lf_ends(pos + ok, piece)
+                    .nth(need - 1)
+                    .map_or(end, |e| ok + e as u64);
+                ok = cut;
+                count = max_lines;
+                break;
+            }
+            count += found;
+            ok = end;
+            // The line at `ok` has no LF within the budget's reach: too long.
+            if have - ok >= span {
+                break;
+            }
         }
-        Ok((&bytes[..taken], count))
+        match mem {
+            Some(s) => out.extend_from_slice(&s[pos as usize..(pos + ok) as usize]),
+            None => out.truncate(base + ok as usize),
+        }
+        Ok((ok, count))
     }
 
     /// Reads the line that starts at `pos`, keeping at most `keep` bytes of its body in
@@ -480,7 +546,60 @@ mod tests {
         starts
     }
 
+    /// The run of whole lines from `from` that a naive walk accepts line by line: at
+    /// most `max_lines`, each body at most `max_body` bytes, ending by `limit`.
+    fn naive_run(
+        bytes: &[u8],
+        layout: &Layout,
+        from: u64,
+        limit: u64,
+        max_lines: u64,
+        max_body: u64,
+    ) -> (u64, u64) {
+        let w = layout.width();
+        let (mut end, mut n) = (from, 0);
+        for e in layout.units.lf_ends(from, &bytes[from as usize..]) {
+            let e = from + e as u64;
+            if n >= max_lines || e > limit || e - w - end > max_body {
+                break;
+            }
+            end = e;
+            n += 1;
+        }
+        (end - from, n)
+    }
+
     proptest! {
+        #[test]
+        fn whole_lines_agree_with_a_naive_walk(
+            t in text(), utf16 in any::<bool>(), on_disk in any::<bool>(), chunk in 1usize..40,
+            first in 0usize..20, cut in 0u64..200, max_lines in 0u64..12, max_body in 0u64..12,
+        ) {
+            let (bytes, layout, chars) = encode(&t, utf16);
+            let len = bytes.len() as u64;
+            let starts = naive_starts(len, &layout, &chars);
+            prop_assume!(!starts.is_empty());
+            let from = starts[first % starts.len()];
+            let limit = from + cut.min(len - from);
+            let file = tempfile::NamedTempFile::new().unwrap();
+            let mut src = if on_disk {
+                std::fs::write(file.path(), &bytes).unwrap();
+                Source::open(file.path()).unwrap()
+            } else {
+                Source::from_bytes(bytes.clone(), "t.txt")
+            };
+            src.set_chunk_size(chunk);
+            let lines = Lines::new(&src, layout);
+            // No line-length budget as `u64::MAX`, as the budget passes it.
+            let max_body = if max_body == 11 { u64::MAX } else { max_body };
+            let mut out = b"kept".to_vec();
+            let (taken, n) = lines.reader().whole_lines(from, limit, max_lines, max_body, &mut out).unwrap();
+            let want = naive_run(&bytes, &layout, from, limit, max_lines, max_body);
+            prop_assert_eq!((taken, n), want);
+            prop_assert_eq!(&out[..4], b"kept");
+            prop_assert_eq!(&out[4..], &bytes[from as usize..(from + taken) as usize]);
+        }
+
         #[test]
         fn lines_agree_with_a_naive_walk(t in text(), utf16 in any::<bool>(), chunk in 1usize..9, k in 0u64..8) {
             let (bytes, layout, chars) = encode(&t, utf16);

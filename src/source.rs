@@ -545,6 +545,46 @@ impl Source {
         }
     }
 
+    /// Appends the `n` bytes at `offset` to `out`: a file is read straight into `out`'s
+    /// spare capacity (no zeroing first), memory is copied once. Errors as
+    /// [`Source::read_exact_at`]; `out` is then left as it was.
+    pub(crate) fn read_append(&self, offset: u64, n: usize, out: &mut Vec<u8>) -> Result<()> {
+        let start = out.len();
+        #[cfg(unix)]
+        if let Backend::File { file, .. } = &self.backend {
+            if offset.checked_add(n as u64).is_none_or(|e| e > self.len) {
+                return Err(self.changed());
+            }
+            out.reserve(n);
+            while out.len() - start < n {
+                let at = offset + (out.len() - start) as u64;
+                let want = n - (out.len() - start);
+                let got = match rustix::io::pread(file, &mut out.spare_capacity_mut()[..want], at) {
+                    Ok((filled, _)) => filled.len(),
+                    Err(rustix::io::Errno::INTR) => continue,
+                    Err(e) => {
+                        out.truncate(start);
+                        return Err(Error::io(&self.path, e.into()));
+                    }
+                };
+                if got == 0 {
+                    out.truncate(start);
+                    return Err(self.changed());
+                }
+                // SAFETY: `pread` initialized the first `got` bytes of the spare capacity
+                // (rustix hands back exactly the filled part), and `got <= want` fits in it.
+                unsafe { out.set_len(out.len() + got) };
+            }
+            return Ok(());
+        }
+        out.resize(start + n, 0);
+        let read = self.read_exact_at(offset, &mut out[start..]);
+        if read.is_err() {
+            out.truncate(start);
+        }
+        read
+    }
+
     /// The holes of a sparse file: sorted, disjoint ranges `[start, end)` that read as
     /// zeros and take no disk space, found once with `SEEK_DATA` / `SEEK_HOLE` (at most
     /// [`MAX_HOLES`]; a file with more is treated as dense past them). Empty for sources

@@ -380,6 +380,37 @@ fn head_of_a_large_file_does_not_scan_it_under_if_known_totals() {
 }
 
 #[test]
+fn a_read_of_the_whole_file_tells_its_total_without_a_count() {
+    let long = format!("{}\nshort\n", "x".repeat(5000));
+    let mut utf16 = vec![0xFF, 0xFE];
+    utf16.extend("one\ntwo\nthree".encode_utf16().flat_map(u16::to_le_bytes));
+    // (file, lines): no final LF, CR LF, a line cut by the line-length budget, UTF-16.
+    let cases: [(&[u8], u64); 5] = [
+        (b"a\nb\nc", 3),
+        (b"a\r\nb\r\n", 2),
+        (long.as_bytes(), 2),
+        (&utf16, 3),
+        (b"", 0),
+    ];
+    for (data, total) in cases {
+        let input = Input::new(data);
+        let mut doc = rangeread::Reader::new()
+            .max_lines(0)
+            .max_bytes(0)
+            .totals(rangeread::Totals::IfKnown)
+            .open(&input.path)
+            .unwrap();
+        let r = doc.read(LineSelection::head(1_000)).unwrap();
+        assert_eq!(r.total_lines, Some(total), "{:?}", r.content);
+        // A page that stops short of the end does not know it.
+        if total > 1 {
+            let r = doc.read(LineSelection::head(1)).unwrap();
+            assert_eq!(r.total_lines, None);
+        }
+    }
+}
+
+#[test]
 fn negative_end_and_mixed_signs() {
     let input = Input::new(b"1\n2\n3\n4\n5\n");
     let r = unlimited(64);

@@ -72,6 +72,11 @@ impl Layout {
 /// The line terminators found in UTF-8 text (or in any bytes where LF is the byte
 /// `0x0A`): `(saw LF alone, saw CR LF)`, stopping as soon as both are seen.
 pub(crate) fn terminators(bytes: &[u8]) -> (bool, bool) {
+    // Most text has no CR at all: then one search for it and one for an LF answer,
+    // without visiting each line.
+    if memchr::memchr(b'\r', bytes).is_none() {
+        return (memchr::memchr(b'\n', bytes).is_some(), false);
+    }
     let (mut lf, mut crlf) = (false, false);
     for i in line_feeds(bytes) {
         if i > 0 && bytes[i - 1] == b'\r' {
@@ -131,6 +136,14 @@ mod tests {
             // `str::lines` strips a CR only before LF, like us; it also ends the same way.
             let std: Vec<&str> = s.lines().collect();
             prop_assert_eq!(ours, std);
+        }
+
+        #[test]
+        fn terminators_agree_with_a_naive_look(s in "[a\\r\\n]{0,40}") {
+            let b = s.as_bytes();
+            let lf = (0..b.len()).any(|i| b[i] == b'\n' && (i == 0 || b[i - 1] != b'\r'));
+            let crlf = b.windows(2).any(|w| w == b"\r\n");
+            prop_assert_eq!(terminators(b), (lf, crlf));
         }
     }
 }

@@ -224,6 +224,15 @@ impl Units {
         }
     }
 
+    /// The end of the last LF code unit in `bytes`.
+    pub fn last_lf(self, base: u64, bytes: &[u8]) -> Option<usize> {
+        if self.is_wide() {
+            self.lf_ends(base, bytes).next_back()
+        } else {
+            memchr::memrchr(b'\n', bytes).map(|i| i + 1)
+        }
+    }
+
     /// Whether `bytes` ends with an LF code unit.
     pub fn ends_with_lf(self, base: u64, bytes: &[u8]) -> bool {
         let w = self.width();
