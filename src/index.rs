@@ -716,6 +716,7 @@ mod tests {
             nth in 0u64..60,
             piece_blocks in 1u64..4,
             window_pieces in 0u64..3,
+            budget in proptest::option::of(0u64..400),
         ) {
             let mut bytes = data;
             let layout = if utf16 {
@@ -733,7 +734,18 @@ mod tests {
             par.parallel_min = 1;
             par.piece = piece_blocks * par.block;
             par.window = window_pieces * par.piece;
-            // A deep line, then a byte target, then everything: the same index each time.
+            // A deep line within a scan budget, the same line without, then a byte target,
+            // then everything: the same answers, and in the end the same index.
+            seq.set_scan_budget(budget);
+            par.set_scan_budget(budget);
+            let (s, p) = (seq.line_start(&src, nth), par.line_start(&src, nth));
+            prop_assert_eq!(s.is_ok(), p.is_ok(), "{:?} {:?}", s, p);
+            if s.is_err() {
+                // Both stopped at the budget's end, with what they found before it.
+                prop_assert_eq!(state(&seq), state(&par));
+            }
+            seq.set_scan_budget(None);
+            par.set_scan_budget(None);
             let a = seq.line_start(&src, nth).unwrap();
             prop_assert_eq!(par.line_start(&src, nth).unwrap(), a);
             let target = len * target_frac / 4;
