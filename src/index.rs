@@ -598,7 +598,8 @@ const PIECE: u64 = 1 << 20;
 const WINDOW_PER_THREAD: u64 = 16 << 20;
 
 /// The line feeds of each block of `[s, e)` (`s` on a block boundary), and whether the
-/// range ends with one; holes of a sparse file are passed without reading them.
+/// range ends with one. Reads a chunk at a time, as the sequential scan does, and splits
+/// each chunk at block ends; holes of a sparse file are passed without reading them.
 fn count_piece(
     src: &Source,
     layout: Layout,
@@ -609,27 +610,27 @@ fn count_piece(
 ) -> Result<Piece> {
     let units = layout.units;
     let chunk = units.round_up(src.chunk_size() as u64).max(1);
-    let mut counts = Vec::with_capacity((e - s).div_ceil(block) as usize);
+    let mut counts = vec![0; (e - s).div_ceil(block) as usize];
     let mut last_is_lf = false;
-    for b in (s..e).step_by(block as usize) {
-        let block_end = (b + block).min(e);
-        let mut n = 0;
-        let mut lo = b;
-        while lo < block_end {
-            if let Some((_, hole_end)) = src.hole_at(lo) {
-                lo = hole_end.min(block_end);
-                last_is_lf = false;
-                continue;
-            }
-            let hi = (lo + chunk).min(block_end).min(src.next_hole(lo));
-            let (lfs, ends) = src.with_range(lo, hi, scratch, |bytes| {
-                (units.count_lf(lo, bytes), units.ends_with_lf(lo, bytes))
-            })?;
-            n += lfs;
-            last_is_lf = ends;
-            lo = hi;
+    let mut lo = s;
+    while lo < e {
+        if let Some((_, hole_end)) = src.hole_at(lo) {
+            lo = hole_end.min(e);
+            last_is_lf = false;
+            continue;
         }
-        counts.push(n);
+        let hi = (lo + chunk).min(e).min(src.next_hole(lo));
+        last_is_lf = src.with_range(lo, hi, scratch, |bytes| {
+            let mut at = lo;
+            while at < hi {
+                let to = ((at / block + 1) * block).min(hi);
+                let part = &bytes[(at - lo) as usize..(to - lo) as usize];
+                counts[((at - s) / block) as usize] += units.count_lf(at, part);
+                at = to;
+            }
+            units.ends_with_lf(lo, bytes)
+        })?;
+        lo = hi;
     }
     Ok(Piece { counts, last_is_lf })
 }
