@@ -369,7 +369,11 @@ impl LineIndex {
         let panicked = std::thread::scope(|scope| {
             let handles: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
             work();
-            handles.into_iter().any(|h| h.join().is_err())
+            // Join every thread (not only up to the first that panicked).
+            handles
+                .into_iter()
+                .map(|h| h.join().is_err())
+                .fold(false, |any, p| any | p)
         });
         let st = shared.into_inner().unwrap_or_else(|e| e.into_inner());
         match st.error {
@@ -791,6 +795,59 @@ mod tests {
             // What was counted past the line is kept, and the index is still the same.
             prop_assert_eq!(seq.total_lines(&src).unwrap(), par.total_lines(&src).unwrap());
             prop_assert_eq!(state(&seq), state(&par));
+        }
+
+        #[test]
+        fn a_failed_read_stops_a_parallel_scan_and_keeps_what_came_before(
+            lines in proptest::collection::vec(0usize..30, 1..200),
+            block in 1u64..9,
+            threads in 2usize..5,
+            piece_blocks in 1u64..4,
+            bad_frac in 0u64..100,
+        ) {
+            let bytes: Vec<u8> = lines.iter().flat_map(|&n| {
+                std::iter::repeat_n(b'x', n).chain(std::iter::once(b'\n'))
+            }).collect();
+            let len = bytes.len() as u64;
+            let bad = len * bad_frac / 100;
+            let failing = Source::from_random_access(
+                Arc::new(FailsAt { data: bytes.clone(), bad }),
+                "f.txt",
+            );
+            let mut par = LineIndex::with_block_size(len, block);
+            par.set_threads(threads);
+            par.parallel_min = 1;
+            par.piece = piece_blocks * block;
+            par.window = par.piece;
+            let err = par.total_lines(&failing).unwrap_err();
+            prop_assert!(matches!(err, crate::Error::Io { .. }), "{:?}", err);
+            // The pieces joined before the failed one are a valid index of that prefix.
+            prop_assert!(par.scanned() <= bad);
+            let mut whole = Source::from_bytes(bytes, "f.txt");
+            whole.set_chunk_size(1);
+            let mut seq = LineIndex::with_block_size(len, block);
+            seq.scan_to(&whole, par.scanned()).unwrap();
+            prop_assert_eq!(state(&seq), state(&par));
+        }
+    }
+
+    /// Bytes whose read fails where it covers offset `bad`.
+    struct FailsAt {
+        data: Vec<u8>,
+        bad: u64,
+    }
+
+    impl crate::RandomAccess for FailsAt {
+        fn len(&self) -> u64 {
+            self.data.len() as u64
+        }
+
+        fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+            if (offset..offset + buf.len() as u64).contains(&self.bad) {
+                return Err(std::io::Error::other("disk error"));
+            }
+            buf.copy_from_slice(&self.data[offset as usize..offset as usize + buf.len()]);
+            Ok(())
         }
     }
 }
