@@ -6,10 +6,10 @@
 //! inside it picks the byte. The index is built lazily, only as far as a question needs,
 //! and can be extended when the file grows by appending.
 
-use std::sync::Arc;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use crate::error::Result;
-use crate::lines::Lines;
 use crate::source::Source;
 use crate::text::{Encoding, Layout};
 
@@ -59,6 +59,11 @@ pub struct LineIndex {
     threads: usize,
     /// The least a scan must have ahead of it to be split over threads.
     parallel_min: u64,
+    /// Bytes a thread of a parallel scan counts per piece it takes (whole blocks).
+    piece: u64,
+    /// How far ahead of the counted prefix a parallel scan may hand out pieces, in bytes
+    /// per thread: about what a search for a line number may count beyond its line.
+    window: u64,
 }
 
 impl LineIndex {
@@ -81,6 +86,8 @@ impl LineIndex {
             scan_limit: None,
             threads: 1,
             parallel_min: PARALLEL_MIN,
+            piece: PIECE,
+            window: WINDOW_PER_THREAD,
         }
     }
 
@@ -259,70 +266,145 @@ impl LineIndex {
 
     /// Scans forward until at least `target` bytes are indexed (or the end).
     pub(crate) fn scan_to(&mut self, src: &Source, target: u64) -> Result<()> {
-        self.scan(src, Some(target), |ix| ix.scanned >= target)
+        self.scan(src, Goal::Offset(target))
     }
 
     fn scan_until_newlines(&mut self, src: &Source, n: u64) -> Result<()> {
-        self.scan(src, None, |ix| ix.newlines >= n)
+        self.scan(src, Goal::Newlines(n))
     }
 
-    /// Counts the whole blocks of `[a, b)` (`a` on a block boundary) on several threads
-    /// and appends their checkpoints, as the sequential scan would.
-    fn scan_parallel(&mut self, src: &Source, a: u64, b: u64) -> Result<()> {
-        let (block, layout) = (self.block, self.layout);
-        let blocks = (b - a).div_ceil(block);
-        let per = blocks.div_ceil(self.threads as u64).max(1);
-        let parts: Vec<(u64, u64)> = (0..self.threads as u64)
-            .map(|i| (a + i * per * block, (a + (i + 1) * per * block).min(b)))
-            .filter(|(s, e)| s < e)
-            .collect();
-        let counted: Vec<Result<Vec<u64>>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = parts
-                .iter()
-                .map(|&(s, e)| {
-                    scope.spawn(move || count_blocks(Lines::new(src, layout), block, s, e))
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|_| Err(src.changed())))
-                .collect()
-        });
-        for counts in counted {
-            for lfs in counts? {
-                let block_start = self.scanned;
-                let block_end = (block_start + block).min(b);
-                self.newlines += lfs;
-                self.scanned = block_end;
-                if block_end == block_start + block {
-                    self.checkpoints.push(self.newlines);
-                }
+    fn reached(&self, goal: Goal) -> bool {
+        match goal {
+            Goal::Offset(t) => self.scanned >= t,
+            Goal::Newlines(n) => self.newlines >= n,
+        }
+    }
+
+    /// Appends the counts of one piece that starts at `self.scanned`, as the sequential
+    /// scan would: a checkpoint after every whole block (the last may end at `b`).
+    fn append_piece(&mut self, piece: &Piece, b: u64) {
+        for &lfs in &piece.counts {
+            let block_start = self.scanned;
+            let block_end = (block_start + self.block).min(b);
+            self.newlines += lfs;
+            self.scanned = block_end;
+            if block_end == block_start + self.block {
+                self.checkpoints.push(self.newlines);
             }
         }
-        self.last_is_lf = b > layout.text_start && Lines::new(src, layout).starts_line(b)?;
-        Ok(())
+        self.last_is_lf = piece.last_is_lf;
     }
 
-    /// Scans chunk by chunk, block by block, until `done` holds or the source ends (or
-    /// `target`, when the caller knows how far it must go: a parallel round stops there).
-    fn scan(
-        &mut self,
-        src: &Source,
-        target: Option<u64>,
-        done: impl Fn(&LineIndex) -> bool,
-    ) -> Result<()> {
+    /// Counts `[a, b)` (`a` on a block boundary, `b` on one or the end) on `threads`
+    /// threads, the calling one among them, and appends the checkpoints as the
+    /// sequential scan would. The range is handed out in pieces of whole blocks to
+    /// whichever thread is free, so a thread that the machine slows down holds up no
+    /// other; finished pieces are joined in order. Pieces are handed out at most
+    /// `window` bytes ahead of the joined prefix, and once the prefix holds `need`
+    /// newlines no more are: a search for a line number counts at most about one window
+    /// past its line.
+    fn scan_parallel(&mut self, src: &Source, a: u64, b: u64, need: Option<u64>) -> Result<()> {
+        let (block, layout, threads) = (self.block, self.layout, self.threads);
+        let piece = self.piece.max(block) / block * block;
+        let pieces = (b - a).div_ceil(piece);
+        let window = (self.window.saturating_mul(threads as u64) / piece).max(threads as u64);
+        let shared = Mutex::new(Shared {
+            ix: self,
+            next: 0,
+            joined: 0,
+            finished: BTreeMap::new(),
+            stop: false,
+            error: None,
+        });
+        let wake = Condvar::new();
+        let lock = || shared.lock().unwrap_or_else(|e| e.into_inner());
+        let work = || {
+            // A thread that panics stops the others (they may be waiting for its piece).
+            let _guard = StopOnPanic(&shared, &wake);
+            let mut scratch = Vec::new();
+            let mut st = lock();
+            loop {
+                while !st.stop && st.next < pieces && st.next >= st.joined + window {
+                    st = wake.wait(st).unwrap_or_else(|e| e.into_inner());
+                }
+                if st.stop || st.next >= pieces {
+                    return;
+                }
+                let k = st.next;
+                st.next += 1;
+                drop(st);
+                let s = a + k * piece;
+                let counted = count_piece(src, layout, block, s, (s + piece).min(b), &mut scratch);
+                st = lock();
+                match counted {
+                    Ok(p) => {
+                        st.finished.insert(k, p);
+                    }
+                    Err(e) => {
+                        if st.error.as_ref().is_none_or(|(at, _)| k < *at) {
+                            st.error = Some((k, e));
+                        }
+                        st.stop = true;
+                        wake.notify_all();
+                        return;
+                    }
+                }
+                let before = st.joined;
+                loop {
+                    let j = st.joined;
+                    let Some(p) = st.finished.remove(&j) else {
+                        break;
+                    };
+                    st.ix.append_piece(&p, b);
+                    st.joined += 1;
+                    if need.is_some_and(|n| st.ix.newlines >= n) {
+                        st.stop = true;
+                    }
+                }
+                if st.joined != before || st.stop {
+                    wake.notify_all();
+                }
+            }
+        };
+        let panicked = std::thread::scope(|scope| {
+            let handles: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+            work();
+            // Join every thread (not only up to the first that panicked).
+            handles
+                .into_iter()
+                .map(|h| h.join().is_err())
+                .fold(false, |any, p| any | p)
+        });
+        let st = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+        match st.error {
+            Some((_, e)) => Err(e),
+            None if panicked => Err(src.changed()),
+            None => Ok(()),
+        }
+    }
+
+    /// Scans chunk by chunk, block by block, until `goal` is reached or the source ends.
+    fn scan(&mut self, src: &Source, goal: Goal) -> Result<()> {
         if self.len > src.len() {
             return Err(src.changed());
         }
+        let target = match goal {
+            Goal::Offset(t) => Some(t),
+            Goal::Newlines(_) => None,
+        };
+        let need = match goal {
+            Goal::Offset(_) => None,
+            Goal::Newlines(n) => Some(n),
+        };
         let units = self.layout.units;
         let chunk = units.round_up(src.chunk_size() as u64);
         let mut scratch = Vec::new();
-        if !done(self) && self.scanned < self.len {
+        if !self.reached(goal) && self.scanned < self.len {
             // A remote source reads the pass in one stream rather than a request a chunk.
             let limit = self.scan_limit.map_or(self.len, |(l, _)| l).min(self.len);
             src.will_read(self.scanned, target.map_or(limit, |t| t.min(limit)));
         }
-        while !done(self) && self.scanned < self.len {
+        while !self.reached(goal) && self.scanned < self.len {
             let start = self.scanned;
             // A hole of a sparse file holds no line feed: pass it without reading it.
             if let Some((_, hole_end)) = src.hole_at(start) {
@@ -337,17 +419,15 @@ impl LineIndex {
                 continue;
             }
             if self.threads > 1 && start.is_multiple_of(self.block) {
-                // Long scans on several threads, in rounds of 16 MiB a thread, so that a
-                // search for a line number overshoots by one round at most.
+                // Long scans on several threads, as far as the scan may go: a search for
+                // a line number stops the threads once they have passed it.
                 let limit = self.scan_limit.map_or(self.len, |(l, _)| l).min(self.len);
-                let wanted = target.map_or(limit, |t| t.min(limit));
-                let round = (self.threads as u64).saturating_mul(ROUND_PER_THREAD);
-                let mut b = wanted.min(start.saturating_add(round));
+                let mut b = target.map_or(limit, |t| t.min(limit));
                 if b < self.len {
                     b -= b % self.block;
                 }
                 if b > start && b - start >= self.parallel_min {
-                    self.scan_parallel(src, start, b)?;
+                    self.scan_parallel(src, start, b, need)?;
                     continue;
                 }
             }
@@ -380,11 +460,55 @@ impl LineIndex {
                         self.checkpoints.push(self.newlines);
                     }
                     at = piece_end;
-                    stop = done(self);
+                    stop = self.reached(goal);
                 }
             })?;
         }
         Ok(())
+    }
+}
+
+/// What a scan must reach: an offset, or a number of newlines.
+#[derive(Debug, Clone, Copy)]
+enum Goal {
+    Offset(u64),
+    Newlines(u64),
+}
+
+/// The counts of one piece of a parallel scan.
+struct Piece {
+    /// LF code units in each block of the piece.
+    counts: Vec<u64>,
+    /// Whether the piece ends with an LF.
+    last_is_lf: bool,
+}
+
+/// What the threads of a parallel scan share.
+struct Shared<'a> {
+    ix: &'a mut LineIndex,
+    /// The next piece to hand out.
+    next: u64,
+    /// How many pieces have been appended to the index, in order.
+    joined: u64,
+    /// Counted pieces waiting for those before them.
+    finished: BTreeMap<u64, Piece>,
+    /// No more pieces are handed out: the goal is reached, or a piece failed.
+    stop: bool,
+    /// The failure of the earliest failed piece.
+    error: Option<(u64, crate::Error)>,
+}
+
+/// Stops a parallel scan when the thread holding it panics.
+struct StopOnPanic<'a, 'b>(&'a Mutex<Shared<'b>>, &'a Condvar);
+
+impl Drop for StopOnPanic<'_, '_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let mut st: MutexGuard<'_, Shared<'_>> =
+                self.0.lock().unwrap_or_else(|e| e.into_inner());
+            st.stop = true;
+            self.1.notify_all();
+        }
     }
 }
 
@@ -469,16 +593,50 @@ impl LineIndex {
 /// The least a scan must have ahead of it to be split over threads (8 MiB).
 const PARALLEL_MIN: u64 = 8 << 20;
 
-/// Bytes one thread counts per round of a parallel scan (16 MiB).
-const ROUND_PER_THREAD: u64 = 16 << 20;
+/// Bytes a thread of a parallel scan counts per piece it takes (1 MiB): small enough
+/// that the threads finish together, large enough that handing out costs nothing.
+const PIECE: u64 = 1 << 20;
 
-/// The line feeds of each block of `[s, e)` (`s` on a block boundary).
-fn count_blocks(lines: Lines<'_>, block: u64, s: u64, e: u64) -> Result<Vec<u64>> {
-    let mut scratch = Vec::new();
-    (s..e)
-        .step_by(block as usize)
-        .map(|b| lines.count_with(b, (b + block).min(e), &mut scratch))
-        .collect()
+/// How far ahead of the counted prefix a parallel scan hands out pieces, per thread
+/// (16 MiB: on 2 threads a search counts at most about 32 MiB past its line).
+const WINDOW_PER_THREAD: u64 = 16 << 20;
+
+/// The line feeds of each block of `[s, e)` (`s` on a block boundary), and whether the
+/// range ends with one. Reads a chunk at a time, as the sequential scan does, and splits
+/// each chunk at block ends; holes of a sparse file are passed without reading them.
+fn count_piece(
+    src: &Source,
+    layout: Layout,
+    block: u64,
+    s: u64,
+    e: u64,
+    scratch: &mut Vec<u8>,
+) -> Result<Piece> {
+    let units = layout.units;
+    let chunk = units.round_up(src.chunk_size() as u64).max(1);
+    let mut counts = vec![0; (e - s).div_ceil(block) as usize];
+    let mut last_is_lf = false;
+    let mut lo = s;
+    while lo < e {
+        if let Some((_, hole_end)) = src.hole_at(lo) {
+            lo = hole_end.min(e);
+            last_is_lf = false;
+            continue;
+        }
+        let hi = (lo + chunk).min(e).min(src.next_hole(lo));
+        last_is_lf = src.with_range(lo, hi, scratch, |bytes| {
+            let mut at = lo;
+            while at < hi {
+                let to = ((at / block + 1) * block).min(hi);
+                let part = &bytes[(at - lo) as usize..(to - lo) as usize];
+                counts[((at - s) / block) as usize] += units.count_lf(at, part);
+                at = to;
+            }
+            units.ends_with_lf(lo, bytes)
+        })?;
+        lo = hi;
+    }
+    Ok(Piece { counts, last_is_lf })
 }
 
 /// Entries per segment of [`Checkpoints`]: 32 KiB, below the allocator's mmap threshold.
@@ -561,6 +719,9 @@ mod tests {
             chunk in 1usize..50,
             target_frac in 0u64..=4,
             nth in 0u64..60,
+            piece_blocks in 1u64..4,
+            window_pieces in 0u64..3,
+            budget in proptest::option::of(0u64..400),
         ) {
             let mut bytes = data;
             let layout = if utf16 {
@@ -576,7 +737,20 @@ mod tests {
             let (mut seq, mut par) = (fresh(), fresh());
             par.set_threads(threads);
             par.parallel_min = 1;
-            // A deep line, then a byte target, then everything: the same index each time.
+            par.piece = piece_blocks * par.block;
+            par.window = window_pieces * par.piece;
+            // A deep line within a scan budget, the same line without, then a byte target,
+            // then everything: the same answers, and in the end the same index.
+            seq.set_scan_budget(budget);
+            par.set_scan_budget(budget);
+            let (s, p) = (seq.line_start(&src, nth), par.line_start(&src, nth));
+            prop_assert_eq!(s.is_ok(), p.is_ok(), "{:?} {:?}", s, p);
+            if s.is_err() {
+                // Both stopped at the budget's end, with what they found before it.
+                prop_assert_eq!(state(&seq), state(&par));
+            }
+            seq.set_scan_budget(None);
+            par.set_scan_budget(None);
             let a = seq.line_start(&src, nth).unwrap();
             prop_assert_eq!(par.line_start(&src, nth).unwrap(), a);
             let target = len * target_frac / 4;
@@ -585,6 +759,95 @@ mod tests {
             prop_assert_eq!(seq.line_of_offset(&src, target).unwrap(), par.line_of_offset(&src, target).unwrap());
             prop_assert_eq!(seq.total_lines(&src).unwrap(), par.total_lines(&src).unwrap());
             prop_assert_eq!(state(&seq), state(&par));
+        }
+
+        #[test]
+        fn parallel_searches_stop_past_their_line(
+            lines in proptest::collection::vec(0usize..40, 1..300),
+            block in 1u64..9,
+            threads in 2usize..5,
+            piece_blocks in 1u64..4,
+            window_pieces in 1u64..4,
+            frac in 0u64..=10,
+        ) {
+            let bytes: Vec<u8> = lines.iter().flat_map(|&n| {
+                std::iter::repeat_n(b'x', n).chain(std::iter::once(b'\n'))
+            }).collect();
+            let src = Source::from_bytes(bytes.clone(), "s.txt");
+            let len = bytes.len() as u64;
+            let (mut seq, mut par) = (LineIndex::with_block_size(len, block), LineIndex::with_block_size(len, block));
+            par.set_threads(threads);
+            par.parallel_min = 1;
+            par.piece = piece_blocks * block;
+            par.window = window_pieces * par.piece;
+            let line = 1 + lines.len() as u64 * frac / 10;
+            let want = seq.line_start(&src, line).unwrap();
+            prop_assert_eq!(par.line_start(&src, line).unwrap(), want);
+            // The threads stop handing out pieces once the joined ones hold the line:
+            // beyond the piece that holds it, at most one window is counted.
+            let window = par.window * threads as u64;
+            prop_assert!(par.scanned() >= seq.scanned().min(len));
+            prop_assert!(
+                par.scanned() <= seq.scanned() + par.piece + window,
+                "scanned {} for a line the sequential scan found after {} (piece {}, window {})",
+                par.scanned(), seq.scanned(), par.piece, window
+            );
+            // What was counted past the line is kept, and the index is still the same.
+            prop_assert_eq!(seq.total_lines(&src).unwrap(), par.total_lines(&src).unwrap());
+            prop_assert_eq!(state(&seq), state(&par));
+        }
+
+        #[test]
+        fn a_failed_read_stops_a_parallel_scan_and_keeps_what_came_before(
+            lines in proptest::collection::vec(0usize..30, 1..200),
+            block in 1u64..9,
+            threads in 2usize..5,
+            piece_blocks in 1u64..4,
+            bad_frac in 0u64..100,
+        ) {
+            let bytes: Vec<u8> = lines.iter().flat_map(|&n| {
+                std::iter::repeat_n(b'x', n).chain(std::iter::once(b'\n'))
+            }).collect();
+            let len = bytes.len() as u64;
+            let bad = len * bad_frac / 100;
+            let failing = Source::from_random_access(
+                Arc::new(FailsAt { data: bytes.clone(), bad }),
+                "f.txt",
+            );
+            let mut par = LineIndex::with_block_size(len, block);
+            par.set_threads(threads);
+            par.parallel_min = 1;
+            par.piece = piece_blocks * block;
+            par.window = par.piece;
+            let err = par.total_lines(&failing).unwrap_err();
+            prop_assert!(matches!(err, crate::Error::Io { .. }), "{:?}", err);
+            // The pieces joined before the failed one are a valid index of that prefix.
+            prop_assert!(par.scanned() <= bad);
+            let mut whole = Source::from_bytes(bytes, "f.txt");
+            whole.set_chunk_size(1);
+            let mut seq = LineIndex::with_block_size(len, block);
+            seq.scan_to(&whole, par.scanned()).unwrap();
+            prop_assert_eq!(state(&seq), state(&par));
+        }
+    }
+
+    /// Bytes whose read fails where it covers offset `bad`.
+    struct FailsAt {
+        data: Vec<u8>,
+        bad: u64,
+    }
+
+    impl crate::RandomAccess for FailsAt {
+        fn len(&self) -> u64 {
+            self.data.len() as u64
+        }
+
+        fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+            if (offset..offset + buf.len() as u64).contains(&self.bad) {
+                return Err(std::io::Error::other("disk error"));
+            }
+            buf.copy_from_slice(&self.data[offset as usize..offset as usize + buf.len()]);
+            Ok(())
         }
     }
 }
