@@ -702,6 +702,14 @@ mod tests {
     use proptest::prelude::*;
 
     /// Everything a scan leaves behind that later answers depend on.
+    /// Lines of `n` x's each, every one ended by a line feed.
+    fn x_lines(lines: &[usize]) -> Vec<u8> {
+        lines
+            .iter()
+            .flat_map(|&n| std::iter::repeat_n(b'x', n).chain(std::iter::once(b'\n')))
+            .collect()
+    }
+
     fn state(ix: &LineIndex) -> (u64, u64, bool, Vec<u64>) {
         let cps = (0..ix.checkpoints.len)
             .map(|i| ix.checkpoints.get(i))
@@ -770,9 +778,7 @@ mod tests {
             window_pieces in 1u64..4,
             frac in 0u64..=10,
         ) {
-            let bytes: Vec<u8> = lines.iter().flat_map(|&n| {
-                std::iter::repeat_n(b'x', n).chain(std::iter::once(b'\n'))
-            }).collect();
+            let bytes = x_lines(&lines);
             let src = Source::from_bytes(bytes.clone(), "s.txt");
             let len = bytes.len() as u64;
             let (mut seq, mut par) = (LineIndex::with_block_size(len, block), LineIndex::with_block_size(len, block));
@@ -805,9 +811,7 @@ mod tests {
             piece_blocks in 1u64..4,
             bad_frac in 0u64..100,
         ) {
-            let bytes: Vec<u8> = lines.iter().flat_map(|&n| {
-                std::iter::repeat_n(b'x', n).chain(std::iter::once(b'\n'))
-            }).collect();
+            let bytes = x_lines(&lines);
             let len = bytes.len() as u64;
             let bad = len * bad_frac / 100;
             let failing = Source::from_random_access(

@@ -3,6 +3,7 @@
 //! disk, and the requests each read costs are counted.
 #![cfg(feature = "object-store")]
 
+mod common;
 mod s3;
 
 use std::sync::Arc;
@@ -343,7 +344,7 @@ fn built(args: &[&str], name: &str) -> std::path::PathBuf {
 /// The `read` example, built with the features of this test binary (so that the build
 /// `cargo test` already made is reused, not redone with other features).
 fn read_example() -> std::path::PathBuf {
-    let features = this_builds_features();
+    let features = common::this_builds_features(false);
     built(
         &[
             "--example",
@@ -354,22 +355,6 @@ fn read_example() -> std::path::PathBuf {
         ],
         "examples/read",
     )
-}
-
-/// The library features this test binary was built with, comma-separated.
-fn this_builds_features() -> String {
-    [
-        ("sessions", cfg!(feature = "sessions")),
-        ("opencode", cfg!(feature = "opencode")),
-        ("legacy-encodings", cfg!(feature = "legacy-encodings")),
-        ("schemars", cfg!(feature = "schemars")),
-        ("object-store", cfg!(feature = "object-store")),
-    ]
-    .iter()
-    .filter(|(_, on)| *on)
-    .map(|(name, _)| *name)
-    .collect::<Vec<_>>()
-    .join(",")
 }
 
 #[test]

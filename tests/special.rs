@@ -567,23 +567,6 @@ fn fifo_swapped_in_by_rename_is_never_opened() {
     }
 }
 
-/// The library features this test binary was built with, comma-separated, and
-/// `sessions`, which the `stress` and `sessions` examples need.
-fn this_builds_features() -> String {
-    [
-        ("sessions", true),
-        ("opencode", cfg!(feature = "opencode")),
-        ("legacy-encodings", cfg!(feature = "legacy-encodings")),
-        ("schemars", cfg!(feature = "schemars")),
-        ("object-store", cfg!(feature = "object-store")),
-    ]
-    .iter()
-    .filter(|(_, on)| *on)
-    .map(|(name, _)| *name)
-    .collect::<Vec<_>>()
-    .join(",")
-}
-
 /// Builds (if needed) and returns an example binary of this profile.
 fn built_example(name: &str) -> std::path::PathBuf {
     let mut cargo = std::process::Command::new(env!("CARGO"));
@@ -596,7 +579,7 @@ fn built_example(name: &str) -> std::path::PathBuf {
             "--no-default-features",
         ])
         // The features of this test binary: the build `cargo test` made is reused.
-        .args(["--features", &this_builds_features()])
+        .args(["--features", &common::this_builds_features(true)])
         .current_dir(env!("CARGO_MANIFEST_DIR"));
     let exe = example_binary(name);
     if exe

@@ -112,3 +112,21 @@ pub fn naive_lines(bytes: &[u8]) -> Vec<&[u8]> {
     }
     out
 }
+
+/// The library features this test binary was built with, comma-separated, for building
+/// an example with them (so the build `cargo test` made is reused); `sessions` added when
+/// `with_sessions` (the `stress` and `sessions` examples need it).
+pub fn this_builds_features(with_sessions: bool) -> String {
+    [
+        ("sessions", with_sessions || cfg!(feature = "sessions")),
+        ("opencode", cfg!(feature = "opencode")),
+        ("legacy-encodings", cfg!(feature = "legacy-encodings")),
+        ("schemars", cfg!(feature = "schemars")),
+        ("object-store", cfg!(feature = "object-store")),
+    ]
+    .iter()
+    .filter(|(_, on)| *on)
+    .map(|(name, _)| *name)
+    .collect::<Vec<_>>()
+    .join(",")
+}
