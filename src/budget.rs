@@ -141,8 +141,11 @@ pub(crate) fn collect_lines(
     want: Option<u64>,
     stop_at: u64,
     budget: &Budget,
+    mut content: Vec<u8>,
 ) -> Result<Page> {
+    content.clear();
     let mut page = Page {
+        content,
         start,
         end: start,
         ..Page::default()
@@ -302,7 +305,13 @@ fn stable_start(src: &Source, at: u64, end: u64) -> Result<u64> {
 /// The page of a byte selection `[s, e)` (already snapped) under the byte budget: cut on
 /// a character boundary, always at least one character, and stopping where the next
 /// page (a byte selection from `next_start_byte`) starts without snapping back.
-pub(crate) fn byte_page(lines: &Lines<'_>, s: u64, e: u64, max_bytes: Limit) -> Result<Page> {
+pub(crate) fn byte_page(
+    lines: &Lines<'_>,
+    s: u64,
+    e: u64,
+    max_bytes: Limit,
+    mut content: Vec<u8>,
+) -> Result<Page> {
     let src = lines.src;
     let units = lines.layout.units;
     let mut scratch = Vec::new();
@@ -338,8 +347,9 @@ pub(crate) fn byte_page(lines: &Lines<'_>, s: u64, e: u64, max_bytes: Limit) -> 
         page.end = take_end;
     }
     let n = usize::try_from(take_end - s).map_err(|_| src.changed())?;
-    page.content = vec![0; n];
-    src.read_exact_at(s, &mut page.content)?;
+    content.clear();
+    page.content = content;
+    src.read_append(s, n, &mut page.content)?;
     page.segments.push((0, s));
     page.lines = u64::from(n > 0);
     Ok(page)

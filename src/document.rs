@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 use crate::index::LineIndex;
 use crate::landmarks::{around, outline, Around};
 use crate::lines::Lines;
+use crate::pool::BufferPool;
 use crate::result::{
     Adjustments, ByteSpan, CutLine, Fingerprint, Landmark, LineEnding, LineSpan, Outline,
     ReadResult, Requested, Truncation,
@@ -70,6 +71,8 @@ pub struct Document {
     path: String,
     resolved_path: String,
     cache: Option<Arc<IndexCache>>,
+    /// Where content buffers come from, when the host keeps them.
+    buffers: Option<Arc<BufferPool>>,
     /// How far the index had scanned when it was last stored in the cache.
     stored_scan: u64,
     /// The classification of the content, once made.
@@ -297,6 +300,11 @@ impl Document {
         }
     }
 
+    /// A buffer for a page's content: one the host handed back to its pool, if any.
+    fn buffer(&self) -> Vec<u8> {
+        self.buffers.as_ref().map_or_else(Vec::new, |p| p.take())
+    }
+
     /// Stores the index in the cache, if there is one and it learned something.
     fn checkin(&mut self) {
         if let Some(cache) = &self.cache {
@@ -326,7 +334,8 @@ impl Document {
             Plan::Empty => (Page::default(), None, false),
             Plan::Forward { start, count } => match self.index.line_start(&self.src, start)? {
                 Some(start_off) => {
-                    let page = collect_lines(&lines, start_off, count, len, &budget)?;
+                    let page =
+                        collect_lines(&lines, start_off, count, len, &budget, self.buffer())?;
                     let clamped = count.is_some_and(|c| page.lines < c && page.stop.is_none());
                     (page, Some(start), clamped)
                 }
@@ -346,7 +355,7 @@ impl Document {
                 let start_off = lines.tail_start(len, n)?;
                 let end_off = lines.tail_start(len, skip)?;
                 let page = if start_off < end_off {
-                    collect_lines(&lines, start_off, None, end_off, &budget)?
+                    collect_lines(&lines, start_off, None, end_off, &budget, self.buffer())?
                 } else {
                     Page {
                         start: end_off,
@@ -401,7 +410,13 @@ impl Document {
     fn read_bytes(&mut self, sel: ByteSelection) -> Result<ReadResult> {
         let lines = Lines::new(&self.src, self.layout);
         let r = resolve_bytes(sel, &lines)?;
-        let page = byte_page(&lines, r.start, r.end, self.config.budget.max_bytes)?;
+        let page = byte_page(
+            &lines,
+            r.start,
+            r.end,
+            self.config.budget.max_bytes,
+            self.buffer(),
+        )?;
         let want_lines = match self.config.totals {
             Totals::Always => true,
             Totals::Auto | Totals::IfKnown => self.index.scanned() >= page.end,
@@ -540,7 +555,12 @@ impl Document {
 
 impl Document {
     /// A document over `src`, with an index from the cache when it has one.
-    pub(crate) fn new(src: Source, config: Config, cache: Option<Arc<IndexCache>>) -> Document {
+    pub(crate) fn new(
+        src: Source,
+        config: Config,
+        cache: Option<Arc<IndexCache>>,
+        buffers: Option<Arc<BufferPool>>,
+    ) -> Document {
         let path = src.path().display().to_string();
         let cached = cache
             .as_ref()
@@ -552,6 +572,7 @@ impl Document {
             // An index extended over appended bytes is worth storing even unread.
             stored_scan: if fresh { 0 } else { u64::MAX },
             cache,
+            buffers,
             class: None,
             layout: Layout::utf8(),
             src,

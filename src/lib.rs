@@ -212,6 +212,7 @@ mod lines;
 #[cfg_attr(docsrs, doc(cfg(feature = "object-store")))]
 pub mod object;
 mod persist;
+mod pool;
 mod protect;
 mod read;
 mod render;
@@ -242,6 +243,7 @@ pub use error::{Error, ErrorKind, FileKind, Result};
 pub use index::{LineIndex, DEFAULT_BLOCK_SIZE};
 #[cfg(feature = "object-store")]
 pub use object::{ObjectConfig, ObjectRoot, ObjectSource, ObjectStats};
+pub use pool::BufferPool;
 pub use read::Reader;
 pub use render::{notes, render, render_to, Format};
 pub use result::{

@@ -10,6 +10,7 @@ use crate::config::{Config, Detection, Totals};
 use crate::decode::Utf8Policy;
 use crate::document::Document;
 use crate::error::{Error, Result};
+use crate::pool::BufferPool;
 use crate::result::ReadResult;
 use crate::select::Selection;
 use crate::source::Source;
@@ -31,6 +32,7 @@ use crate::workspace::Workspace;
 pub struct Reader {
     config: Config,
     cache: Option<Arc<IndexCache>>,
+    buffers: Option<Arc<BufferPool>>,
 }
 
 impl Reader {
@@ -253,12 +255,30 @@ impl Reader {
         self
     }
 
+    /// By default, every read's content is a buffer of its own, freed with the result.
+    /// With a pool, reads fill buffers the host handed back ([`BufferPool::give`]) first:
+    /// a host that serves large reads again and again then reuses memory that is already
+    /// there instead of having the system fault fresh pages in for every call.
+    pub fn buffers(mut self, pool: Arc<BufferPool>) -> Reader {
+        self.buffers = Some(pool);
+        self
+    }
+
+    /// Hands a spent content buffer to this reader's pool ([`Reader::buffers`]); frees it
+    /// when the reader has none. For hosts and tools that render a result into text of
+    /// their own and are done with its `content`.
+    pub fn recycle(&self, buffer: impl Into<Vec<u8>>) {
+        if let Some(pool) = &self.buffers {
+            pool.give(buffer);
+        }
+    }
+
     /// Wraps a source opened some other way (in memory, memory-mapped, from a workspace).
     ///
     /// The content is classified on the first read (or [`Document::classification`]),
     /// which then fails with [`Error::Binary`] for binary content.
     pub fn document(&self, src: Source) -> Document {
-        Document::new(src, self.config, self.cache.clone())
+        Document::new(src, self.config, self.cache.clone(), self.buffers.clone())
     }
 
     /// Opens `path` and reads `selection` from it. If the file changes during the read,

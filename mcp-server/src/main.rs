@@ -56,7 +56,9 @@ use rangeread::tool::fs_read::{self, FsRead, FsReadParams};
 use rangeread::tool::session_read_file::{self, SessionReadFile, SessionReadFileParams};
 use rangeread::tool::vault::{self, VaultReadFile, VaultReadParams};
 use rangeread::tool::{ReadFile, ReadFileParams, ToolResponse};
-use rangeread::{Error, IndexCache, ObjectRoot, Reader, Totals, Workspace, WorkspaceRegistry};
+use rangeread::{
+    BufferPool, Error, IndexCache, ObjectRoot, Reader, Totals, Workspace, WorkspaceRegistry,
+};
 use rmcp::handler::server::common::schema_for_type;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
@@ -217,6 +219,9 @@ struct Server {
     preset: Arc<Preset>,
     /// `None` without `--sessions-store`: `read_session_messages` is then not listed.
     sessions: Option<Store>,
+    /// Content buffers: the writer hands each answer's text back once it is written, and
+    /// the next read fills it (no fresh pages to fault in for every large read).
+    buffers: Arc<BufferPool>,
 }
 
 /// The input schema of `read_session_messages`: the seed's camelCase names.
@@ -640,7 +645,8 @@ fn build(o: Options) -> Result<Server, String> {
             .build()
             .map_err(e)
     };
-    let reader = o.reader.clone().cache(cache);
+    let buffers = Arc::new(BufferPool::new(2, stdio::KEEP_BYTES));
+    let reader = o.reader.clone().cache(cache).buffers(buffers.clone());
     let preset = match o.preset.as_str() {
         "read_file" => {
             Preset::ReadFile(ReadFile::with_reader(reader).workspace(workspace(&o.root)?))
@@ -677,6 +683,7 @@ fn build(o: Options) -> Result<Server, String> {
     Ok(Server {
         preset: Arc::new(preset),
         sessions,
+        buffers,
     })
 }
 
@@ -684,7 +691,9 @@ fn build(o: Options) -> Result<Server, String> {
 /// or whole files with limits off). glibc raises its mmap threshold each time such a
 /// buffer is freed, after which they come from the heap and fragment it: the server's
 /// memory crept from 16 to 20 MiB over 1,000 reads of a 1 MiB file. A fixed threshold
-/// keeps every large buffer in its own mapping, returned to the system when freed.
+/// keeps every large buffer in its own mapping, returned to the system when freed. The
+/// one large buffer every read has, its content, is not freed: the writer hands it back
+/// to the reader's `BufferPool` (see `stdio`), so its pages are not faulted in again.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn fix_malloc_thresholds() {
     // SAFETY: mallopt only sets allocator parameters; called once, before any thread.
@@ -727,7 +736,8 @@ async fn serve() -> ExitCode {
         }
     };
     // stdout carries the protocol: diagnostics go to stderr only.
-    let service = match server.serve(stdio::Stdio::new()).await {
+    let transport = stdio::Stdio::new(server.buffers.clone());
+    let service = match server.serve(transport).await {
         Ok(s) => s,
         Err(e) => {
             eprintln!("mcp_server: could not start: {e}");

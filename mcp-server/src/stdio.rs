@@ -14,6 +14,8 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex as SyncMutex};
 use std::task::{Context, Poll};
 
+use rangeread::BufferPool;
+use rmcp::model::{ContentBlock, JsonRpcMessage, JsonRpcResponse, ServerResult};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::transport::{StdioReader, StdioWriter, Transport};
@@ -23,7 +25,7 @@ use tokio::sync::Mutex;
 
 /// The largest answer buffer kept for the next message; a larger one is freed after it
 /// is written (memory stays flat over any number of calls).
-const KEEP_BYTES: usize = 4 << 20;
+pub const KEEP_BYTES: usize = 4 << 20;
 
 /// Standard output and the buffer messages are serialized into.
 struct Out {
@@ -32,6 +34,8 @@ struct Out {
     /// Bytes rmcp's reader wrote (its answer to a malformed request), written out
     /// before the next message.
     queued: Arc<SyncMutex<Vec<u8>>>,
+    /// Where the text of a written answer goes for the next read.
+    buffers: Arc<BufferPool>,
 }
 
 impl Out {
@@ -53,7 +57,8 @@ pub struct Stdio {
 
 impl Stdio {
     /// Standard input and output, through rmcp's non-blocking pipes when both are pipes.
-    pub fn new() -> Stdio {
+    /// Text content of each answer is handed back to `buffers` once it is written.
+    pub fn new(buffers: Arc<BufferPool>) -> Stdio {
         widen_stdout_pipe();
         let (reader, writer) = rmcp::transport::stdio_pipes();
         let queued = Arc::new(SyncMutex::new(Vec::new()));
@@ -61,6 +66,7 @@ impl Stdio {
             writer,
             buf: Vec::new(),
             queued: queued.clone(),
+            buffers,
         }));
         let queue = Queue {
             queued,
@@ -96,6 +102,7 @@ impl Transport<RoleServer> for Stdio {
             if out.buf.capacity() > KEEP_BYTES {
                 out.buf = Vec::new();
             }
+            give_back_text(item, &out.buffers);
             result
         }
     }
@@ -111,6 +118,22 @@ impl Transport<RoleServer> for Stdio {
         let mut out = self.out.lock().await;
         out.write_queued().await?;
         out.writer.shutdown().await
+    }
+}
+
+/// Hands the text blocks of a written tool answer to the pool that the next read fills
+/// (the pool keeps only what is worth keeping).
+fn give_back_text(item: TxJsonRpcMessage<RoleServer>, buffers: &BufferPool) {
+    if let JsonRpcMessage::Response(JsonRpcResponse {
+        result: ServerResult::CallToolResult(result),
+        ..
+    }) = item
+    {
+        for block in result.content {
+            if let ContentBlock::Text(text) = block {
+                buffers.give(text.text);
+            }
+        }
     }
 }
 

@@ -195,6 +195,7 @@ impl FileRead {
         } else {
             self.lines_block(&mut out, params, &result)?;
         }
+        self.reader.recycle(result.content);
         if !params.is_partial() {
             self.outline(&mut out, &params.filename)?;
         }

@@ -145,7 +145,9 @@ impl VaultReadFile {
             _ => self.reader.clone(),
         };
         let result = read_at(&reader, Some(&self.vault), &params.path, sel)?;
-        Ok(render(&result))
+        let out = render(&result);
+        reader.recycle(result.content);
+        Ok(out)
     }
 
     /// Parses the JSON arguments of a call and answers it; an error responds
