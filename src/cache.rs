@@ -657,7 +657,7 @@ fn tail_sample(src: &Source) -> Option<Vec<u8>> {
     // A source that is not a local file keys its entries by its version: a new version
     // is a new entry, never an append, so no sample is taken (for a remote object it
     // would cost a request).
-    if src.backend_name() == "custom" {
+    if src.is_custom() {
         return Some(Vec::new());
     }
     let from = src.len().saturating_sub(SAMPLE);

@@ -149,7 +149,7 @@ impl Document {
                 self.index = fresh;
             }
             // A source that is not local reads one stream; threads would split it.
-            let local = self.src.backend_name() != "custom";
+            let local = !self.src.is_custom();
             self.index
                 .set_threads(if local { self.config.threads } else { 1 });
         }

@@ -128,7 +128,7 @@ impl Source {
     pub(crate) fn persist_key(&self) -> Option<PersistKey> {
         // A source a host brought (an object in object storage): its own identity (a URL)
         // and version (an ETag), when it has both.
-        if self.backend_name() == "custom" {
+        if self.is_custom() {
             let identity = crate::RandomAccess::identity(self)?;
             let version = crate::RandomAccess::version(self)?;
             return Some(PersistKey {

@@ -486,6 +486,12 @@ impl Source {
         }
     }
 
+    /// Whether a host brought this source ([`Source::from_random_access`]): not a local
+    /// file or bytes in memory, so reads may cost requests and go one stream at a time.
+    pub(crate) fn is_custom(&self) -> bool {
+        matches!(self.backend, Backend::Custom { .. })
+    }
+
     /// Sets how many bytes one read or scan step covers. By default 128 KiB. Tiny values
     /// exercise buffer edges in tests; values below 1 are raised to 1.
     pub fn set_chunk_size(&mut self, bytes: usize) {
