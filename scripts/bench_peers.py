@@ -25,8 +25,9 @@ Each case runs N times (M for a case whose first run took over a second), the se
 interleaved in a rotating order, and reports medians: through the official Python MCP
 SDK (`mcp.Client`, client side, as a host sees it) and over raw JSON-RPC lines on stdio
 (the protocol floor); for raw JSON-RPC also the server's CPU time per call (the sum over
-its threads of /proc/PID/task/*/schedstat, at nanosecond resolution), the bytes of the
-answer line and the server's peak RSS (VmHWM). Page cache is warmed first.
+its threads of /proc/PID/task/*/schedstat, at nanosecond resolution, read 2 ms after the
+answer arrived so that what a server does after writing counts too), its minor page
+faults per call, the bytes of the answer line and the server's peak RSS (VmHWM). Page cache is warmed first.
 """
 
 import argparse
@@ -103,6 +104,17 @@ def cpu_ns(pid):
     return total, ticks
 
 
+def minflt(pid):
+    """Minor page faults of a process so far (fresh pages the kernel had to map in)."""
+    with open(f"/proc/{pid}/stat") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[7])
+
+
+# After an answer arrives, the server may still be freeing or recycling what it sent: the
+# CPU reading waits this long, so that such work counts for every server.
+SETTLE_S = 0.002
+
+
 def cpu_ms(before, after):
     """CPU time between two cpu_ns readings, in ms: the fine count, unless threads that
     exited in between make the coarse one clearly larger."""
@@ -129,6 +141,7 @@ class Samples:
         self.lines = {}  # (server, case) -> lines of the first text block
         self.error = {}  # (server, case) -> isError
         self.hwm = {}    # server -> KiB
+        self.faults = {}  # (server, case) -> [minor page faults per call]
 
     def add(self, d, key, v):
         d.setdefault(key, []).append(v)
@@ -151,6 +164,7 @@ def raw_round(s, cmds, case, deep, order, runs, slow_runs, long_lived):
                 for which in ("first", "repeated"):
                     c0 = cpu_ns(srv.p.pid)
                     dt, line, r = srv.call(tool, args)
+                    time.sleep(SETTLE_S)
                     c1 = cpu_ns(srv.p.pid)
                     key = (name, f"deep 250 {which}")
                     if len(s.t.get(("raw",) + key, [])) < runs_for(s, "raw", name, key[1], runs, slow_runs):
@@ -162,11 +176,13 @@ def raw_round(s, cmds, case, deep, order, runs, slow_runs, long_lived):
                 srv.close()
             continue
         srv = long_lived[name]
-        c0 = cpu_ns(srv.p.pid)
+        c0, f0 = cpu_ns(srv.p.pid), minflt(srv.p.pid)
         dt, line, r = srv.call(tool, args)
-        c1 = cpu_ns(srv.p.pid)
+        time.sleep(SETTLE_S)
+        c1, f1 = cpu_ns(srv.p.pid), minflt(srv.p.pid)
         s.add(s.t, ("raw", name, case), dt * 1000)
         s.add(s.cpu, (name, case), cpu_ms(c0, c1))
+        s.add(s.faults, (name, case), f1 - f0)
         record(s, (name, case), line, r)
 
 
@@ -293,6 +309,11 @@ def main():
                 ("E" if s.error.get((n, case)) else str(s.lines[(n, case)])) if (n, case) in s.lines else "n/a"
                 for n in ("ours", "node", "rust"))
             print(f"| {case} | " + " | ".join(cpu + by) + f" | {ln} |")
+        print("\nserver minor page faults per call (medians; long-lived servers): " + "; ".join(
+            f"{case}: " + "/".join(
+                str(int(statistics.median(s.faults[(n, case)]))) if (n, case) in s.faults else "n/a"
+                for n in ("ours", "node", "rust"))
+            for case in CASES if not case.startswith("deep")) + " (ours/node/rust)")
         print("\nserver peak RSS (VmHWM): " + ", ".join(
             f"{n} {s.hwm.get(n, 0) / 1024:.1f} MiB" for n in ("ours", "node", "rust")))
 
