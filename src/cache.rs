@@ -100,6 +100,9 @@ struct Entry {
     sample: Vec<u8>,
     last_used: u64,
     path: PathBuf,
+    /// Whether `path` names a local file (not a source a host brought, whose identity is
+    /// a URL or a name of its own): only those can be checked by [`IndexCache::prune`].
+    local: bool,
     /// What layers above derived from the file (see [`IndexCache::attachment`]).
     attached: Vec<Attached>,
 }
@@ -121,6 +124,7 @@ impl Entry {
             sample,
             last_used: tick,
             path: src.identity_path().to_path_buf(),
+            local: !src.is_custom(),
             attached: Vec::new(),
         }
     }
@@ -338,11 +342,18 @@ impl IndexCache {
     }
 
     /// Drops the entries whose path no longer names the file they were built for
-    /// (deleted, or replaced by another file). Costs one `stat` per entry.
+    /// (deleted, or replaced by another file). Costs one `stat` per entry of a local
+    /// file; entries of sources a host brought (objects in object storage) are kept, as
+    /// their version is checked on every use.
     pub fn prune(&self) {
         let paths: Vec<(PathBuf, (u64, u64))> = {
             let inner = self.lock();
-            inner.by_path.iter().map(|(p, k)| (p.clone(), *k)).collect()
+            inner
+                .by_path
+                .iter()
+                .filter(|(_, k)| inner.entries.get(k).is_some_and(|e| e.local))
+                .map(|(p, k)| (p.clone(), *k))
+                .collect()
         };
         for (path, key) in paths {
             if file_id(&path) != Some(key) {

@@ -122,6 +122,49 @@ fn a_replaced_or_deleted_file_is_dropped() {
     assert!(cache.is_empty());
 }
 
+/// A source a host brings: bytes under a name and a version of its own (as an object in
+/// object storage has a URL and an ETag), not a file `prune` could `stat`.
+struct Blob(Vec<u8>);
+
+impl rangeread::RandomAccess for Blob {
+    fn len(&self) -> u64 {
+        self.0.len() as u64
+    }
+    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+        buf.copy_from_slice(&self.0[offset as usize..offset as usize + buf.len()]);
+        Ok(())
+    }
+    fn identity(&self) -> Option<String> {
+        Some("s3://bucket/logs/app.log".into())
+    }
+    fn version(&self) -> Option<String> {
+        Some("\"etag-1\"".into())
+    }
+}
+
+#[test]
+fn prune_keeps_the_entries_of_sources_a_host_brought() {
+    let cache = Arc::new(IndexCache::new(1 << 20));
+    let reader = Reader::new().cache(cache.clone());
+    let blob = Arc::new(Blob(numbered(1, 50_000).into_bytes()));
+    let open = || rangeread::Source::from_random_access(blob.clone(), "logs/app.log");
+    let a = reader
+        .document(open())
+        .read(LineSelection::from(40_000..=40_000))
+        .unwrap();
+    assert_eq!(a.content, "line 40000\n");
+    // No file named "logs/app.log" (or its URL) exists here: a stat would say "deleted".
+    cache.prune();
+    assert_eq!(cache.len(), 1, "prune dropped the entry of an object");
+    let b = reader
+        .document(open())
+        .read(LineSelection::from(45_000..=45_000))
+        .unwrap();
+    assert_eq!(b.content, "line 45000\n");
+    let s = cache.stats();
+    assert_eq!((s.misses, s.hits, s.invalidated), (1, 1, 0));
+}
+
 #[test]
 fn memory_stays_within_the_budget_by_evicting_the_least_recently_used() {
     let dir = tempfile::tempdir().unwrap();
