@@ -179,6 +179,17 @@ fn a_binary_object_is_refused_with_its_type() {
         .starts_with("Binary files are not supported."));
 }
 
+/// Reads the first page of `obj`, has another writer replace the object with new bytes
+/// of the same size (`put`), and reads its tail: the error of that second read.
+fn replaced_between_reads(text: &[u8], obj: &Arc<ObjectSource>, put: impl Fn(Vec<u8>)) -> Error {
+    let mut doc = reader().document(obj.source());
+    doc.read(LineSelection::head(10)).unwrap();
+    let mut other = text.to_vec();
+    other.reverse();
+    put(other);
+    doc.read(LineSelection::tail(10)).unwrap_err()
+}
+
 #[test]
 fn an_object_replaced_during_a_read_is_a_change_never_a_mix() {
     let text = s3::real_text(8 << 20);
@@ -186,14 +197,7 @@ fn an_object_replaced_during_a_read_is_a_change_never_a_mix() {
         return;
     };
     let obj = open(&server, &bucket, "data.txt").unwrap();
-    let mut doc = reader().document(obj.source());
-    // The first page is read; then another writer replaces the object with new bytes of
-    // the same size.
-    doc.read(LineSelection::head(10)).unwrap();
-    let mut other = text.clone();
-    other.reverse();
-    server.put(&bucket, "data.txt", other);
-    let err = doc.read(LineSelection::tail(10)).unwrap_err();
+    let err = replaced_between_reads(&text, &obj, |b| server.put(&bucket, "data.txt", b));
     assert!(matches!(err, Error::Changed { .. }), "{err}");
     assert_eq!(
         err.to_string(),
@@ -629,4 +633,77 @@ fn an_async_host_hands_over_its_runtime() {
     assert!(err.to_string().contains("spawn_blocking"), "{err}");
     let still = rt.block_on(async { tokio::task::spawn_blocking(|| 7).await.unwrap() });
     assert_eq!(still, 7);
+}
+
+/// `http://` URLs go through object_store's HTTP client: plain GET with `Range`, HEAD,
+/// `If-Match`, against the same real server (moto serves a `public-read` object at
+/// `/bucket/key` to any HTTP client, with its ETag and `Accept-Ranges`).
+mod http {
+    use super::*;
+
+    /// A public object at `bucket/key`: the server and its URL.
+    fn public(bucket: &str, key: &str, bytes: &[u8]) -> Option<(Arc<s3::Server>, String)> {
+        let server = s3::server()?;
+        server.bucket(bucket);
+        server.put_public(bucket, key, bytes);
+        let url = format!("{}/{bucket}/{key}", server.endpoint);
+        Some((server, url))
+    }
+
+    #[test]
+    fn an_http_url_reads_as_the_bytes_on_disk() {
+        let text = s3::real_text(3 << 20);
+        let Some((_server, url)) = public("web", "pub/build.log", &text) else {
+            return;
+        };
+        let obj = Arc::new(ObjectSource::open(&url).unwrap());
+        let opened = obj.stats().requests;
+        assert_eq!(opened, 1, "opening is one request: {:?}", obj.stats());
+        let total = memchr::memchr_iter(b'\n', &text).count() as u64;
+        let mut doc = reader().document(obj.source());
+        for sel in [
+            Selection::from(LineSelection::head(250)),
+            LineSelection::tail(250).into(),
+            ByteSelection::new(Some(2_000_001), Some(2_065_537)).into(),
+            LineSelection::from(total * 9 / 10..=total * 9 / 10 + 249).into(),
+        ] {
+            let got = doc.read(sel).unwrap_or_else(|e| panic!("{sel:?}: {e}"));
+            let want = local(&text, sel);
+            same(&got, &want);
+            assert_eq!(got.path, url);
+        }
+        let s = obj.stats();
+        assert!(
+            s.bytes <= text.len() as u64 + (3 << 20),
+            "no read fetched the object twice over: {s:?}"
+        );
+    }
+
+    #[test]
+    fn an_http_object_replaced_during_a_read_is_a_change() {
+        let text = s3::real_text(4 << 20);
+        let Some((server, url)) = public("web-replaced", "data.txt", &text) else {
+            return;
+        };
+        let obj = Arc::new(ObjectSource::open(&url).unwrap());
+        let err = replaced_between_reads(&text, &obj, |b| {
+            server.put_public("web-replaced", "data.txt", &b)
+        });
+        assert!(matches!(err, Error::Changed { .. }), "{err}");
+        assert_eq!(
+            err.to_string(),
+            format!("File changed while reading: \"{url}\"")
+        );
+    }
+
+    #[test]
+    fn a_missing_http_object_is_not_found() {
+        let Some((server, _)) = public("web-missing", "here.txt", b"x\n") else {
+            return;
+        };
+        let url = format!("{}/web-missing/not-here.txt", server.endpoint);
+        let err = ObjectSource::open(&url).unwrap_err();
+        assert!(matches!(err, Error::NotFound { .. }), "{err}");
+        assert_eq!(err.to_string(), format!("File not found: \"{url}\""));
+    }
 }

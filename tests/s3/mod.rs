@@ -178,6 +178,32 @@ impl Server {
         );
     }
 
+    /// Puts `bytes` at `key` of `bucket` readable by anyone (ACL `public-read`), as a
+    /// site serves files to plain HTTP clients: one unsigned HTTP request, which moto
+    /// accepts.
+    pub fn put_public(&self, bucket: &str, key: &str, bytes: &[u8]) {
+        use std::io::{Read, Write};
+        let addr = self.endpoint.trim_start_matches("http://");
+        let mut conn = TcpStream::connect(addr).unwrap();
+        write!(
+            conn,
+            "PUT /{bucket}/{key} HTTP/1.1\r\nHost: {addr}\r\nx-amz-acl: public-read\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n",
+            bytes.len()
+        )
+        .unwrap();
+        conn.write_all(bytes).unwrap();
+        let mut reply = String::new();
+        let _ = conn.read_to_string(&mut reply);
+        let status = reply.split(' ').nth(1).unwrap_or("");
+        assert_eq!(
+            status,
+            "200",
+            "putting {bucket}/{key}: {}",
+            reply.lines().next().unwrap_or("")
+        );
+    }
+
     /// Puts `bytes` at `key` of `bucket`.
     pub fn put(&self, bucket: &str, key: &str, bytes: Vec<u8>) {
         let store = self.store(bucket);
