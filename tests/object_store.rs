@@ -3,6 +3,7 @@
 //! disk, and the requests each read costs are counted.
 #![cfg(feature = "object-store")]
 
+mod azure;
 mod common;
 mod s3;
 
@@ -705,5 +706,107 @@ mod http {
         let err = ObjectSource::open(&url).unwrap_err();
         assert!(matches!(err, Error::NotFound { .. }), "{err}");
         assert_eq!(err.to_string(), format!("File not found: \"{url}\""));
+    }
+}
+
+/// `az://` URLs through the `read` example, as a user configures them (the emulator
+/// variables object_store reads), against Microsoft's Azure Storage emulator.
+mod azure_blob {
+    use super::*;
+
+    fn run(az: &azure::Azurite, args: &[&str]) -> std::process::Output {
+        std::process::Command::new(read_example())
+            .args(args)
+            .envs(az.env())
+            .output()
+            .unwrap()
+    }
+
+    fn ok(out: std::process::Output) -> String {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    #[test]
+    fn an_az_url_reads_as_the_bytes_on_disk() {
+        let Some(az) = azure::azurite() else {
+            return;
+        };
+        let text = s3::real_text(3 << 20);
+        az.put("logs", "ci/build.log", &text);
+        let url = "az://logs/ci/build.log";
+        let total = memchr::memchr_iter(b'\n', &text).count() as u64;
+        let deep = total * 9 / 10;
+        let cases: [(Vec<String>, Selection); 4] = [
+            (
+                vec!["--head".into(), "250".into()],
+                LineSelection::head(250).into(),
+            ),
+            (
+                vec!["--tail".into(), "250".into()],
+                LineSelection::tail(250).into(),
+            ),
+            (
+                vec!["--bytes".into(), "2000001:2065537".into()],
+                ByteSelection::new(Some(2_000_001), Some(2_065_537)).into(),
+            ),
+            (
+                vec!["--lines".into(), format!("{deep}:+249")],
+                LineSelection::from(deep..=deep + 249).into(),
+            ),
+        ];
+        for (args, sel) in cases {
+            let mut argv: Vec<&str> = args.iter().map(String::as_str).collect();
+            argv.extend(["--max-bytes", "0", "--max-lines", "0", url]);
+            assert_eq!(ok(run(az, &argv)), local(&text, sel).content, "{args:?}");
+        }
+        // Confined to a prefix, as with a local --root.
+        let out = run(
+            az,
+            &["--root", "az://logs/ci", "--format", "json", "../x.log"],
+        );
+        assert_eq!(out.status.code(), Some(1));
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(json["kind"], "outside_workspace");
+        assert_eq!(
+            ok(run(
+                az,
+                &["--root", "az://logs/ci", "--tail", "3", "build.log"]
+            )),
+            local(&text, LineSelection::tail(3)).content
+        );
+    }
+
+    #[test]
+    fn a_missing_blob_is_not_found_and_a_wrong_key_is_denied() {
+        let Some(az) = azure::azurite() else {
+            return;
+        };
+        az.put("private", "notes.txt", b"one\ntwo\n");
+        let out = run(az, &["az://private/missing.txt"]);
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(
+            String::from_utf8(out.stderr).unwrap().trim(),
+            "error: File not found: \"az://private/missing.txt\""
+        );
+        let out = std::process::Command::new(read_example())
+            .arg("az://private/notes.txt")
+            .envs(az.env())
+            // A valid key, but not the account's.
+            .env(
+                "AZURE_STORAGE_ACCOUNT_KEY",
+                "d3Jvbmcta2V5LWZvci10aGUtYWNjb3VudA==",
+            )
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(
+            String::from_utf8(out.stderr).unwrap().trim(),
+            "error: Permission denied: \"az://private/notes.txt\""
+        );
     }
 }

@@ -130,3 +130,58 @@ pub fn this_builds_features(with_sessions: bool) -> String {
     .collect::<Vec<_>>()
     .join(",")
 }
+
+/// Starts `cmd` so that it ends with this test process: a shell runs it in the background
+/// and kills it once the shell's standard input, a pipe that this process holds open
+/// until it exits, reads end-of-file (through fd 3: a background job's own standard input
+/// is /dev/null). The returned child is the shell, whose exit status
+/// is the command's (so that a server that fails to start is still seen). For servers
+/// kept in a `static` for the whole test binary, which is never dropped.
+pub fn spawn_tied(cmd: &std::process::Command) -> std::io::Result<std::process::Child> {
+    let mut tied = std::process::Command::new("bash");
+    tied.arg("-c")
+        .arg(r#"exec 3<&0; "$@" </dev/null & pid=$!; (cat <&3 >/dev/null; kill "$pid" 2>/dev/null) & wait "$pid""#)
+        .arg("spawn_tied")
+        .arg(cmd.get_program())
+        .args(cmd.get_args())
+        .stdin(std::process::Stdio::piped());
+    for (k, v) in cmd.get_envs() {
+        match v {
+            Some(v) => tied.env(k, v),
+            None => tied.env_remove(k),
+        };
+    }
+    if let Some(dir) = cmd.get_current_dir() {
+        tied.current_dir(dir);
+    }
+    tied.stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+}
+
+/// Waits up to 60 s for `child` (named `name` in messages) to accept connections on
+/// `127.0.0.1:port`; the error says why it did not (its exit status and standard error,
+/// or the timeout, after which it is killed).
+pub fn await_listening(
+    child: &mut std::process::Child,
+    port: u16,
+    name: &str,
+) -> Result<(), String> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if let Ok(Some(status)) = child.try_wait() {
+            let mut err = String::new();
+            if let Some(mut e) = child.stderr.take() {
+                use std::io::Read;
+                let _ = e.read_to_string(&mut err);
+            }
+            return Err(format!("{name} exited with {status}: {err}"));
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            return Err(format!("{name} did not listen on port {port} within 60 s"));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    Ok(())
+}

@@ -18,24 +18,12 @@ repo=$(cd "$here/../.." && pwd)
 venv=${MCP_CLIENT_VENV:-$repo/target/mcp-client-venv}
 server=${1:?usage: run.sh SERVER_BINARY}
 
-if ! [ -x "$venv/bin/python" ] || ! [ -x "$venv/bin/pip" ]; then
-  rm -rf "$venv"
-  if ! python3 -m venv "$venv"; then
-    rm -rf "$venv"
-    echo "run.sh: cannot create a virtualenv with python3 -m venv (install python3-venv)" >&2
-    exit 77
-  fi
-fi
-
-have=$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("mcp"))' 2>/dev/null || true)
-if [ "$have" != "$MCP_VERSION" ]; then
-  echo "run.sh: installing mcp==$MCP_VERSION from PyPI into $venv" >&2
-  if ! "$venv/bin/pip" install --disable-pip-version-check --quiet "mcp==$MCP_VERSION"; then
-    echo "run.sh: could not install the Python package mcp==$MCP_VERSION (pip output above);" \
-         "this test needs access to PyPI, or MCP_CLIENT_VENV=DIR naming a virtualenv that" \
-         "has it" >&2
-    exit 78
-  fi
-fi
+. "$here/../pinned_venv.sh"
+pinned_venv "$venv" mcp "$MCP_VERSION" || {
+  status=$?
+  [ "$status" = 78 ] && echo "run.sh: this test needs access to PyPI, or MCP_CLIENT_VENV=DIR" \
+    "naming a virtualenv that has mcp==$MCP_VERSION" >&2
+  exit "$status"
+}
 
 exec "$venv/bin/python" "$here/client.py" "$server"

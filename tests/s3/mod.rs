@@ -9,7 +9,6 @@
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
 
 use object_store::aws::{AmazonS3, AmazonS3Builder};
 use object_store::path::Path as ObjectPath;
@@ -97,40 +96,21 @@ fn start(env: &[(&str, &str)]) -> Server {
     let install = "the object-store tests need a real S3 API server: install moto's server \
                    mode with `python3 -m pip install 'moto[server]'` (or set RANGEREAD_PYTHON \
                    to a Python that has it), or set RANGEREAD_SKIP_S3=1 to skip them";
-    let child = Command::new(python())
-        .args([
-            "-m",
-            "moto.server",
-            "-H",
-            "127.0.0.1",
-            "-p",
-            &port.to_string(),
-        ])
-        .envs(env.iter().copied())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
+    let mut moto = Command::new(python());
+    moto.args([
+        "-m",
+        "moto.server",
+        "-H",
+        "127.0.0.1",
+        "-p",
+        &port.to_string(),
+    ])
+    .envs(env.iter().copied());
+    // Ends with this test binary, also when kept in the static (never dropped).
+    let mut child = crate::common::spawn_tied(&moto)
         .unwrap_or_else(|e| panic!("{install} (starting {} failed: {e})", python()));
-    let mut child = child;
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        if TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            break;
-        }
-        if let Ok(Some(status)) = child.try_wait() {
-            let mut err = String::new();
-            if let Some(mut e) = child.stderr.take() {
-                use std::io::Read;
-                let _ = e.read_to_string(&mut err);
-            }
-            panic!("{install} (moto.server exited with {status}: {err})");
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("{install} (moto.server did not listen on port {port} within 60 s)");
-        }
-        std::thread::sleep(Duration::from_millis(100));
+    if let Err(e) = crate::common::await_listening(&mut child, port, "moto.server") {
+        panic!("{install} ({e})");
     }
     Server {
         endpoint: format!("http://127.0.0.1:{port}"),

@@ -20,20 +20,7 @@ if [ -n "${RANGEREAD_PYTHON:-}" ] && "$RANGEREAD_PYTHON" -c 'import moto.server'
 fi
 
 venv=${S3_VENV:-$repo/target/s3-venv}
-if ! [ -x "$venv/bin/python" ] || ! [ -x "$venv/bin/pip" ]; then
-  rm -rf "$venv"
-  if ! python3 -m venv "$venv" >&2; then
-    rm -rf "$venv"
-    echo "setup.sh: cannot create a virtualenv with python3 -m venv (install python3-venv)" >&2
-    exit 77
-  fi
-fi
-have=$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("moto"))' 2>/dev/null || true)
-if [ "$have" != "$MOTO_VERSION" ] || ! "$venv/bin/python" -c 'import moto.server, flask' 2>/dev/null; then
-  echo "setup.sh: installing moto[server]==$MOTO_VERSION from PyPI into $venv" >&2
-  if ! "$venv/bin/pip" install --disable-pip-version-check --quiet "moto[server]==$MOTO_VERSION" >&2; then
-    echo "setup.sh: could not install moto[server]==$MOTO_VERSION (pip output above)" >&2
-    exit 78
-  fi
-fi
+. "$here/../pinned_venv.sh"
+pinned_venv "$venv" moto "$MOTO_VERSION" "moto[server]==$MOTO_VERSION" \
+  'import moto.server, flask' || exit $?
 echo "$venv/bin/python"
