@@ -409,11 +409,10 @@ impl LineIndex {
             // A hole of a sparse file holds no line feed: pass it without reading it.
             if let Some((_, hole_end)) = src.hole_at(start) {
                 let to = hole_end.min(self.len);
-                let mut block_end = (start / self.block + 1) * self.block;
-                while block_end <= to {
-                    self.checkpoints.push(self.newlines);
-                    block_end += self.block;
-                }
+                // A checkpoint for every block start in (start, to]: all the same count.
+                let blocks = to / self.block - start / self.block;
+                self.checkpoints
+                    .push_n(self.newlines, usize::try_from(blocks).unwrap_or(usize::MAX));
                 self.scanned = to;
                 self.last_is_lf = false;
                 continue;
@@ -572,11 +571,7 @@ impl LineIndex {
             return None;
         }
         let checkpoints = Checkpoints {
-            segments: p
-                .checkpoints
-                .chunks(SEGMENT)
-                .map(|c| Arc::new(c.to_vec()))
-                .collect(),
+            segments: p.checkpoints.chunks(SEGMENT).map(Segment::of).collect(),
             len: p.checkpoints.len(),
         };
         Some(LineIndex {
@@ -644,11 +639,43 @@ const SEGMENT: usize = 4096;
 
 /// The checkpoint list, in shared fixed-size segments: cloning an index (as the cache
 /// does for every read) copies a few pointers, and growing it copies at most the last
-/// segment.
+/// segment. A segment whose entries are all equal (blocks without a line feed: the holes
+/// of a sparse file, a run of NUL bytes) is kept as its value and count, so that a 1 TiB
+/// hole costs 4,096 small segments, not 128 MiB of equal numbers.
 #[derive(Debug, Clone)]
 struct Checkpoints {
-    segments: Vec<Arc<Vec<u64>>>,
+    segments: Vec<Segment>,
     len: usize,
+}
+
+#[derive(Debug, Clone)]
+enum Segment {
+    /// `count` entries, all `value`.
+    Run {
+        value: u64,
+        count: usize,
+    },
+    Dense(Arc<Vec<u64>>),
+}
+
+impl Segment {
+    fn last(&self) -> Option<u64> {
+        match self {
+            Segment::Run { value, .. } => Some(*value),
+            Segment::Dense(v) => v.last().copied(),
+        }
+    }
+
+    /// The segment of `values`: a run when they are all equal.
+    fn of(values: &[u64]) -> Segment {
+        match values.first() {
+            Some(&v) if values.iter().all(|&x| x == v) => Segment::Run {
+                value: v,
+                count: values.len(),
+            },
+            _ => Segment::Dense(Arc::new(values.to_vec())),
+        }
+    }
 }
 
 impl Checkpoints {
@@ -662,27 +689,55 @@ impl Checkpoints {
     }
 
     fn get(&self, i: usize) -> u64 {
-        self.segments[i / SEGMENT][i % SEGMENT]
+        match &self.segments[i / SEGMENT] {
+            Segment::Run { value, .. } => *value,
+            Segment::Dense(v) => v[i % SEGMENT],
+        }
     }
 
     fn push(&mut self, v: u64) {
-        if self.len.is_multiple_of(SEGMENT) {
-            // Grows by doubling up to SEGMENT, so small files keep small indexes.
-            self.segments.push(Arc::new(Vec::new()));
+        self.push_n(v, 1);
+    }
+
+    /// Appends `n` entries equal to `v`.
+    fn push_n(&mut self, v: u64, mut n: usize) {
+        while n > 0 {
+            if self.len.is_multiple_of(SEGMENT) {
+                self.segments.push(Segment::Run { value: v, count: 0 });
+            }
+            let room = SEGMENT - self.len % SEGMENT;
+            let k = n.min(room);
+            let Some(last) = self.segments.last_mut() else {
+                return;
+            };
+            match last {
+                Segment::Run { value, count } if *value == v || *count == 0 => {
+                    *value = v;
+                    *count += k;
+                }
+                Segment::Run { value, count } => {
+                    // Grows by doubling up to SEGMENT, so small files keep small indexes.
+                    let mut dense = vec![*value; *count];
+                    dense.extend(std::iter::repeat_n(v, k));
+                    *last = Segment::Dense(Arc::new(dense));
+                }
+                Segment::Dense(d) => Arc::make_mut(d).extend(std::iter::repeat_n(v, k)),
+            }
+            self.len += k;
+            n -= k;
         }
-        if let Some(last) = self.segments.last_mut() {
-            Arc::make_mut(last).push(v);
-        }
-        self.len += 1;
     }
 
     /// The index of the first entry for which `pred` is false (entries are sorted).
     fn partition_point(&self, pred: impl Fn(&u64) -> bool) -> usize {
         let seg = self
             .segments
-            .partition_point(|s| s.last().is_some_and(&pred));
+            .partition_point(|s| s.last().is_some_and(|v| pred(&v)));
         match self.segments.get(seg) {
-            Some(s) => seg * SEGMENT + s.partition_point(&pred),
+            Some(Segment::Dense(s)) => seg * SEGMENT + s.partition_point(&pred),
+            Some(Segment::Run { value, count }) => {
+                seg * SEGMENT + if pred(value) { *count } else { 0 }
+            }
             None => self.len,
         }
     }
@@ -690,9 +745,12 @@ impl Checkpoints {
     fn memory_bytes(&self) -> usize {
         self.segments
             .iter()
-            .map(|s| s.capacity() * 8)
+            .map(|s| match s {
+                Segment::Run { .. } => 0,
+                Segment::Dense(v) => v.capacity() * 8,
+            })
             .sum::<usize>()
-            + self.segments.capacity() * std::mem::size_of::<Arc<Vec<u64>>>()
+            + self.segments.capacity() * std::mem::size_of::<Segment>()
     }
 }
 
@@ -715,6 +773,68 @@ mod tests {
             .map(|i| ix.checkpoints.get(i))
             .collect();
         (ix.scanned, ix.newlines, ix.last_is_lf, cps)
+    }
+
+    /// Checkpoints against a plain vector: every entry, every partition point.
+    fn same_as_naive(c: &Checkpoints, naive: &[u64]) {
+        assert_eq!(c.len, naive.len());
+        for (i, &v) in naive.iter().enumerate() {
+            assert_eq!(c.get(i), v, "entry {i}");
+        }
+        let last = naive.last().copied().unwrap_or(0);
+        for t in [0, 1, last / 2, last, last + 1] {
+            assert_eq!(
+                c.partition_point(|&x| x < t),
+                naive.partition_point(|&x| x < t),
+                "partition point of {t}"
+            );
+        }
+    }
+
+    #[test]
+    fn runs_of_equal_checkpoints_take_no_room() {
+        // A 1 TiB hole in 64 KiB blocks, between two stretches of text.
+        let mut c = Checkpoints::new();
+        let mut naive = vec![0u64];
+        for v in 1..100 {
+            c.push(v);
+            naive.push(v);
+        }
+        c.push_n(99, 16 << 20);
+        naive.extend(std::iter::repeat_n(99, 16 << 20));
+        for v in 100..5000 {
+            c.push(v);
+            naive.push(v);
+        }
+        same_as_naive(&c, &naive);
+        assert!(
+            c.memory_bytes() < 1 << 20,
+            "{} bytes for 16 Mi equal entries",
+            c.memory_bytes()
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn checkpoints_agree_with_a_vector(
+            steps in proptest::collection::vec((0u64..3, 1usize..10_000), 1..40)
+        ) {
+            let mut c = Checkpoints::new();
+            let mut naive = vec![0u64];
+            let mut v = 0;
+            for (add, n) in steps {
+                v += add;
+                if n % 2 == 0 {
+                    c.push_n(v, n);
+                } else {
+                    for _ in 0..n {
+                        c.push(v);
+                    }
+                }
+                naive.extend(std::iter::repeat_n(v, n));
+            }
+            same_as_naive(&c, &naive);
+        }
     }
 
     proptest! {

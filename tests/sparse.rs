@@ -47,6 +47,40 @@ fn lines_of_a_sparse_file_are_counted_across_its_holes() {
 }
 
 #[test]
+fn the_index_of_a_1_tib_hole_stays_small() {
+    // 1 TiB apparent size: lines 1-1000 at the start, 1001-1010 at the end.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("huge-sparse.txt");
+    let mut f = std::fs::File::create(&path).unwrap();
+    f.write_all(numbered(1, 1000).as_bytes()).unwrap();
+    let tail = numbered(1001, 1010);
+    let size = 1024 * GIB;
+    if f.seek(SeekFrom::Start(size - tail.len() as u64)).is_err()
+        || f.write_all(tail.as_bytes()).is_err()
+    {
+        // A file system without files this large (FAT, some tmpfs): nothing to test.
+        eprintln!(
+            "NOTICE: no 1 TiB sparse file here; the_index_of_a_1_tib_hole_stays_small skipped"
+        );
+        return;
+    }
+    drop(f);
+    let cache = std::sync::Arc::new(rangeread::IndexCache::new(64 << 20));
+    let reader = Reader::new().summaries(false).cache(cache.clone());
+    let r = reader.read(&path, LineSelection::tail(2)).unwrap();
+    assert_eq!(r.content, "line 1009\nline 1010\n");
+    assert_eq!(r.total_lines, Some(1010));
+    assert_eq!(r.lines.map(|l| (l.start, l.end)), Some((1009, 1010)));
+    // 16 Mi blocks of 64 KiB, nearly all in the hole: their checkpoints are all equal.
+    assert_eq!(cache.len(), 1, "the index was kept");
+    assert!(
+        cache.memory_bytes() < 1 << 20,
+        "index of 1 TiB, mostly hole: {} bytes",
+        cache.memory_bytes()
+    );
+}
+
+#[test]
 fn a_line_that_is_mostly_hole_is_cut_and_paged_not_scanned_whole() {
     let dir = tempfile::tempdir().unwrap();
     let path = sparse_file(dir.path());
