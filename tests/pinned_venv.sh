@@ -1,9 +1,9 @@
 # Sourced by the test set-up scripts: a virtualenv holding one pinned package from PyPI.
 #
 #   . tests/pinned_venv.sh
-#   pinned_venv VENV PACKAGE VERSION [PIP_SPEC] [IMPORT_CHECK]
+#   pinned_venv VENV PACKAGE VERSION [PIP_REQUIREMENT] [IMPORT_CHECK]
 #
-# Creates VENV with python3 -m venv when it has no python and pip, and installs PIP_SPEC
+# Creates VENV with python3 -m venv when it has no python and pip, and installs PIP_REQUIREMENT
 # (default PACKAGE==VERSION) when the installed PACKAGE is not VERSION or IMPORT_CHECK (a
 # Python statement) fails. Messages go to stderr, prefixed with the calling script's name.
 # Returns 0, 77 when no virtualenv can be created here, 78 when pip cannot install.
