@@ -141,9 +141,8 @@ pub(crate) fn collect_lines(
     want: Option<u64>,
     stop_at: u64,
     budget: &Budget,
-    mut content: Vec<u8>,
+    content: Vec<u8>,
 ) -> Result<Page> {
-    content.clear();
     let mut page = Page {
         content,
         start,
@@ -310,7 +309,7 @@ pub(crate) fn byte_page(
     s: u64,
     e: u64,
     max_bytes: Limit,
-    mut content: Vec<u8>,
+    content: Vec<u8>,
 ) -> Result<Page> {
     let src = lines.src;
     let units = lines.layout.units;
@@ -347,7 +346,6 @@ pub(crate) fn byte_page(
         page.end = take_end;
     }
     let n = usize::try_from(take_end - s).map_err(|_| src.changed())?;
-    content.clear();
     page.content = content;
     src.read_append(s, n, &mut page.content)?;
     page.segments.push((0, s));

@@ -300,7 +300,8 @@ impl Document {
         }
     }
 
-    /// A buffer for a page's content: one the host handed back to its pool, if any.
+    /// An empty buffer for a page's content: one the host handed back to its pool, if
+    /// any (the pool hands buffers out cleared).
     fn buffer(&self) -> Vec<u8> {
         self.buffers.as_ref().map_or_else(Vec::new, |p| p.take())
     }

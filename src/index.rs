@@ -711,10 +711,8 @@ impl Checkpoints {
                 return;
             };
             match last {
-                Segment::Run { value, count } if *value == v || *count == 0 => {
-                    *value = v;
-                    *count += k;
-                }
+                // A new segment starts as a run of `v`.
+                Segment::Run { value, count } if *value == v => *count += k,
                 Segment::Run { value, count } => {
                     // Grows by doubling up to SEGMENT, so small files keep small indexes.
                     let mut dense = vec![*value; *count];
