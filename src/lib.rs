@@ -190,8 +190,14 @@
 //!   rusqlite with a bundled SQLite (a C build; off by default to keep builds light).
 //! - `schemars`: JSON Schemas for the [`tool`] module's parameter structs, with
 //!   schemars 1.x (the version `rmcp` uses); needed by `mcp-server/src/main.rs`.
+//! - `object-store` (off by default, heavy): objects in S3 (and S3-compatible stores),
+//!   GCS, Azure Blob Storage and plain HTTP(S) servers as sources (module `object`), through
+//!   the `object_store` crate on a tokio runtime, with an HTTP client and TLS. Needs
+//!   Rust 1.89.
 //!
-//! The library is pure-sync and depends only on small, well-kept crates.
+//! The library is pure-sync. The default features depend only on small, well-kept crates;
+//! `opencode` adds a C build of SQLite, and `object-store` an async HTTP stack (driven
+//! from sync calls: the library's API stays sync).
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]

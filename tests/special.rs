@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::Input;
-use rangeread::{Error, FileKind, LineSelection, Reader};
+use rangeread::{ByteSelection, Error, FileKind, LineSelection, Reader};
 
 /// Runs `f` on another thread and fails the test if it does not return within 5 s.
 fn within_5s<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
@@ -356,7 +356,11 @@ fn byte_selections_on_special_files_behave_the_same() {
             ..
         }
     ));
-    let err = within_5s(|| Reader::new().read("/dev/zero", 0..10).unwrap_err());
+    let err = within_5s(|| {
+        Reader::new()
+            .read("/dev/zero", ByteSelection::from(0..10))
+            .unwrap_err()
+    });
     assert!(matches!(
         err,
         Error::NotRegularFile {
@@ -364,7 +368,9 @@ fn byte_selections_on_special_files_behave_the_same() {
             ..
         }
     ));
-    let r = Reader::new().read("/proc/self/status", 0..5).unwrap();
+    let r = Reader::new()
+        .read("/proc/self/status", ByteSelection::from(0..5))
+        .unwrap();
     assert_eq!(r.content, "Name:");
 }
 

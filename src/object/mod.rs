@@ -11,7 +11,10 @@
 //!   (half before the 64 KiB boundary below it and half after, so that a page
 //!   and the summary of what surrounds it come in one request; or backward when the
 //!   reader walks back from the end, as a `tail` does). A long front-to-back pass (the first count of a
-//!   deep read) is one streaming `GET` read at the store's speed.
+//!   deep read) is one streaming `GET` read at the store's speed. With an index directory
+//!   that knows the object ([`crate::IndexCache::with_dir`]: size, ETag, first 8 KiB and
+//!   line offsets), [`crate::Reader::read_in`] on a [`crate::Workspace::object`] root
+//!   opens it without a request, and each read is one conditional request.
 //! - **A bounded block cache.** Fetched windows are kept (64 MiB by default, least
 //!   recently used evicted) and shared by every read of the source.
 //! - **One version.** Every request after the first is conditional on the ETag seen when
@@ -342,6 +345,47 @@ impl ObjectSource {
         name: &str,
         config: ObjectConfig,
     ) -> Result<ObjectSource> {
+        let mut src = ObjectSource::unopened(store, location, name, config)?;
+        src.open_first_window()?;
+        Ok(src)
+    }
+
+    /// Opens `location` at a version an earlier read saw (`size` bytes, ETag
+    /// `version`: what an index directory stored), without a request: the first read is
+    /// the first request, conditional on that ETag (`If-Match`), and an object that is
+    /// no longer that version fails it with [`Error::Changed`]. `None` for a version that
+    /// is no ETag (a store without ETags is opened as usual).
+    pub(crate) fn at_version(
+        store: Arc<dyn ObjectStore>,
+        location: ObjectPath,
+        name: &str,
+        config: ObjectConfig,
+        size: u64,
+        version: &str,
+    ) -> Option<Result<ObjectSource>> {
+        // `version()` spells a version without an ETag as `SIZE@NANOS`.
+        let no_tag = version
+            .strip_prefix(&format!("{size}@"))
+            .is_some_and(|n| n.parse::<i64>().is_ok());
+        if no_tag || size == 0 {
+            return None;
+        }
+        Some(
+            ObjectSource::unopened(store, location, name, config).map(|mut src| {
+                src.meta.size = size;
+                src.meta.e_tag = Some(version.to_string());
+                src
+            }),
+        )
+    }
+
+    /// A source on `location` that has asked nothing yet (size 0, no version).
+    fn unopened(
+        store: Arc<dyn ObjectStore>,
+        location: ObjectPath,
+        name: &str,
+        config: ObjectConfig,
+    ) -> Result<ObjectSource> {
         let runtime = match &config.runtime {
             Some(h) => Runtime::Host(h.clone()),
             None => Runtime::Owned(
@@ -353,7 +397,7 @@ impl ObjectSource {
                     .map_err(|e| Error::io(FsPath::new(name), e))?,
             ),
         };
-        let mut src = ObjectSource {
+        Ok(ObjectSource {
             store,
             location,
             url: name.to_string(),
@@ -368,8 +412,15 @@ impl ObjectSource {
             state: Mutex::new(State::default()),
             counters: config.counters.clone().unwrap_or_default(),
             config,
-        };
-        let path = FsPath::new(name);
+        })
+    }
+
+    /// The first request: the first window, unconditional, which also tells the size
+    /// and the version every later request is conditional on.
+    fn open_first_window(&mut self) -> Result<()> {
+        let src = self;
+        let path = FsPath::new(&src.url).to_path_buf();
+        let path = path.as_path();
         let first = src.get(GetRange::Bounded(0..src.config.window), true);
         match first {
             Ok((meta, range, data)) => {
@@ -394,7 +445,7 @@ impl ObjectSource {
                 }
             }
         }
-        Ok(src)
+        Ok(())
     }
 
     /// This object as a [`Source`] to read with [`crate::Reader::document`].
