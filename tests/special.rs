@@ -645,13 +645,34 @@ fn example_binaries_take_any_path_and_answer_help() {
             .count();
         assert_eq!(lines, 1, "{flag} in\n{help}");
     }
-    for name in ["classify", "stress"] {
-        let out = Command::new(built_example(name))
-            .arg("-h")
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(0), "{name}");
-        assert!(String::from_utf8(out.stdout).unwrap().contains("--help"));
+    // Every example under examples/ (a new one is tested without being listed here).
+    let mut names: Vec<String> =
+        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/examples"))
+            .unwrap()
+            .filter_map(|e| {
+                e.unwrap()
+                    .file_name()
+                    .into_string()
+                    .ok()?
+                    .strip_suffix(".rs")
+                    .map(str::to_string)
+            })
+            .collect();
+    names.sort();
+    assert!(names.len() >= 5, "{names:?}");
+    for name in &names {
+        let exe = built_example(name);
+        for flag in ["--help", "-h"] {
+            let out = Command::new(&exe).arg(flag).output().unwrap();
+            let stdout = String::from_utf8(out.stdout).unwrap();
+            assert_eq!(out.status.code(), Some(0), "{name} {flag}: {stdout}");
+            assert!(
+                stdout.contains("usage") && stdout.contains("--help"),
+                "{name} {flag} prints its usage: {stdout}"
+            );
+        }
+        let out = Command::new(&exe).arg("--no-such-flag").output().unwrap();
+        assert!(!out.status.success(), "{name} refuses an unknown flag");
     }
 
     let dir = tempfile::tempdir().unwrap();
