@@ -310,15 +310,14 @@ impl ObjectSource {
     /// The first request: the first window, unconditional, which also tells the size
     /// and the version every later request is conditional on.
     fn open_first_window(&mut self) -> Result<()> {
-        let src = self;
-        let path = FsPath::new(&src.url).to_path_buf();
+        let path = FsPath::new(&self.url).to_path_buf();
         let path = path.as_path();
-        let first = src.get(GetRange::Bounded(0..src.config.window), true);
+        let first = self.get(GetRange::Bounded(0..self.config.window), true);
         match first {
             Ok((meta, range, data)) => {
-                src.meta = meta;
-                let state = src.state.get_mut().unwrap_or_else(|e| e.into_inner());
-                state.insert(range.start, data, src.config.cache_bytes);
+                self.meta = meta;
+                let state = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
+                state.insert(range.start, data, self.config.cache_bytes);
             }
             Err(first_err) => {
                 // An empty object has no byte to ask for: learn its size from its
@@ -326,13 +325,13 @@ impl ObjectSource {
                 if matches!(first_err, object_store::Error::NotFound { .. }) {
                     return Err(open_error(path, first_err));
                 }
-                src.counters.requests.fetch_add(1, Ordering::Relaxed);
+                self.counters.requests.fetch_add(1, Ordering::Relaxed);
                 let head = src
                     .runtime
-                    .block_on(src.store.head(&src.location))
+                    .block_on(self.store.head(&self.location))
                     .map_err(|e| Error::io(path, e))?;
                 match head {
-                    Ok(meta) if meta.size == 0 => src.meta = meta,
+                    Ok(meta) if meta.size == 0 => self.meta = meta,
                     _ => return Err(open_error(path, first_err)),
                 }
             }
