@@ -326,7 +326,7 @@ impl ObjectSource {
                     return Err(open_error(path, first_err));
                 }
                 self.counters.requests.fetch_add(1, Ordering::Relaxed);
-                let head = src
+                let head = self
                     .runtime
                     .block_on(self.store.head(&self.location))
                     .map_err(|e| Error::io(path, e))?;
