@@ -202,7 +202,9 @@ fn check_part(file: &FileFacts, part: &str, shown: &Range<u64>) -> Result<usize,
                 span.end - span.start
             ));
         }
-        let before = a == 1;
+        // Before the answer when it ends where the answer starts (an empty answer at
+        // the text start has only lines after it).
+        let before = a == 1 && span.end == shown.start && shown.start > span.start;
         let edge = if before { span.end } else { span.start };
         let want_edge = if before { shown.start } else { shown.end };
         if edge != want_edge || (!before && span.end != file.size()) {
@@ -212,7 +214,9 @@ fn check_part(file: &FileFacts, part: &str, shown: &Range<u64>) -> Result<usize,
         }
         return Ok(2);
     } else {
-        lower.starts_with("bytes 0-")
+        // The part before the answer comes first and exists only when the answer does
+        // not start at 0 (an answer of nothing at 0 has `Bytes 0-N` after it).
+        lower.starts_with("bytes 0-") && shown.start > 0 && !part.starts_with("bytes")
     };
     // A byte range: `Bytes 0-S omitted (SIZE[: held])`.
     let (lo, hi) = range_of(
