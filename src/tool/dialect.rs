@@ -1,0 +1,415 @@
+//! What read tools differ on, as data: a [`Dialect`] names a tool's parameters and what
+//! each means, its defaults and caps, what it does past the end of a file and over a
+//! cap, how its answer looks and what its errors say. One decoder and one renderer
+//! ([`super::DialectTool`]) serve every dialect; the presets are dialect values written as
+//! JSON (`src/tool/presets/*.json`), and a host's own tool is one more value.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// A read tool's behaviour, as data. See the [module documentation](self).
+///
+/// Build one from a preset ([`Dialect::preset`]) and change what differs, or deserialize
+/// your own from JSON (the presets' files are examples of every field).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Dialect {
+    /// The preset's name (`codex`, `claude-code`, `vault` ...), or your own.
+    pub preset: String,
+    /// The tool's name as the model calls it (`read_file`, `Read`, `view` ...).
+    pub name: String,
+    /// A short human title (MCP's `annotations.title`).
+    #[serde(default)]
+    pub title: String,
+    /// The description the model reads.
+    pub description: String,
+    /// Where the behaviour comes from: repository and commit, or release.
+    #[serde(default)]
+    pub source: String,
+    /// The parameters, in the order the schema lists them.
+    pub params: Vec<Param>,
+    /// Extra keys of the input schema's top level (for example `$schema`).
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub schema: Map<String, Value>,
+    /// How paths are taken and shown.
+    #[serde(default)]
+    pub paths: PathRules,
+    /// How line selections are defaulted, capped and widened, and what happens past the end.
+    #[serde(default)]
+    pub lines: LineRules,
+    /// The budgets of one call.
+    #[serde(default)]
+    pub limits: Limits,
+    /// Caps that refuse instead of paging.
+    #[serde(default)]
+    pub caps: Caps,
+    /// What the answer looks like.
+    #[serde(default)]
+    pub output: Output,
+    /// The texts of errors that differ from the library's.
+    #[serde(default)]
+    pub errors: ErrorTexts,
+}
+
+/// One parameter of a tool.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Param {
+    /// The name the schema advertises.
+    pub name: String,
+    /// Other spellings accepted (not advertised); a call giving two spellings of one
+    /// parameter is refused.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
+    /// What the parameter means.
+    pub role: Role,
+    /// Whether a call must give it.
+    #[serde(default)]
+    pub required: bool,
+    /// Its description in the schema.
+    #[serde(default)]
+    pub description: String,
+    /// Its JSON Schema when the role's default (type, minimum) is not what the tool
+    /// publishes; `description` is added from the field above.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub schema: Map<String, Value>,
+    /// What a 0 means; by default 0 is refused for line numbers and kept for counts and
+    /// bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zero: Option<Special>,
+    /// What a negative number means; by default it is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub negative: Option<Special>,
+}
+
+/// What a special value (0, a negative number) of a numeric parameter does.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Special {
+    /// Refused with the library's message for that parameter.
+    Refuse,
+    /// Refused with this text (`{name}`: the parameter as spelled, `{value}`).
+    Message(String),
+    /// Taken as if the parameter was not given.
+    Absent,
+    /// Kept: a negative line counts from the end (`-1` is the last line); `offset: 0`
+    /// reads from line 1 and numbers the lines from 0 (as Claude Code's Read does).
+    Keep,
+}
+
+/// What a parameter means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// The file (a string).
+    Path,
+    /// The session whose workspace the path is resolved in.
+    Session,
+    /// The first line, 1-based, of a range closed by [`Role::EndLine`].
+    StartLine,
+    /// The last line of the range, inclusive.
+    EndLine,
+    /// The first line, 1-based, of `limit` lines.
+    Offset,
+    /// The number of lines to skip (0-based first line) before `limit` lines.
+    Skip,
+    /// The number of lines to read.
+    Limit,
+    /// The first N lines.
+    Head,
+    /// The last N lines.
+    Tail,
+    /// The first byte, 0-based.
+    StartByte,
+    /// The end of the byte range, exclusive.
+    EndByte,
+    /// `true`: read the whole file.
+    Entire,
+    /// `[start, end]`: 1-based inclusive lines; an end of `-1` reads to the end.
+    LineRange,
+    /// Accepted and not used (an explanation).
+    Ignored,
+}
+
+/// How paths are taken and shown.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PathRules {
+    /// Refuse a relative path with this text (`{path}`); by default a relative path is
+    /// resolved against the workspace root.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub require_absolute: Option<String>,
+    /// How a path is shown in answers: `relative` to the root (the default: the host's
+    /// layout stays private), or `absolute`.
+    pub show: PathShow,
+}
+
+/// How a tool shows the path it read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PathShow {
+    /// Relative to the workspace root.
+    #[default]
+    Relative,
+    /// The absolute path on the host.
+    Absolute,
+}
+
+/// How line selections are defaulted, capped and widened.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LineRules {
+    /// Lines a read returns when the call gives no count (Codex and Gemini CLI: 2000);
+    /// `None`: to the end, within the budgets.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_limit: Option<u64>,
+    /// The most lines a call that names a range returns (Cursor: 250); `None`: the
+    /// line budget of [`Limits::max_lines`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ranged_max: Option<u64>,
+    /// A range shorter than this is widened around the request to this many lines
+    /// (Cursor: 200), clamped to the file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub widen_to: Option<u64>,
+    /// The ways of selecting to which `start_line`/`end_line` give way when both are
+    /// given (Cursor always sends its line parameters: reading the entire file, or
+    /// `start_byte`, wins over them).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lines_yield_to: Vec<Role>,
+    /// What a first line past the end does.
+    pub past_end: PastEnd,
+    /// Refuse a read without a range of a file longer than this many lines (Goose).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refuse_unranged_over: Option<Refusal>,
+    /// A file that ends with a line feed has one more, empty, line after it, as
+    /// splitting the text on `\n` gives (Claude Code's Read: `a\nb\n` has 3 lines).
+    pub split_lines: bool,
+}
+
+impl Default for LineRules {
+    fn default() -> Self {
+        LineRules {
+            default_limit: None,
+            ranged_max: None,
+            widen_to: None,
+            lines_yield_to: Vec::new(),
+            past_end: PastEnd::Error,
+            refuse_unranged_over: None,
+            split_lines: false,
+        }
+    }
+}
+
+/// What a first line past the end of the file does.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PastEnd {
+    /// The library's error: `Invalid range specified: start_line (X) is beyond the end
+    /// of the file (N lines).`, naming the parameter as the caller spelled it.
+    Error,
+    /// An error with this text (`{start}`, `{total}`, `{name}`).
+    Message(String),
+    /// A successful answer with this text instead of content (`{start}`, `{total}`).
+    Note(String),
+    /// A successful, empty answer.
+    Empty,
+}
+
+/// A refusal: over `lines` lines, answer with `message` (`{path}`, `{total}`, `{limit}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Refusal {
+    /// The threshold.
+    pub lines: u64,
+    /// The answer.
+    pub message: String,
+}
+
+/// The budgets of one call (0: no limit), as [`crate::Reader`] takes them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Limits {
+    /// Lines per call (default 2000).
+    pub max_lines: u64,
+    /// Bytes of content per call (default 100 KiB).
+    pub max_bytes: u64,
+    /// Characters a line (default 2000); longer lines are cut and marked.
+    pub max_line_chars: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_lines: 2000,
+            max_bytes: 100 * 1024,
+            max_line_chars: 2000,
+        }
+    }
+}
+
+/// Caps that refuse a read instead of paging it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Caps {
+    /// Refuse a read without a line count of a file larger than this
+    /// (`{size}`, `{max}`: sizes as `293KB`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_size: Option<SizeCap>,
+    /// Refuse a read whose selected text is larger than this (`{size}`, `{max}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub range_size: Option<SizeCap>,
+}
+
+/// A size over which a read is refused.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SizeCap {
+    /// The most bytes.
+    pub bytes: u64,
+    /// The refusal.
+    pub message: String,
+}
+
+/// What the answer looks like.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Output {
+    /// The answer's form.
+    pub form: Form,
+    /// Each line (`{n}`: its number, `{line}`: its text, terminator dropped), such as
+    /// `L{n}: {line}` or `{n:>6}\t{line}`; `None`: the content as it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<String>,
+    /// Drop the CR of a CRLF line end.
+    pub strip_cr: bool,
+    /// End the last line with a line feed (by default lines are joined by `\n`, the
+    /// last one without).
+    pub final_newline: bool,
+    /// Before the lines (`{path}`, `{range}`, `{lang}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub header: Option<String>,
+    /// `{range}` of a partial line read (`{start}`, `{end}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub range: Option<String>,
+    /// `{range}` of a byte read (`{start}`, `{end}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub byte_range: Option<String>,
+    /// Number the lines of a byte read too (by default its text is shown as it is).
+    pub number_bytes: bool,
+    /// After the lines.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub footer: Option<String>,
+    /// After a read cut by a budget (`{start}`, `{end}`, `{total}`, `{next}`,
+    /// `{budget}`); in byte reads `{start}`/`{end}` are bytes and `{total}` the size.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncated: Option<String>,
+    /// [`Output::truncated`] of a byte read; by default the line form.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncated_bytes: Option<String>,
+    /// `{next}` of a read that stopped at a line (`{line}`).
+    pub next_line: String,
+    /// `{next}` of a read that stopped inside a line (`{byte}`).
+    pub next_byte: String,
+    /// After a partial read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial_note: Option<String>,
+    /// After a line cut at the line budget (`{more}`: bytes left out, `{next}`: where
+    /// the rest starts).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cut_marker: Option<String>,
+    /// The whole answer for an empty file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub empty: Option<String>,
+    /// After a read without a range: the file's outline.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outline: Option<OutlineForm>,
+    /// How an error reads (`{message}`).
+    pub error: String,
+}
+
+impl Default for Output {
+    fn default() -> Self {
+        Output {
+            form: Form::Text,
+            line: None,
+            strip_cr: false,
+            final_newline: false,
+            header: None,
+            range: None,
+            byte_range: None,
+            number_bytes: false,
+            footer: None,
+            truncated: None,
+            truncated_bytes: None,
+            next_line: "start_line={line}".into(),
+            next_byte: "start_byte={byte}".into(),
+            partial_note: None,
+            cut_marker: None,
+            empty: None,
+            outline: None,
+            error: "{message}".into(),
+        }
+    }
+}
+
+/// The outline shown after a read without a range.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutlineForm {
+    /// Before the entries.
+    pub title: String,
+    /// Each landmark (`{line}`, `{text}`).
+    pub entry: String,
+    /// When the outline stopped early (`{lines}`: lines it covers).
+    pub incomplete: String,
+    /// After the entries.
+    pub end: String,
+}
+
+/// The form of an answer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Form {
+    /// Text, shaped by the other fields of [`Output`].
+    #[default]
+    Text,
+    /// The content, then the notes (omitted regions, where to continue, cut lines) as
+    /// a second block, and [`super::ReadMetadata`] as structured content: the unified
+    /// `read_file`.
+    ContentAndNotes,
+    /// Cursor's `session_read_file` JSON ([`super::SessionReadFileResponse`]).
+    SessionJson,
+    /// `fs_read`'s JSON `{content, metadata}` ([`super::FsReadResponse`]).
+    RangeJson,
+}
+
+/// The texts of errors that differ from the library's (`{path}`: the path as the caller
+/// gave it, `{message}`: the library's text).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ErrorTexts {
+    /// A file that does not exist.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_found: Option<String>,
+    /// A directory.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub is_directory: Option<String>,
+    /// A binary file (`{mime}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub binary: Option<String>,
+    /// A path outside the workspace.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outside: Option<String>,
+    /// A protected path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub protected: Option<String>,
+    /// A device, FIFO or socket.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_regular: Option<String>,
+    /// Missing required parameter (`{name}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missing: Option<String>,
+    /// A parameter the tool does not take (`{name}`, `{accepted}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unknown: Option<String>,
+}
