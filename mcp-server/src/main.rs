@@ -62,7 +62,8 @@ const CACHE_BYTES: usize = 64 << 20;
 
 #[derive(Clone)]
 struct Server {
-    tool: Arc<DialectTool>,
+    /// The preset's tools (one, or each tool of a peer that serves several).
+    tools: Arc<Vec<DialectTool>>,
     /// `None` without `--sessions-store`: `read_session_messages` is then not listed.
     sessions: Option<Store>,
     /// Content buffers: the writer hands each answer's text back once it is written, and
@@ -71,22 +72,32 @@ struct Server {
 }
 
 impl Server {
-    fn name(&self) -> &str {
-        &self.tool.dialect().name
+    /// The names of the tools, for messages.
+    fn names(&self) -> String {
+        let names: Vec<&str> = self
+            .tools
+            .iter()
+            .map(|t| t.dialect().name.as_str())
+            .collect();
+        names.join(", ")
     }
 
-    /// The tool's name, description and input schema, from its dialect.
-    fn definition(&self) -> Tool {
-        let def = self.tool.definition();
-        let title = def.title.clone();
-        Tool::new(def.name, def.description, Arc::new(def.input_schema)).with_annotations(
-            ToolAnnotations::with_title(title)
-                .read_only(true)
-                .destructive(false)
-                .idempotent(true)
-                .open_world(false),
-        )
+    fn tool(&self, name: &str) -> Option<usize> {
+        self.tools.iter().position(|t| t.dialect().name == name)
     }
+}
+
+/// A tool's name, description and input schema, from its dialect.
+fn definition(tool: &DialectTool) -> Tool {
+    let def = tool.definition();
+    let title = def.title.clone();
+    Tool::new(def.name, def.description, Arc::new(def.input_schema)).with_annotations(
+        ToolAnnotations::with_title(title)
+            .read_only(true)
+            .destructive(false)
+            .idempotent(true)
+            .open_world(false),
+    )
 }
 
 /// A tool's answer as MCP content: its text, the notes as a second block, the
@@ -119,7 +130,7 @@ impl ServerHandler for Server {
             .with_server_info(Implementation::new("rangeread", env!("CARGO_PKG_VERSION")))
             .with_instructions(format!(
                 "{} reads line or byte ranges of files of any size under the root.",
-                self.name()
+                self.names()
             ))
     }
 
@@ -128,7 +139,7 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let mut tools = vec![self.definition()];
+        let mut tools: Vec<Tool> = self.tools.iter().map(definition).collect();
         if self.sessions.is_some() {
             tools.push(sessions_tool_definition());
         }
@@ -138,8 +149,7 @@ impl ServerHandler for Server {
     fn get_tool(&self, name: &str) -> Option<Tool> {
         match name {
             SESSIONS_TOOL if self.sessions.is_some() => Some(sessions_tool_definition()),
-            n if n == self.name() => Some(self.definition()),
-            _ => None,
+            n => self.tool(n).map(|i| definition(&self.tools[i])),
         }
     }
 
@@ -164,20 +174,19 @@ impl ServerHandler for Server {
                 });
             return Ok(result.into());
         }
-        let tool = self.name();
-        if request.name != tool {
-            let mut names = tool.to_string();
+        let Some(index) = self.tool(&request.name) else {
+            let mut names = self.names();
             if self.sessions.is_some() {
                 names.push_str(" and ");
                 names.push_str(SESSIONS_TOOL);
             }
             let message = format!("Unknown tool {:?}; this server has {names}", request.name);
             return Ok(error_result(&message, "unknown_tool").into());
-        }
-        let preset = self.tool.clone();
+        };
+        let tools = self.tools.clone();
         // Reads are blocking file I/O: keep them off the transport's thread. A panic in
         // a read ends its task only, and is reported like any other failure.
-        let result = tokio::task::spawn_blocking(move || tool_result(preset.respond(args)))
+        let result = tokio::task::spawn_blocking(move || tool_result(tools[index].respond(args)))
             .await
             .unwrap_or_else(|e| {
                 error_result(&format!("Internal error while reading: {e}"), "internal")
@@ -223,38 +232,41 @@ fn build(o: Options) -> Result<Server, String> {
             .map_err(e)
     };
     let buffers = Arc::new(BufferPool::new(2, stdio::KEEP_BYTES));
-    let mut dialect = Dialect::preset(&o.preset).map_err(e)?;
-    // The flags replace the preset's own budgets (a cap on ranged reads too).
-    if let Some(n) = o.max_lines {
-        dialect.limits.max_lines = n;
-        if dialect.lines.ranged_max.is_some() {
-            dialect.lines.ranged_max = Some(n);
+    let mut tools = Vec::new();
+    for mut dialect in Dialect::preset_tools(&o.preset).map_err(e)? {
+        // The flags replace the preset's own budgets (a cap on ranged reads too).
+        if let Some(n) = o.max_lines {
+            dialect.limits.max_lines = n;
+            if dialect.lines.ranged_max.is_some() {
+                dialect.lines.ranged_max = Some(n);
+            }
         }
-    }
-    if let Some(n) = o.max_bytes {
-        dialect.limits.max_bytes = n;
-    }
-    if let Some(n) = o.max_line_chars {
-        dialect.limits.max_line_chars = n;
-    }
-    let by_session = dialect.params.iter().any(|p| p.role == Role::Session);
-    let scan = o.max_scan_bytes;
-    let tool = DialectTool::new(dialect)
-        .reader_with(|r| r.cache(cache).buffers(buffers.clone()).max_scan_bytes(scan));
-    let tool = if by_session {
-        let registry = WorkspaceRegistry::new();
-        if o.sessions.is_empty() {
-            registry.insert("default", workspace(&o.root)?);
+        if let Some(n) = o.max_bytes {
+            dialect.limits.max_bytes = n;
         }
-        for (name, dir) in &o.sessions {
-            registry.insert(name.clone(), workspace(dir)?);
+        if let Some(n) = o.max_line_chars {
+            dialect.limits.max_line_chars = n;
         }
-        tool.sessions(registry)
-    } else {
-        tool.workspace(workspace(&o.root)?)
-    };
+        let by_session = dialect.params.iter().any(|p| p.role == Role::Session);
+        let scan = o.max_scan_bytes;
+        let cache = cache.clone();
+        let tool = DialectTool::new(dialect)
+            .reader_with(|r| r.cache(cache).buffers(buffers.clone()).max_scan_bytes(scan));
+        tools.push(if by_session {
+            let registry = WorkspaceRegistry::new();
+            if o.sessions.is_empty() {
+                registry.insert("default", workspace(&o.root)?);
+            }
+            for (name, dir) in &o.sessions {
+                registry.insert(name.clone(), workspace(dir)?);
+            }
+            tool.sessions(registry)
+        } else {
+            tool.workspace(workspace(&o.root)?)
+        });
+    }
     Ok(Server {
-        tool: Arc::new(tool),
+        tools: Arc::new(tools),
         sessions,
         buffers,
     })

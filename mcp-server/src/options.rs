@@ -127,10 +127,10 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Opt
     if o.all_projects && o.sessions_store.is_none() {
         return Err("--all-projects needs --sessions-store".to_string());
     }
-    if !Dialect::presets().contains(&o.preset.as_str()) {
+    if !Dialect::preset_names().contains(&o.preset.as_str()) {
         return Err(format!(
             "--preset expects one of {}, got {:?}",
-            Dialect::presets().join(", "),
+            Dialect::preset_names().join(", "),
             o.preset
         ));
     }

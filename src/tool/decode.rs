@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::error::Result;
 use crate::select::{ByteSelection, LineSelection, Selection};
 use crate::tool::args::{invalid, missing, param, Args, Named};
-use crate::tool::dialect::{Dialect, Param, Role, Special};
+use crate::tool::dialect::{Dialect, Param, Role, Special, Unit};
 use crate::tool::template::fill;
 
 /// A value and the parameter name the caller gave it under.
@@ -61,15 +61,6 @@ impl Plan {
     /// Whether the call named a range (anything but a whole read).
     pub fn ranged(&self) -> bool {
         self.way != Way::Whole
-    }
-
-    /// Whether the call gave a line count or an end (Claude Code's caps tell these apart).
-    pub fn counted(&self) -> bool {
-        !matches!(self.way, Way::Whole)
-            && !matches!(
-                self.selection,
-                Selection::Lines(LineSelection::OffsetLimit { limit: None, .. })
-            )
     }
 }
 
@@ -252,9 +243,10 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
     let mut start_name = "start_line".to_string();
     let mut number_from_zero = false;
     let selection: Selection = match way {
-        Way::Whole => match d.lines.default_limit {
-            Some(n) => LineSelection::offset_limit(1, Some(n)).into(),
-            None => Selection::default(),
+        Way::Whole => match (d.lines.whole, d.lines.default_limit) {
+            (Unit::Bytes, _) => ByteSelection::new(None, None).into(),
+            (_, Some(n)) => LineSelection::offset_limit(1, Some(n)).into(),
+            (_, None) => Selection::default(),
         },
         Way::Lines => {
             let (start, end) = (v(&r.start_line), v(&r.end_line));

@@ -178,6 +178,9 @@ pub struct LineRules {
     pub lines_yield_to: Vec<Role>,
     /// What a first line past the end does.
     pub past_end: PastEnd,
+    /// What a call without a selection reads: the whole text by `lines` (the default),
+    /// or by `bytes` (a byte-range tool: no line-length cut).
+    pub whole: Unit,
     /// Refuse a read without a range of a file longer than this many lines (Goose).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub refuse_unranged_over: Option<Refusal>,
@@ -193,11 +196,23 @@ impl Default for LineRules {
             ranged_max: None,
             widen_to: None,
             lines_yield_to: Vec::new(),
+            whole: Unit::Lines,
             past_end: PastEnd::Error,
             refuse_unranged_over: None,
             split_lines: false,
         }
     }
+}
+
+/// The unit of a read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Unit {
+    /// Lines.
+    #[default]
+    Lines,
+    /// Bytes.
+    Bytes,
 }
 
 /// What a first line past the end of the file does.

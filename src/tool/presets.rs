@@ -36,9 +36,47 @@ impl Dialect {
         Ok(serde_json::from_str(text).expect("the preset files are checked by the tests"))
     }
 
-    /// The names of the presets.
+    /// The names of the presets: one a tool; a peer that serves several tools has
+    /// one preset for each, named `PEER/TOOL` (`rust-mcp-filesystem/head_file`).
     pub fn presets() -> Vec<&'static str> {
         PRESETS.iter().map(|(n, _)| *n).collect()
+    }
+
+    /// The tools a server serves for `name`: the preset of that name, or every
+    /// `name/TOOL` preset of a peer with several tools.
+    ///
+    /// ```
+    /// use rangeread::tool::Dialect;
+    ///
+    /// assert_eq!(Dialect::preset_tools("vault")?.len(), 1);
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`Dialect::preset`], for a name that is neither.
+    pub fn preset_tools(name: &str) -> Result<Vec<Dialect>> {
+        let prefix = format!("{name}/");
+        let several: Vec<&str> = PRESETS
+            .iter()
+            .map(|(n, _)| *n)
+            .filter(|n| n.starts_with(&prefix))
+            .collect();
+        if several.is_empty() {
+            return Ok(vec![Dialect::preset(name)?]);
+        }
+        several.into_iter().map(Dialect::preset).collect()
+    }
+
+    /// The names a server takes for `--preset`: each preset, and each peer with
+    /// several tools once.
+    pub fn preset_names() -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = PRESETS
+            .iter()
+            .map(|(n, _)| n.split('/').next().unwrap_or(n))
+            .collect();
+        names.dedup();
+        names
     }
 }
 
@@ -56,5 +94,13 @@ mod tests {
             assert!(!d.description.is_empty(), "{name}");
         }
         assert!(Dialect::preset("nope").is_err());
+        assert!(Dialect::preset_tools("nope").is_err());
+        for name in Dialect::preset_names() {
+            let tools = Dialect::preset_tools(name).unwrap();
+            let mut names: Vec<&str> = tools.iter().map(|d| d.name.as_str()).collect();
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(names.len(), tools.len(), "{name}: two tools of one name");
+        }
     }
 }

@@ -139,7 +139,7 @@ async def presets(server, root):
               list(tools))
         props = field(tools["session_read_file"], "input_schema", "inputSchema").get("properties", {})
         check("session_read_file preset: Cursor's parameters in the schema",
-              {"session", "target_file", "start_line_one_indexed", "end_line_one_indexed_inclusive",
+              {"session", "path", "start_line_one_indexed", "end_line_one_indexed_inclusive",
                "should_read_entire_file", "offset", "limit", "start_byte", "explanation"} == set(props),
               sorted(props))
 
@@ -152,10 +152,10 @@ async def presets(server, root):
         check("session_read_file: a short range widened to 200 lines, integral floats",
               not is_error(r) and v.get("linesRead") == {"start": 1, "end": 200}
               and v.get("linesRequested") == {"start": 10, "end": 12}
-              and structured(r) == {k: x for k, x in v.items() if k != "content"},
+              and structured(r) == v,
               (v.get("linesRead"), v.get("linesRequested")))
-        check("session_read_file: no host path in the answer",
-              root not in texts(r)[0] and v.get("resolvedPath") == "lines.txt", v.get("resolvedPath"))
+        check("session_read_file: resolvedPath is the resolved absolute path, as the seed says",
+              v.get("resolvedPath") == os.path.join(os.path.realpath(root), "lines.txt"), v.get("resolvedPath"))
         r, v = await call({"target_file": "lines.txt", "offset": 1000, "limit": 400})
         summary = v.get("omittedContent", {}).get("summary", "")
         check("session_read_file: legacy offset/limit, 250-line cap named in the note",
@@ -234,8 +234,8 @@ async def presets(server, root):
               and "UTF-8 character boundaries are respected" in tool.description, tool.description)
         r = await c.call_tool("fs_read", {"path": "utf8.txt", "start_byte": 2, "end_byte": 7})
         v = json.loads(texts(r)[0])
-        check("fs_read: structuredContent is the answer without its content (sent once, in the text)",
-              structured(r) == {"metadata": v["metadata"]}, structured(r))
+        check("fs_read: structuredContent is the answer itself (the object the text holds)",
+              structured(r) == v, structured(r))
         check("fs_read: snapped range, encoding, invalid sequences",
               v.get("content") == "\u00e9\u20ac\U0001f980" and v["metadata"]["encoding"] == "utf-8"
               and v["metadata"]["invalid_sequences"] == 0

@@ -1,0 +1,484 @@
+//! The peers' own test cases: each agent's read-tool tests, extracted as data from its
+//! repository at a named commit (`tests/peers/<peer>.json`, provenance in
+//! `tests/peers/SOURCES.md`), run through the library with the peer's dialect and
+//! through the MCP server with its preset.
+//!
+//! A case that the crate does not pass yet is listed in [`PENDING`] with why; the test
+//! asserts that it still fails (so a fix shows up as a failure to update the list).
+//! Cases that need a document reader the build lacks (`needs`) are counted as skipped.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use base64::Engine as _;
+use rangeread::tool::{Dialect, DialectTool, ToolResponse};
+use rangeread::Workspace;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+#[derive(Deserialize)]
+struct PeerFile {
+    peer: String,
+    cases: Vec<Case>,
+}
+
+#[derive(Deserialize, Clone)]
+struct Case {
+    id: String,
+    #[serde(default)]
+    files: Vec<FileSpec>,
+    #[serde(default)]
+    config: Map<String, Value>,
+    call: Map<String, Value>,
+    expect: Expect,
+    #[serde(default)]
+    needs: Option<String>,
+}
+
+#[derive(Deserialize, Clone)]
+struct FileSpec {
+    path: String,
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    base64: Option<String>,
+    #[serde(default)]
+    repeat: Option<Repeat>,
+    #[serde(default)]
+    lines: Option<Lines>,
+    #[serde(default)]
+    dir: bool,
+    #[serde(default)]
+    symlink: Option<String>,
+}
+
+#[derive(Deserialize, Clone)]
+struct Repeat {
+    text: String,
+    times: usize,
+}
+
+#[derive(Deserialize, Clone)]
+struct Lines {
+    prefix: String,
+    count: usize,
+}
+
+#[derive(Deserialize, Serialize, Clone)]
+struct Expect {
+    is_error: bool,
+    #[serde(default)]
+    text: Option<String>,
+    #[serde(default)]
+    lines: Option<Vec<String>>,
+    #[serde(default)]
+    contains: Vec<String>,
+    #[serde(default)]
+    not_contains: Vec<String>,
+    #[serde(default)]
+    starts_with: Option<String>,
+    #[serde(default)]
+    json_subset: Option<Value>,
+    #[serde(default)]
+    media_type: Option<String>,
+}
+
+/// Cases the crate does not pass yet: (peer, case id, why). Each must still fail.
+const PENDING: &[(&str, &str, &str)] = &[];
+
+/// Writes a case's files under `root`.
+fn materialize(root: &Path, files: &[FileSpec]) {
+    for f in files {
+        let p = root.join(&f.path);
+        if let Some(parent) = p.parent() {
+            fs::create_dir_all(parent).unwrap();
+        }
+        if f.dir {
+            fs::create_dir_all(&p).unwrap();
+            continue;
+        }
+        if let Some(target) = &f.symlink {
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(target, &p).unwrap();
+            continue;
+        }
+        let bytes: Vec<u8> = if let Some(t) = &f.text {
+            t.clone().into_bytes()
+        } else if let Some(b) = &f.base64 {
+            base64::engine::general_purpose::STANDARD.decode(b).unwrap()
+        } else if let Some(r) = &f.repeat {
+            r.text.repeat(r.times).into_bytes()
+        } else if let Some(l) = &f.lines {
+            (1..=l.count)
+                .map(|i| format!("{}{i}\n", l.prefix))
+                .collect::<String>()
+                .into_bytes()
+        } else {
+            Vec::new()
+        };
+        fs::write(&p, bytes).unwrap();
+    }
+}
+
+/// Replaces `{root}` in every string of a JSON value.
+fn with_root(v: &Value, root: &str) -> Value {
+    match v {
+        Value::String(s) => Value::String(s.replace("{root}", root)),
+        Value::Array(a) => Value::Array(a.iter().map(|x| with_root(x, root)).collect()),
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .map(|(k, x)| (k.clone(), with_root(x, root)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// How a peer's test set its tool up: the workspace root (relative to the case's root),
+/// the protected patterns, and server flags for the same.
+struct Setup {
+    root: PathBuf,
+    protect: Vec<String>,
+}
+
+/// A case's `config`, as the peer's own test harness applies it.
+fn setup(peer: &str, case: &Case, root: &Path) -> Result<Setup, String> {
+    let mut s = Setup {
+        root: root.to_path_buf(),
+        protect: Vec::new(),
+    };
+    for (k, v) in &case.config {
+        match (peer, k.as_str()) {
+            // rust-mcp-filesystem's setup_service(["dir1"]): the one allowed directory.
+            ("rust-mcp-filesystem", "allowed_directories") => {
+                let dirs = v.as_array().cloned().unwrap_or_default();
+                match dirs.as_slice() {
+                    [one] => s.root = root.join(one.as_str().unwrap_or_default()),
+                    _ => return Err(format!("allowed_directories {v}: one directory only")),
+                }
+            }
+            // Zed's worktrees live under {root}; paths name the worktree first.
+            ("zed", "worktrees") => {}
+            (_, other) => return Err(format!("config {other} is not applied by the harness")),
+        }
+    }
+    Ok(s)
+}
+
+/// The tool a call names (peers with several tools: `call.tool`).
+fn dialect_for(peer: &str, call: &Map<String, Value>) -> Result<Dialect, String> {
+    let name = match call.get("tool").and_then(Value::as_str) {
+        Some(tool) => format!("{peer}/{tool}"),
+        None => peer.to_string(),
+    };
+    Dialect::preset(&name).map_err(|e| e.to_string())
+}
+
+/// What the answer must be.
+fn check(e: &Expect, text: &str, is_error: bool) -> Result<(), String> {
+    let mut why = Vec::new();
+    if is_error != e.is_error {
+        why.push(format!("is_error {is_error}, expected {}", e.is_error));
+    }
+    if let Some(t) = &e.text {
+        if text != t {
+            why.push(format!(
+                "text differs:\n  got:      {text:?}\n  expected: {t:?}"
+            ));
+        }
+    }
+    if let Some(lines) = &e.lines {
+        let got: Vec<&str> = text.split('\n').collect();
+        if got != *lines {
+            why.push(format!("lines differ: got {got:?}"));
+        }
+    }
+    for c in &e.contains {
+        if !text.contains(c.as_str()) {
+            why.push(format!("does not contain {c:?}: {text:?}"));
+        }
+    }
+    for c in &e.not_contains {
+        if text.contains(c.as_str()) {
+            why.push(format!("contains {c:?}"));
+        }
+    }
+    if let Some(p) = &e.starts_with {
+        if !text.starts_with(p.as_str()) {
+            why.push(format!("does not start with {p:?}: {text:?}"));
+        }
+    }
+    if let Some(sub) = &e.json_subset {
+        match serde_json::from_str::<Value>(text) {
+            Ok(v) if subset(sub, &v) => {}
+            _ => why.push(format!("JSON does not contain {sub}: {text}")),
+        }
+    }
+    if why.is_empty() {
+        Ok(())
+    } else {
+        Err(why.join("; "))
+    }
+}
+
+fn subset(want: &Value, got: &Value) -> bool {
+    match (want, got) {
+        (Value::Object(w), Value::Object(g)) => w
+            .iter()
+            .all(|(k, v)| g.get(k).is_some_and(|x| subset(v, x))),
+        _ => want == got,
+    }
+}
+
+/// The text of an answer as the model reads it: its blocks joined.
+fn answer_text(r: &ToolResponse) -> String {
+    match &r.notes {
+        Some(n) => format!("{}\n{n}", r.text),
+        None => r.text.clone(),
+    }
+}
+
+/// What happened to one case.
+enum Outcome {
+    Pass,
+    Fail(String),
+    Skip(String),
+}
+
+/// Runs one case through the library.
+fn run_library(peer: &str, case: &Case) -> Outcome {
+    if let Some(n) = &case.needs {
+        return Outcome::Skip(format!("needs {n}"));
+    }
+    if case.expect.media_type.is_some() {
+        return Outcome::Skip("an image answer (needs images)".into());
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    materialize(&root, &case.files);
+    let s = match setup(peer, case, &root) {
+        Ok(s) => s,
+        Err(e) => return Outcome::Fail(e),
+    };
+    let root_text = root.to_string_lossy().into_owned();
+    let mut call = match with_root(&Value::Object(case.call.clone()), &root_text) {
+        Value::Object(m) => m,
+        _ => unreachable!(),
+    };
+    let dialect = match dialect_for(peer, &call) {
+        Ok(d) => d,
+        Err(e) => return Outcome::Fail(e),
+    };
+    call.remove("tool");
+    let ws = Workspace::builder(&s.root)
+        .protect_all(s.protect.iter().cloned())
+        .build()
+        .unwrap();
+    let tool = DialectTool::new(dialect).workspace(ws);
+    let r = tool.respond(Value::Object(call));
+    let expect = expect_at(&case.expect, &root_text);
+    match check(&expect, &answer_text(&r), r.is_error) {
+        Ok(()) => Outcome::Pass,
+        Err(e) => Outcome::Fail(e),
+    }
+}
+
+/// The expectation with `{root}` filled in.
+fn expect_at(e: &Expect, root: &str) -> Expect {
+    serde_json::from_value(with_root(&serde_json::to_value(e).unwrap(), root)).unwrap()
+}
+
+/// `target/<profile>/mcp_server`, built by cargo if out of date.
+fn server_binary() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let profile_dir = exe.parent().and_then(Path::parent).unwrap().to_path_buf();
+    let mut cargo = Command::new(env!("CARGO"));
+    cargo
+        .args(["build", "-p", "rangeread-mcp-server", "--bin", "mcp_server"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"));
+    if profile_dir.file_name().is_some_and(|n| n == "release") {
+        cargo.arg("--release");
+    }
+    assert!(
+        cargo.status().unwrap().success(),
+        "cargo build of mcp_server failed"
+    );
+    profile_dir.join(format!("mcp_server{}", std::env::consts::EXE_SUFFIX))
+}
+
+/// Runs one case through `mcp_server --preset PEER` over raw JSON-RPC on stdio.
+fn run_server(server: &Path, peer: &str, case: &Case) -> Outcome {
+    if case.needs.is_some() || case.expect.media_type.is_some() {
+        return Outcome::Skip("needs a document reader".into());
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    materialize(&root, &case.files);
+    let s = match setup(peer, case, &root) {
+        Ok(s) => s,
+        Err(e) => return Outcome::Fail(e),
+    };
+    let root_text = root.to_string_lossy().into_owned();
+    let mut call = match with_root(&Value::Object(case.call.clone()), &root_text) {
+        Value::Object(m) => m,
+        _ => unreachable!(),
+    };
+    let dialect = match dialect_for(peer, &call) {
+        Ok(d) => d,
+        Err(e) => return Outcome::Fail(e),
+    };
+    call.remove("tool");
+    let mut cmd = Command::new(server);
+    cmd.arg("--preset").arg(peer).arg("--root").arg(&s.root);
+    for p in &s.protect {
+        cmd.arg("--protect").arg(p);
+    }
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut send = |v: Value| {
+        writeln!(stdin, "{v}").unwrap();
+        stdin.flush().unwrap();
+    };
+    send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "peers", "version": "0"}}}),
+    );
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": dialect.name, "arguments": Value::Object(call)}}));
+    line.clear();
+    out.read_line(&mut line).unwrap();
+    drop(stdin);
+    let _ = child.wait();
+    let v: Value = match serde_json::from_str(&line) {
+        Ok(v) => v,
+        Err(e) => return Outcome::Fail(format!("not JSON-RPC: {e}: {line}")),
+    };
+    let result = &v["result"];
+    let text = result["content"]
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|i| i["text"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default();
+    let is_error = result["isError"].as_bool().unwrap_or(false);
+    let expect = expect_at(&case.expect, &root_text);
+    match check(&expect, &text, is_error) {
+        Ok(()) => Outcome::Pass,
+        Err(e) => Outcome::Fail(e),
+    }
+}
+
+/// Runs every case of one peer both ways; fails listing each case that failed (or that
+/// passed while listed as pending).
+fn run(peer: &str, server: Option<&Path>) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/peers/{peer}.json"));
+    let file: PeerFile = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(file.peer, peer);
+    let mut counts: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
+    let mut problems = Vec::new();
+    for case in &file.cases {
+        let pending = PENDING
+            .iter()
+            .find(|(p, id, _)| *p == peer && *id == case.id);
+        let mut ways = vec![("library", run_library(peer, case))];
+        if let Some(server) = server {
+            ways.push(("server", run_server(server, peer, case)));
+        }
+        for (way, outcome) in ways {
+            let c = counts.entry(way).or_default();
+            match (outcome, pending) {
+                (Outcome::Pass, None) => c.0 += 1,
+                (Outcome::Fail(_), Some(_)) => c.1 += 1,
+                (Outcome::Skip(why), _) => {
+                    c.2 += 1;
+                    eprintln!("skipped {peer}/{} ({way}): {why}", case.id);
+                }
+                (Outcome::Fail(why), None) => {
+                    c.1 += 1;
+                    problems.push(format!("{peer}/{} ({way}): {why}", case.id));
+                }
+                (Outcome::Pass, Some((_, _, why))) => problems.push(format!(
+                    "{peer}/{} ({way}) passes: remove it from PENDING ({why})",
+                    case.id
+                )),
+            }
+        }
+    }
+    for (way, (pass, fail, skip)) in &counts {
+        eprintln!("{peer} through the {way}: {pass} passed, {fail} failed, {skip} skipped");
+    }
+    assert!(
+        problems.is_empty(),
+        "{} problem(s):\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+}
+
+/// Every peer file in tests/peers has a test here.
+#[test]
+fn every_peer_file_is_run() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers");
+    let mut peers: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            name.strip_suffix(".json").map(str::to_string)
+        })
+        .collect();
+    peers.sort();
+    assert_eq!(peers, PEERS);
+}
+
+const PEERS: &[&str] = &[
+    "claude-code",
+    "codex",
+    "crush",
+    "forge",
+    "gemini",
+    "goose",
+    "mcp-filesystem",
+    "openhands",
+    "rust-mcp-filesystem",
+    "zed",
+];
+
+macro_rules! peer_tests {
+    ($($name:ident => $peer:expr),* $(,)?) => {$(
+        #[test]
+        fn $name() {
+            let server = server_binary();
+            run($peer, Some(&server));
+        }
+    )*};
+}
+
+peer_tests! {
+    claude_code => "claude-code",
+    codex => "codex",
+    forge => "forge",
+    gemini => "gemini",
+    mcp_filesystem => "mcp-filesystem",
+    openhands => "openhands",
+    crush => "crush",
+    goose => "goose",
+    rust_mcp_filesystem => "rust-mcp-filesystem",
+    zed => "zed",
+}
