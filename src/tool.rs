@@ -324,6 +324,7 @@ impl ReadFileParams {
                 value,
             }),
             range: None,
+            numbers: None,
         };
         Ok(plan(unified(), &r)?.selection)
     }

@@ -22,6 +22,12 @@ use serde_json::{json, Map, Value};
 #[derive(Deserialize)]
 struct PeerFile {
     peer: String,
+    /// The tool's name, or the names of a peer's several tools.
+    tool: Value,
+    /// The input schema the peer publishes (keyed by tool name for several tools), or
+    /// null.
+    #[serde(default)]
+    schema: Value,
     cases: Vec<Case>,
 }
 
@@ -385,6 +391,38 @@ fn run_server(server: &Path, peer: &str, case: &Case) -> Outcome {
     }
 }
 
+/// The presets' input schemas against the schemas the peer publishes: one problem per
+/// tool whose schema differs.
+fn check_schemas(file: &PeerFile) -> Vec<String> {
+    let tools: Vec<(String, &Value)> = match &file.tool {
+        Value::Array(names) => names
+            .iter()
+            .filter_map(Value::as_str)
+            .map(|t| (format!("{}/{t}", file.peer), &file.schema[t]))
+            .collect(),
+        _ => vec![(file.peer.clone(), &file.schema)],
+    };
+    let mut problems = Vec::new();
+    for (preset, published) in tools {
+        if published.is_null() {
+            continue;
+        }
+        let ours = match Dialect::preset(&preset) {
+            Ok(d) => Value::Object(DialectTool::new(d).definition().input_schema),
+            Err(e) => {
+                problems.push(format!("{preset}: {e}"));
+                continue;
+            }
+        };
+        if ours != *published {
+            problems.push(format!(
+                "{preset}: the input schema differs from the published one:\n  ours:      {ours}\n  published: {published}"
+            ));
+        }
+    }
+    problems
+}
+
 /// Runs every case of one peer both ways; fails listing each case that failed (or that
 /// passed while listed as pending).
 fn run(peer: &str, server: Option<&Path>) {
@@ -392,7 +430,7 @@ fn run(peer: &str, server: Option<&Path>) {
     let file: PeerFile = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(file.peer, peer);
     let mut counts: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
-    let mut problems = Vec::new();
+    let mut problems = check_schemas(&file);
     for case in &file.cases {
         let pending = PENDING
             .iter()

@@ -181,7 +181,7 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
         );
     }
     match &o.line {
-        Some(t) if !bytes || o.number_bytes => {
+        Some(t) if plan.numbered && (!bytes || o.number_bytes) => {
             numbered(&mut out, o, t, plan, r, d.lines.split_lines)
         }
         _ => {
@@ -196,7 +196,7 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
     }
     if let Some(t) = r.truncated {
         let next = match t.next_start_line {
-            Some(n) => fill(&o.next_line, &[("line", &n)]),
+            Some(n) => fill(&o.next_line, &[("line", &n), ("skip", &(n - 1))]),
             None => fill(&o.next_byte, &[("byte", &t.next_start_byte)]),
         };
         let budget = match t.reason {
@@ -290,6 +290,10 @@ fn numbered(
             line.strip_suffix('\r').unwrap_or(line)
         } else {
             line
+        };
+        let line = match o.line_max_bytes {
+            Some(max) => crate::text::utf8::floor_str(line, max),
+            None => line,
         };
         match n {
             Some(n) => fill_into(out, template, &[("n", &n), ("line", &line)]),

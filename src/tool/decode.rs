@@ -32,6 +32,7 @@ pub(crate) struct Request {
     pub end_byte: Option<Given<i64>>,
     pub entire: Option<Given<bool>>,
     pub range: Option<Given<(i64, i64)>>,
+    pub numbers: Option<Given<bool>>,
 }
 
 /// One way of selecting, for the conflict check and for what the answer says.
@@ -55,6 +56,9 @@ pub(crate) struct Plan {
     pub start_name: String,
     /// `offset: 0` kept: lines are numbered from 0 (Claude Code's Read).
     pub number_from_zero: bool,
+    /// Whether the line template applies: `false` when the dialect numbers lines on
+    /// request ([`Role::LineNumbers`]) and the call did not ask.
+    pub numbered: bool,
 }
 
 impl Plan {
@@ -94,6 +98,10 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
                 r.range.is_some()
             }
             Role::Ignored => a.take(&names)?.is_some(),
+            Role::LineNumbers => {
+                r.numbers = given(a.boolean(&names)?);
+                r.numbers.is_some()
+            }
             role => {
                 let v = number(p, &names, &mut a)?;
                 let present = v.is_some();
@@ -119,7 +127,7 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
             });
         }
     }
-    if let Some(k) = a.unknown() {
+    if let Some(k) = a.unknown().filter(|_| !d.ignore_unknown) {
         let accepted = accepted(d);
         let message = match &d.errors.unknown {
             Some(t) => fill(t, &[("name", &k), ("accepted", &accepted)]),
@@ -309,11 +317,13 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
             LineSelection::range(Some(s), end).into()
         }
     };
+    let on_request = d.params.iter().any(|p| p.role == Role::LineNumbers);
     Ok(Plan {
         selection,
         way,
         start_name,
         number_from_zero,
+        numbered: !on_request || r.numbers.as_ref().is_some_and(|g| g.value),
     })
 }
 

@@ -19,7 +19,9 @@ pub(crate) fn input_schema(d: &Dialect) -> Map<String, Value> {
     schema.insert("type".into(), json!("object"));
     schema.insert("properties".into(), Value::Object(props));
     schema.insert("required".into(), Value::Array(required));
-    schema.insert("additionalProperties".into(), json!(false));
+    if !d.ignore_unknown {
+        schema.insert("additionalProperties".into(), json!(false));
+    }
     for (k, v) in &d.schema {
         schema.insert(k.clone(), v.clone());
     }
@@ -31,7 +33,7 @@ fn property(p: &Param) -> Map<String, Value> {
     let mut m = if p.schema.is_empty() {
         let v = match p.role {
             Role::Path | Role::Session | Role::Ignored => json!({"type": "string"}),
-            Role::Entire => json!({"type": "boolean"}),
+            Role::Entire | Role::LineNumbers => json!({"type": "boolean"}),
             Role::LineRange => json!({
                 "type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2
             }),
