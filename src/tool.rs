@@ -65,6 +65,7 @@ mod args;
 mod decode;
 mod dialect;
 mod edit;
+mod indentation;
 mod presets;
 mod schema;
 mod serve;
@@ -325,6 +326,7 @@ impl ReadFileParams {
             }),
             range: None,
             numbers: None,
+            indent: Default::default(),
         };
         Ok(plan(unified(), &r)?.selection)
     }

@@ -7,6 +7,7 @@ use crate::error::Result;
 use crate::select::{ByteSelection, LineSelection, Selection};
 use crate::tool::args::{invalid, missing, param, Args, Named};
 use crate::tool::dialect::{Dialect, Param, Role, Special, Unit};
+use crate::tool::indentation::IndentRequest;
 use crate::tool::template::fill;
 
 /// A value and the parameter name the caller gave it under.
@@ -33,6 +34,7 @@ pub(crate) struct Request {
     pub entire: Option<Given<bool>>,
     pub range: Option<Given<(i64, i64)>>,
     pub numbers: Option<Given<bool>>,
+    pub indent: IndentRequest,
 }
 
 /// One way of selecting, for the conflict check and for what the answer says.
@@ -102,6 +104,7 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
                 r.numbers = given(a.boolean(&names)?);
                 r.numbers.is_some()
             }
+            Role::Mode | Role::Indentation => r.indent.decode(p.role, &names, &mut a)?,
             role => {
                 let v = number(p, &names, &mut a)?;
                 let present = v.is_some();
@@ -197,6 +200,9 @@ fn number(p: &Param, names: &[&str], a: &mut Args) -> Result<Option<Given<i64>>>
 /// The selection a request asks for, checked: one way of selecting at a time, an end
 /// not before the start.
 pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
+    if r.indent.wanted() {
+        return Err(r.indent.refuse());
+    }
     let name = |g: &Option<Given<i64>>| g.as_ref().map(|g| g.name.clone());
     let first = |names: &[Option<String>]| names.iter().flatten().next().cloned();
     let entire = r.entire.as_ref().filter(|e| e.value);

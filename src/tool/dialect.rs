@@ -156,6 +156,12 @@ pub enum Role {
     /// is (a tool whose numbering is a switch). Without such a parameter the template
     /// always applies.
     LineNumbers,
+    /// `slice` (the default: the line parameters) or `indentation` (the block around
+    /// an anchor line, found by indentation: see [`Role::Indentation`]).
+    Mode,
+    /// The indentation block's options (`anchor_line`, `max_levels`,
+    /// `include_siblings`, `include_header`, `max_lines`), read in indentation mode.
+    Indentation,
 }
 
 /// How paths are taken and shown.

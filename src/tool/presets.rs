@@ -13,6 +13,7 @@ const PRESETS: &[(&str, &str)] = &[
     ("file_read", include_str!("presets/file_read.json")),
     ("fs_read", include_str!("presets/fs_read.json")),
     ("vault", include_str!("presets/vault.json")),
+    ("codex", include_str!("presets/codex.json")),
     (
         "rust-mcp-filesystem/read_text_file",
         include_str!("presets/rust-mcp-filesystem/read_text_file.json"),
