@@ -74,8 +74,8 @@ mod template;
 
 pub use args::JsonArgs;
 pub use dialect::{
-    Caps, Dialect, ErrorTexts, Form, Limits, LineRules, OutlineForm, Output, Param, PastEnd,
-    PathRules, PathShow, Refusal, Role, SizeCap, Special, Unit,
+    Caps, Decoding, Dialect, ErrorTexts, Form, Limits, LineRules, OutlineForm, Output, Param,
+    PastEnd, PathRules, PathShow, Refusal, Role, SizeCap, Special, Unit,
 };
 pub use edit::line_offsets;
 pub use serve::{DialectTool, ToolDefinition};

@@ -32,7 +32,12 @@ fn rmf_tail_of_a_file_ending_with_a_newline_has_n_lines() {
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("t.txt"), "a\nb\nc\n").unwrap();
     let t = tool("rust-mcp-filesystem/tail_file", dir.path());
-    for (n, want) in [(1, "c\n"), (2, "b\nc\n"), (3, "a\nb\nc\n"), (9, "a\nb\nc\n")] {
+    for (n, want) in [
+        (1, "c\n"),
+        (2, "b\nc\n"),
+        (3, "a\nb\nc\n"),
+        (9, "a\nb\nc\n"),
+    ] {
         let r = call(&t, json!({"path": "t.txt", "lines": n}));
         assert_eq!((r.is_error, r.text.as_str()), (false, want), "lines {n}");
     }
@@ -47,8 +52,15 @@ fn rmf_a_read_over_the_budget_says_how_to_read_the_rest() {
     let note = "\n[... truncated, showing lines 1-2000 of 3000; continue with read_file_lines \
                 offset=2000]";
     assert!(r.text.starts_with("line 1\nline 2\n"), "{}", &r.text[..40]);
-    assert!(r.text.ends_with(&format!("line 2000\n{note}")), "{}", r.text);
-    let n = call(&whole, json!({"path": "big.txt", "with_line_numbers": true}));
+    assert!(
+        r.text.ends_with(&format!("line 2000\n{note}")),
+        "{}",
+        r.text
+    );
+    let n = call(
+        &whole,
+        json!({"path": "big.txt", "with_line_numbers": true}),
+    );
     assert!(n.text.ends_with(&format!("  2000 | line 2000{note}")));
     // Following the note gives the rest, whole, without a note.
     let lines = tool("rust-mcp-filesystem/read_file_lines", dir.path());
@@ -79,7 +91,10 @@ fn rmf_error_texts() {
     fs::write(dir.path().join("outside.txt"), "secret\n").unwrap();
     let t = tool("rust-mcp-filesystem/head_file", &root);
     let cases = [
-        ("nope.txt", "No such file or directory (os error 2)".to_string()),
+        (
+            "nope.txt",
+            "No such file or directory (os error 2)".to_string(),
+        ),
         ("d", "Is a directory (os error 21)".to_string()),
     ];
     for (path, want) in cases {
@@ -99,7 +114,10 @@ fn rmf_error_texts() {
     let r = call(&t, json!({"path": "d", "lines": -1}));
     assert_eq!(
         (r.is_error, r.text.as_str()),
-        (true, "Invalid lines: expected a non-negative integer, got -1")
+        (
+            true,
+            "Invalid lines: expected a non-negative integer, got -1"
+        )
     );
 }
 
@@ -113,13 +131,21 @@ fn rmf_other_encodings_are_decoded_and_binary_files_refused() {
         .chain("héllo\nwörld\n".encode_utf16().flat_map(u16::to_le_bytes))
         .collect();
     fs::write(dir.path().join("u16.txt"), utf16).unwrap();
-    fs::write(dir.path().join("x.png"), b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01").unwrap();
+    fs::write(
+        dir.path().join("x.png"),
+        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01",
+    )
+    .unwrap();
     let t = tool("rust-mcp-filesystem/read_text_file", dir.path());
     assert_eq!(call(&t, json!({"path": "u16.txt"})).text, "héllo\nwörld\n");
     let head = tool("rust-mcp-filesystem/head_file", dir.path());
     let r = call(&head, json!({"path": "x.png", "lines": 1}));
     assert!(r.is_error);
-    assert!(r.text.starts_with("Binary files are not supported"), "{}", r.text);
+    assert!(
+        r.text.starts_with("Binary files are not supported"),
+        "{}",
+        r.text
+    );
 }
 
 // ---- codex ----------------------------------------------------------------------------
@@ -166,7 +192,10 @@ fn codex_checks_and_error_texts() {
     let t = tool("codex", &root);
     let p = |n: &str| root.join(n).to_string_lossy().into_owned();
     let cases = [
-        (json!({"file_path": "one.txt"}), "file_path must be an absolute path"),
+        (
+            json!({"file_path": "one.txt"}),
+            "file_path must be an absolute path",
+        ),
         (
             json!({"file_path": p("one.txt"), "offset": 0}),
             "offset must be a 1-indexed line number",
@@ -212,7 +241,10 @@ fn codex_a_read_over_the_size_budget_says_where_to_continue() {
     let text: String = (0..3000).map(|_| format!("{line}\n")).collect();
     fs::write(root.join("wide.txt"), text).unwrap();
     let t = tool("codex", &root);
-    let r = call(&t, json!({"file_path": root.join("wide.txt"), "limit": 3000}));
+    let r = call(
+        &t,
+        json!({"file_path": root.join("wide.txt"), "limit": 3000}),
+    );
     assert!(!r.is_error);
     let (body, note) = r.text.split_once("\n[...").unwrap();
     let shown = body.lines().count();
