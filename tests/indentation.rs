@@ -579,3 +579,25 @@ fn a_small_block_of_a_large_file_reads_little() {
         "read {cost} bytes for a 3-line block ({range_cost} for the range)"
     );
 }
+
+#[test]
+fn python_blocks_run_into_the_next_def() {
+    // Below the anchor the first line at the floor is taken, as Codex takes a closing
+    // brace: in Python that is the next method's `def` line, and its body follows.
+    let py = "class Foo:\n    def a(self):\n        return 1\n    def b(self):\n        return 2\n";
+    let r = Reader::new()
+        .document(Source::from_bytes(py.as_bytes().to_vec(), "foo.py"))
+        .read(LineSelection::indentation(
+            IndentSelection::new(3).max_levels(1),
+        ))
+        .unwrap();
+    assert_eq!(
+        numbered(&r),
+        [
+            "L2:     def a(self):",
+            "L3:         return 1",
+            "L4:     def b(self):",
+            "L5:         return 2"
+        ]
+    );
+}
