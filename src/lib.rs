@@ -205,6 +205,7 @@ mod config;
 mod decode;
 mod document;
 mod error;
+mod indentation;
 mod index;
 mod landmarks;
 mod lines;
@@ -240,6 +241,7 @@ pub use config::{
 pub use decode::Utf8Policy;
 pub use document::Document;
 pub use error::{Error, ErrorKind, FileKind, Result};
+pub use indentation::IndentSelection;
 pub use index::{LineIndex, DEFAULT_BLOCK_SIZE};
 #[cfg(feature = "object-store")]
 pub use object::{ObjectConfig, ObjectRoot, ObjectSource, ObjectStats};
