@@ -18,7 +18,7 @@
 
 use std::ops::ControlFlow;
 
-use crate::budget::Limit;
+use crate::budget::{Limit, Utf8Count};
 use crate::error::Result;
 use crate::lines::Lines;
 use crate::syntax::{
@@ -192,6 +192,9 @@ pub(crate) fn find_block(
     let mut no = line;
     let start_off = line_off; // lines before L are inside by construction
     let mut first_seen = true;
+    // The byte budget counts the UTF-8 bytes of the block's text.
+    let mut spent = Utf8Count::new(lines, start_off);
+    let mut failed = None;
     lines.each(start_off, src.len(), HEAD_CAP, |l| {
         let this = no;
         no += 1;
@@ -209,9 +212,16 @@ pub(crate) fn find_block(
             end = Some(this);
             return ControlFlow::Break(());
         }
-        if limits.max_bytes.reached(l.start - line_off) {
-            end = Some(this);
-            return ControlFlow::Break(());
+        match spent.reached(limits.max_bytes, l.start) {
+            Ok(false) => {}
+            Ok(true) => {
+                end = Some(this);
+                return ControlFlow::Break(());
+            }
+            Err(e) => {
+                failed = Some(e);
+                return ControlFlow::Break(());
+            }
         }
         if let Some(rank) = sections {
             let ends = landmark && section_rank(lang, l.head).is_some_and(|r| r <= rank);
@@ -244,6 +254,9 @@ pub(crate) fn find_block(
             }
         }
     })?;
+    if let Some(e) = failed {
+        return Err(e);
+    }
     let end = match end {
         Some(e) => e,
         None => {

@@ -60,9 +60,10 @@ fn class_slot() -> u64 {
 ///   is none the range is left as asked). ISO-2022-JP is stateful: a selection that does
 ///   not start in ASCII mode may decode wrongly.
 ///
-/// The byte budget and the byte counts of cut lines are in file bytes too: 100 KiB of
-/// UTF-16 is about 50,000 characters. The line-length budget counts characters in every
-/// encoding. Classification looks only at the start: a file whose first 8 KiB are ASCII
+/// The byte budget counts the UTF-8 bytes of `content` in every encoding (what reaches
+/// the caller: 100 KiB of UTF-16 text is the same text as 100 KiB of UTF-8), so a file
+/// gives the same pages everywhere; offsets, and the byte counts of cut lines, stay in
+/// file bytes. The line-length budget counts characters in every encoding. Classification looks only at the start: a file whose first 8 KiB are ASCII
 /// and whose later bytes are Latin-1 is read as UTF-8, lossily (with `invalid_utf8`).
 #[derive(Debug)]
 pub struct Document {
