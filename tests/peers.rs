@@ -93,59 +93,12 @@ struct Expect {
 }
 
 /// Cases the crate does not pass yet: (peer, case id, why). Each must still fail.
-const PENDING: &[(&str, &str, &str)] = &[
-    ("codex", "indentation_mode_captures_block", INDENT_PENDING),
-    ("codex", "indentation_mode_expands_parents", INDENT_PENDING),
-    (
-        "codex",
-        "indentation_mode_expands_parents/max_levels_3",
-        INDENT_PENDING,
-    ),
-    (
-        "codex",
-        "indentation_mode_respects_sibling_flag",
-        INDENT_PENDING,
-    ),
-    (
-        "codex",
-        "indentation_mode_respects_sibling_flag/with_siblings",
-        INDENT_PENDING,
-    ),
-    (
-        "codex",
-        "indentation_mode_handles_python_sample",
-        INDENT_PENDING,
-    ),
-    (
-        "codex",
-        "indentation_mode_handles_javascript_sample",
-        INDENT_PENDING,
-    ),
-    (
-        "codex",
-        "indentation_mode_handles_cpp_sample_shallow",
-        INDENT_PENDING,
-    ),
-    (
-        "codex",
-        "indentation_mode_handles_cpp_sample",
-        INDENT_PENDING,
-    ),
-    (
-        "codex",
-        "indentation_mode_handles_cpp_sample_no_headers",
-        INDENT_PENDING,
-    ),
-    (
-        "codex",
-        "indentation_mode_handles_cpp_sample_siblings",
-        INDENT_PENDING,
-    ),
-];
-
-/// Why Codex's indentation cases are pending.
-const INDENT_PENDING: &str = "Codex's indentation mode needs the library's indentation \
-    selection (branch indent, not merged yet); the preset refuses mode \"indentation\"";
+const PENDING: &[(&str, &str, &str)] = &[(
+    "codex",
+    "indentation_mode_handles_javascript_sample",
+    "Codex marks this test #[ignore]: its expectation (lines 10-18) is not what Codex's own \
+     rules give (lines 14-16, the case's peer_answers), and the preset follows the rules",
+)];
 
 /// Writes a case's files under `root`.
 fn materialize(root: &Path, files: &[FileSpec]) {

@@ -268,3 +268,88 @@ fn codex_a_read_over_the_size_budget_says_where_to_continue() {
     assert_eq!(r.text.lines().count(), 2000);
     assert!(!r.text.contains("[..."));
 }
+
+#[test]
+fn codex_indentation_mode_checks_and_error_texts() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let code = "fn outer() {\n    if cond {\n        inner();\n    }\n    tail();\n}\n";
+    fs::write(root.join("a.rs"), code).unwrap();
+    fs::write(root.join("empty.rs"), "").unwrap();
+    let t = tool("codex", &root);
+    let a = root.join("a.rs").to_string_lossy().into_owned();
+    let ind = |opts: Value| json!({"file_path": a, "mode": "indentation", "indentation": opts});
+    let cases = [
+        (
+            ind(json!({"anchor_line": 0})),
+            "anchor_line must be a 1-indexed line number",
+        ),
+        (
+            ind(json!({"anchor_line": 3, "max_lines": 0})),
+            "max_lines must be greater than zero",
+        ),
+        (
+            ind(json!({"anchor_line": 7})),
+            "anchor_line exceeds file length",
+        ),
+        (
+            json!({"file_path": root.join("empty.rs"), "mode": "indentation"}),
+            "anchor_line exceeds file length",
+        ),
+        (
+            json!({"file_path": a, "mode": "block"}),
+            "Invalid mode: expected \"slice\" or \"indentation\", got \"block\"",
+        ),
+    ];
+    for (args, want) in cases {
+        let r = call(&t, args.clone());
+        assert_eq!((r.is_error, r.text.as_str()), (true, want), "{args}");
+    }
+    // The anchor defaults to offset; limit and max_lines cap the block.
+    let r = call(
+        &t,
+        json!({"file_path": a, "mode": "indentation", "offset": 3,
+                            "indentation": {"max_levels": 1}}),
+    );
+    assert_eq!(r.text, "L2:     if cond {\nL3:         inner();\nL4:     }");
+    let r = call(
+        &t,
+        json!({"file_path": a, "mode": "indentation", "offset": 3, "limit": 1}),
+    );
+    assert_eq!(r.text, "L3:         inner();");
+    let r = call(&t, ind(json!({"anchor_line": 3, "max_lines": 1})));
+    assert_eq!(r.text, "L3:         inner();");
+    // In slice mode the options are not read.
+    let r = call(
+        &t,
+        json!({"file_path": a, "offset": 5, "indentation": {"anchor_line": 0}}),
+    );
+    assert_eq!(r.text, "L5:     tail();\nL6: }");
+}
+
+#[test]
+fn codex_javascript_sample_gives_what_codex_rules_give() {
+    // Codex's own test of this input is #[ignore]d: it expects lines 10-18, while its
+    // rules give 14-16 (tests/peers/codex.json keeps both; the case is PENDING there).
+    let peer: Value =
+        serde_json::from_str(&fs::read_to_string("tests/peers/codex.json").unwrap()).unwrap();
+    let case = peer["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "indentation_mode_handles_javascript_sample")
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let file = &case["files"][0];
+    fs::write(
+        root.join(file["path"].as_str().unwrap()),
+        file["text"].as_str().unwrap(),
+    )
+    .unwrap();
+    let args = serde_json::to_string(&case["call"])
+        .unwrap()
+        .replace("{root}", &root.to_string_lossy());
+    let r = tool("codex", &root).respond(args.as_str());
+    assert_eq!(Value::String(r.text), case["peer_answers"]["text"]);
+}

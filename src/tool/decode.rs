@@ -200,8 +200,23 @@ fn number(p: &Param, names: &[&str], a: &mut Args) -> Result<Option<Given<i64>>>
 /// The selection a request asks for, checked: one way of selecting at a time, an end
 /// not before the start.
 pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
+    let on_request = d.params.iter().any(|p| p.role == Role::LineNumbers);
+    let numbered = !on_request || r.numbers.as_ref().is_some_and(|g| g.value);
     if r.indent.wanted() {
-        return Err(r.indent.refuse());
+        // The line parameters give the default anchor and cap; no widening applies
+        // (the selection is not a range).
+        let count = r.limit.as_ref().map(|g| g.value.max(0) as u64);
+        let first = r.offset.as_ref().or(r.start_line.as_ref());
+        let (selection, start_name) =
+            r.indent
+                .selection(d, first, count.or(d.lines.default_limit))?;
+        return Ok(Plan {
+            selection,
+            way: Way::Lines,
+            start_name,
+            number_from_zero: false,
+            numbered,
+        });
     }
     let name = |g: &Option<Given<i64>>| g.as_ref().map(|g| g.name.clone());
     let first = |names: &[Option<String>]| names.iter().flatten().next().cloned();
@@ -323,13 +338,12 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
             LineSelection::range(Some(s), end).into()
         }
     };
-    let on_request = d.params.iter().any(|p| p.role == Role::LineNumbers);
     Ok(Plan {
         selection,
         way,
         start_name,
         number_from_zero,
-        numbered: !on_request || r.numbers.as_ref().is_some_and(|g| g.value),
+        numbered,
     })
 }
 
