@@ -34,6 +34,8 @@
 //! | `file_read` | `file_read` | `filename`, `start_line`, `end_line` | the numbered Markdown block; the outline after a full read |
 //! | `fs_read` | `fs_read` | `path`, `start_byte`, `end_byte` | JSON [`FsReadResponse`] |
 //! | `vault` | `read_file` | `path`, `start_line`, `end_line` | `N: line` text, `Error: ...` |
+//! | `codex` | `read_file` | `file_path` (absolute), `offset`, `limit`, `mode`, `indentation` | `L12: line` text, Codex's error texts |
+//! | `rust-mcp-filesystem/*` | `read_text_file`, `head_file`, `tail_file`, `read_file_lines` | `path` and `with_line_numbers` / `lines` / `offset` (lines to skip), `limit` | the text as on disk; `{n:>6} \| line` on request |
 //!
 //! Parameters are checked when they are decoded: a value of the wrong type, two spellings
 //! of one parameter, two ways of selecting at once, or an unknown parameter fail with a
