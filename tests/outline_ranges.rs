@@ -132,7 +132,7 @@ fn a_listing_cut_by_the_budget_still_ends_its_blocks() {
 }
 
 /// Zed's `test_read_large_file` (`crates/agent/src/tools/read_file_tool.rs`, commit
-/// 015419a291f37533acbb70ae98f76de66c32a7b0, GPL-3.0): 1000 structs of two fields,
+/// 015419a291f37533acbb70ae98f76de66c32a7b0, GPL-3.0-or-later): 1000 structs of two fields,
 /// joined by line feeds. Zed's tree-sitter outline lists each struct as
 /// `struct Test{i} [L{4i+1}-{4i+4}]` and its fields `a` and `b` one level deeper; the
 /// landmark outline lists the structs with the same ranges (the text is the whole line,
@@ -157,4 +157,24 @@ fn zeds_large_file_test_input() {
             .collect();
         assert_eq!(ranges(&o), want, "{encoding}");
     }
+}
+
+/// Zed's `test_large_file_fallback_to_subset` (`crates/agent/src/outline.rs`, commit
+/// 366c77e846be1e67ac95510a6ee65bbb9a48be18): 100 Ki of `⚡` (3 bytes each) has no
+/// outline, and Zed answers with its first KiB cut down to a character boundary
+/// (`floor_char_boundary(1024)`: 1023 bytes, 341 characters). A byte read of the first
+/// 1024 bytes under a byte budget of 1024 gives the same text.
+#[test]
+fn zeds_no_outline_fallback_input() {
+    let text = "⚡".repeat(100 * 1024);
+    for (encoding, bytes) in encodings(&text) {
+        let o = outline(bytes, "untitled");
+        assert!(o.landmarks.is_empty() && o.complete, "{encoding}");
+    }
+    let r = Reader::new()
+        .max_bytes(1024)
+        .document(Source::from_bytes(text.into_bytes(), "untitled"))
+        .read(rangeread::ByteSelection::new(Some(0), None))
+        .unwrap();
+    assert_eq!(r.content, "⚡".repeat(341));
 }
