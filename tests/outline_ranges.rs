@@ -4,13 +4,14 @@
 
 use rangeread::{LineSelection, Outline, Reader, Source};
 
+mod common;
+
 /// UTF-8 and UTF-16LE (with a byte order mark) of the same text.
-fn encodings(text: &str) -> [(&'static str, Vec<u8>); 2] {
-    let utf16 = [0xFF, 0xFE]
+fn encodings(text: &str) -> Vec<(&'static str, Vec<u8>)> {
+    common::unicode_encodings(text)
         .into_iter()
-        .chain(text.encode_utf16().flat_map(u16::to_le_bytes))
-        .collect();
-    [("utf-8", text.as_bytes().to_vec()), ("utf-16le", utf16)]
+        .filter(|(name, _)| ["utf-8", "utf-16le"].contains(name))
+        .collect()
 }
 
 fn outline(bytes: Vec<u8>, path: &str) -> Outline {
@@ -25,6 +26,14 @@ fn ranges(o: &Outline) -> Vec<(u64, Option<u64>, Option<u64>, String)> {
     o.landmarks
         .iter()
         .map(|l| (l.line, l.end_line, l.depth, l.text.clone()))
+        .collect()
+}
+
+/// `(line, end_line, depth)` of each landmark.
+fn spans(o: &Outline) -> Vec<(u64, Option<u64>, Option<u64>)> {
+    o.landmarks
+        .iter()
+        .map(|l| (l.line, l.end_line, l.depth))
         .collect()
 }
 
@@ -78,14 +87,8 @@ fn each_landmark_ends_where_its_block_read_ends() {
 #[test]
 fn depth_counts_the_enclosing_landmarks() {
     let rust = "mod a {\n    struct S {\n        x: u8,\n    }\n\n    impl S {\n        fn f(&self) {}\n        fn g(&self) {\n            let y = 1;\n        }\n    }\n}\nfn top() {}\n";
-    let o = outline(rust.as_bytes().to_vec(), "a.rs");
-    let got: Vec<(u64, Option<u64>, Option<u64>)> = o
-        .landmarks
-        .iter()
-        .map(|l| (l.line, l.end_line, l.depth))
-        .collect();
     assert_eq!(
-        got,
+        spans(&outline(rust.as_bytes().to_vec(), "a.rs")),
         [
             (1, Some(12), Some(0)),
             (2, Some(4), Some(1)),
@@ -96,14 +99,8 @@ fn depth_counts_the_enclosing_landmarks() {
         ]
     );
     let md = "# A\ntext\n\n## B\nb\n### C\nc\n\n## D\nd\n# E\n";
-    let o = outline(md.as_bytes().to_vec(), "a.md");
-    let got: Vec<(u64, Option<u64>, Option<u64>)> = o
-        .landmarks
-        .iter()
-        .map(|l| (l.line, l.end_line, l.depth))
-        .collect();
     assert_eq!(
-        got,
+        spans(&outline(md.as_bytes().to_vec(), "a.md")),
         [
             (1, Some(10), Some(0)),
             (4, Some(7), Some(1)),
