@@ -326,7 +326,7 @@ impl BlockEnds {
         opens: Option<usize>,
         closed: &mut dyn FnMut(usize, u64),
     ) -> u64 {
-        let blank = trim(head).is_empty();
+        let blank = !head.iter().any(|b| !b.is_ascii_whitespace());
         if self.lang.sections() {
             let rank = if landmark {
                 section_rank(self.lang, head)
@@ -352,8 +352,15 @@ impl BlockEnds {
             return depth;
         }
         if !blank {
+            let ind = indent(head);
             while let Some(&(key, h)) = self.open.last() {
-                match step(self.lang, h, head) {
+                // Most lines are indented deeper than the innermost header: inside.
+                let inside = ind > h;
+                match if inside {
+                    Step::Inside
+                } else {
+                    step(self.lang, h, head)
+                } {
                     Step::Inside => break,
                     Step::Closes => closed(key, no),
                     Step::Outside => closed(key, self.last_nonblank),

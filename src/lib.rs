@@ -115,8 +115,10 @@
 //! (256 KiB) on each side, so a small read of a huge file stays small, and a reader with
 //! an [`IndexCache`] keeps what it found for later reads nearby; [`Reader::summaries`]
 //! turns it off.
-//! [`Document::outline`] lists the landmarks of a whole file, and
-//! [`LineSelection::Block`] reads the definition around a line.
+//! [`Document::outline`] lists the landmarks of a whole file (each with the line its
+//! block ends on, for outlines with ranges), [`LineSelection::Block`] reads the
+//! definition around a line, and [`LineSelection::indentation`] the block around a line
+//! by indentation alone, as Codex's indentation mode finds it.
 //!
 //! ```
 //! use rangeread::{LineSelection, Reader};

@@ -302,50 +302,6 @@ fn cases() -> Vec<Case> {
     ]
 }
 
-/// The text in every encoding the library reads without a legacy detector's help.
-fn encodings(text: &str) -> Vec<(&'static str, Vec<u8>)> {
-    let utf16 =
-        |be: bool| -> Vec<u8> {
-            let bom: [u8; 2] = if be { [0xFE, 0xFF] } else { [0xFF, 0xFE] };
-            bom.into_iter()
-                .chain(text.encode_utf16().flat_map(move |u| {
-                    if be {
-                        u.to_be_bytes()
-                    } else {
-                        u.to_le_bytes()
-                    }
-                }))
-                .collect()
-        };
-    let utf32 = |be: bool| -> Vec<u8> {
-        let bom: [u8; 4] = if be {
-            [0, 0, 0xFE, 0xFF]
-        } else {
-            [0xFF, 0xFE, 0, 0]
-        };
-        bom.into_iter()
-            .chain(text.chars().flat_map(move |c| {
-                if be {
-                    (c as u32).to_be_bytes()
-                } else {
-                    (c as u32).to_le_bytes()
-                }
-            }))
-            .collect()
-    };
-    vec![
-        ("utf-8", text.as_bytes().to_vec()),
-        (
-            "utf-8 bom",
-            [&b"\xEF\xBB\xBF"[..], text.as_bytes()].concat(),
-        ),
-        ("utf-16le", utf16(false)),
-        ("utf-16be", utf16(true)),
-        ("utf-32le", utf32(false)),
-        ("utf-32be", utf32(true)),
-    ]
-}
-
 /// What Codex prints: `L{n}: text` for each line returned.
 fn numbered(r: &ReadResult) -> Vec<String> {
     let first = r.lines.map_or(0, |l| l.start);
@@ -359,7 +315,7 @@ fn numbered(r: &ReadResult) -> Vec<String> {
 #[test]
 fn codex_cases_in_every_encoding_and_on_every_backend() {
     for case in cases() {
-        for (encoding, bytes) in encodings(case.text) {
+        for (encoding, bytes) in common::unicode_encodings(case.text) {
             let input = Input::new(&bytes);
             for backend in input.backends() {
                 let reader = Reader::new()

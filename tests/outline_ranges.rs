@@ -4,13 +4,14 @@
 
 use rangeread::{LineSelection, Outline, Reader, Source};
 
+mod common;
+
 /// UTF-8 and UTF-16LE (with a byte order mark) of the same text.
-fn encodings(text: &str) -> [(&'static str, Vec<u8>); 2] {
-    let utf16 = [0xFF, 0xFE]
+fn encodings(text: &str) -> Vec<(&'static str, Vec<u8>)> {
+    common::unicode_encodings(text)
         .into_iter()
-        .chain(text.encode_utf16().flat_map(u16::to_le_bytes))
-        .collect();
-    [("utf-8", text.as_bytes().to_vec()), ("utf-16le", utf16)]
+        .filter(|(name, _)| ["utf-8", "utf-16le"].contains(name))
+        .collect()
 }
 
 fn outline(bytes: Vec<u8>, path: &str) -> Outline {
@@ -25,6 +26,14 @@ fn ranges(o: &Outline) -> Vec<(u64, Option<u64>, Option<u64>, String)> {
     o.landmarks
         .iter()
         .map(|l| (l.line, l.end_line, l.depth, l.text.clone()))
+        .collect()
+}
+
+/// `(line, end_line, depth)` of each landmark.
+fn spans(o: &Outline) -> Vec<(u64, Option<u64>, Option<u64>)> {
+    o.landmarks
+        .iter()
+        .map(|l| (l.line, l.end_line, l.depth))
         .collect()
 }
 
@@ -78,14 +87,8 @@ fn each_landmark_ends_where_its_block_read_ends() {
 #[test]
 fn depth_counts_the_enclosing_landmarks() {
     let rust = "mod a {\n    struct S {\n        x: u8,\n    }\n\n    impl S {\n        fn f(&self) {}\n        fn g(&self) {\n            let y = 1;\n        }\n    }\n}\nfn top() {}\n";
-    let o = outline(rust.as_bytes().to_vec(), "a.rs");
-    let got: Vec<(u64, Option<u64>, Option<u64>)> = o
-        .landmarks
-        .iter()
-        .map(|l| (l.line, l.end_line, l.depth))
-        .collect();
     assert_eq!(
-        got,
+        spans(&outline(rust.as_bytes().to_vec(), "a.rs")),
         [
             (1, Some(12), Some(0)),
             (2, Some(4), Some(1)),
@@ -96,14 +99,8 @@ fn depth_counts_the_enclosing_landmarks() {
         ]
     );
     let md = "# A\ntext\n\n## B\nb\n### C\nc\n\n## D\nd\n# E\n";
-    let o = outline(md.as_bytes().to_vec(), "a.md");
-    let got: Vec<(u64, Option<u64>, Option<u64>)> = o
-        .landmarks
-        .iter()
-        .map(|l| (l.line, l.end_line, l.depth))
-        .collect();
     assert_eq!(
-        got,
+        spans(&outline(md.as_bytes().to_vec(), "a.md")),
         [
             (1, Some(10), Some(0)),
             (4, Some(7), Some(1)),
@@ -132,7 +129,7 @@ fn a_listing_cut_by_the_budget_still_ends_its_blocks() {
 }
 
 /// Zed's `test_read_large_file` (`crates/agent/src/tools/read_file_tool.rs`, commit
-/// 015419a291f37533acbb70ae98f76de66c32a7b0, GPL-3.0): 1000 structs of two fields,
+/// 015419a291f37533acbb70ae98f76de66c32a7b0, GPL-3.0-or-later): 1000 structs of two fields,
 /// joined by line feeds. Zed's tree-sitter outline lists each struct as
 /// `struct Test{i} [L{4i+1}-{4i+4}]` and its fields `a` and `b` one level deeper; the
 /// landmark outline lists the structs with the same ranges (the text is the whole line,
@@ -157,4 +154,24 @@ fn zeds_large_file_test_input() {
             .collect();
         assert_eq!(ranges(&o), want, "{encoding}");
     }
+}
+
+/// Zed's `test_large_file_fallback_to_subset` (`crates/agent/src/outline.rs`, commit
+/// 366c77e846be1e67ac95510a6ee65bbb9a48be18): 100 Ki of `⚡` (3 bytes each) has no
+/// outline, and Zed answers with its first KiB cut down to a character boundary
+/// (`floor_char_boundary(1024)`: 1023 bytes, 341 characters). A byte read of the first
+/// 1024 bytes under a byte budget of 1024 gives the same text.
+#[test]
+fn zeds_no_outline_fallback_input() {
+    let text = "⚡".repeat(100 * 1024);
+    for (encoding, bytes) in encodings(&text) {
+        let o = outline(bytes, "untitled");
+        assert!(o.landmarks.is_empty() && o.complete, "{encoding}");
+    }
+    let r = Reader::new()
+        .max_bytes(1024)
+        .document(Source::from_bytes(text.into_bytes(), "untitled"))
+        .read(rangeread::ByteSelection::new(Some(0), None))
+        .unwrap();
+    assert_eq!(r.content, "⚡".repeat(341));
 }
