@@ -65,7 +65,12 @@ mod args;
 mod decode;
 mod dialect;
 mod edit;
+mod listing;
+mod notes;
+mod oversize;
 mod presets;
+mod refuse;
+mod roots;
 mod schema;
 mod serve;
 mod shapes;
@@ -77,6 +82,9 @@ pub use dialect::{
     PathRules, PathShow, Refusal, Role, SizeCap, Special, Unit,
 };
 pub use edit::line_offsets;
+pub use listing::Listing;
+pub use oversize::Oversize;
+pub use roots::Roots;
 pub use serve::{DialectTool, ToolDefinition};
 pub use shapes::{
     CutLineInfo, FingerprintMeta, FsReadMetadata, FsReadResponse, LinesRead, OmittedContent,

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::select::{ByteSelection, LineSelection, Selection};
 use crate::tool::args::{invalid, missing, param, Args, Named};
 use crate::tool::dialect::{Dialect, Param, Role, Special, Unit};
@@ -119,7 +119,7 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
             });
         }
     }
-    if let Some(k) = a.unknown() {
+    if let Some(k) = a.unknown().filter(|_| !d.ignore_unknown) {
         let accepted = accepted(d);
         let message = match &d.errors.unknown {
             Some(t) => fill(t, &[("name", &k), ("accepted", &accepted)]),
@@ -249,20 +249,21 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
             (_, None) => Selection::default(),
         },
         Way::Lines => {
-            let (start, end) = (v(&r.start_line), v(&r.end_line));
+            let (start, mut end) = (v(&r.start_line), v(&r.end_line));
+            if d.lines.clamp_end_to_start {
+                end = end.map(|e| if e >= 0 { e.max(start.unwrap_or(1)) } else { e });
+            }
             if let Some(g) = &r.start_line {
                 start_name = g.name.clone();
             }
             if let (Some(s), Some(e), Some(sg), Some(eg)) = (start, end, &r.start_line, &r.end_line)
             {
                 if s > 0 && e > 0 && e < s {
-                    return Err(param(
-                        &eg.name,
-                        format!(
-                            "Invalid range specified: {} ({s}) is greater than {} ({e}).",
-                            sg.name, eg.name
-                        ),
-                    ));
+                    let default = format!(
+                        "Invalid range specified: {} ({s}) is greater than {} ({e}).",
+                        sg.name, eg.name
+                    );
+                    return Err(inverted(d, &eg.name, &sg.name, s, e, default));
                 }
             }
             LineSelection::range(start, end).into()
@@ -298,13 +299,11 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
             }
             let end = (e != -1).then_some(e);
             if let Some(e) = end.filter(|&e| e < s) {
-                return Err(param(
-                    &g.name,
-                    format!(
-                        "Invalid {}: the end line {e} is before the start line {s}",
-                        g.name
-                    ),
-                ));
+                let default = format!(
+                    "Invalid {}: the end line {e} is before the start line {s}",
+                    g.name
+                );
+                return Err(inverted(d, &g.name, &g.name, s, e, default));
             }
             LineSelection::range(Some(s), end).into()
         }
@@ -315,6 +314,15 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
         start_name,
         number_from_zero,
     })
+}
+
+/// The error for a range that ends before it starts: the dialect's text, or `default`.
+fn inverted(d: &Dialect, name: &str, start_name: &str, s: i64, e: i64, default: String) -> Error {
+    let message = match &d.errors.inverted {
+        Some(t) => fill(t, &[("start", &s), ("end", &e), ("name", &start_name)]),
+        None => default,
+    };
+    param(name, message)
 }
 
 /// The ways a dialect selects, for the conflict message.

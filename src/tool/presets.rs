@@ -13,6 +13,9 @@ const PRESETS: &[(&str, &str)] = &[
     ("file_read", include_str!("presets/file_read.json")),
     ("fs_read", include_str!("presets/fs_read.json")),
     ("vault", include_str!("presets/vault.json")),
+    ("zed", include_str!("presets/zed.json")),
+    ("crush", include_str!("presets/crush.json")),
+    ("goose", include_str!("presets/goose.json")),
 ];
 
 impl Dialect {
