@@ -249,8 +249,9 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
             (_, None) => Selection::default(),
         },
         Way::Lines => {
-            let (start, mut end) = (v(&r.start_line), v(&r.end_line));
-            if d.lines.clamp_end_to_start {
+            let (mut start, mut end) = (v(&r.start_line), v(&r.end_line));
+            if d.lines.lenient_range {
+                start = start.map(|s| if s == 0 { 1 } else { s });
                 end = end.map(|e| if e >= 0 { e.max(start.unwrap_or(1)) } else { e });
             }
             if let Some(g) = &r.start_line {
@@ -290,7 +291,12 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
         Way::Range => {
             let g = r.range.as_ref().expect("a range way has its range");
             start_name = g.name.clone();
-            let (s, e) = g.value;
+            let (mut s, e) = g.value;
+            // `"zero": "keep"` on the range parameter: a start of 0 is line 1 (Goose).
+            let keep_zero = |p: &Param| p.role == Role::LineRange && p.zero == Some(Special::Keep);
+            if s == 0 && d.params.iter().any(keep_zero) {
+                s = 1;
+            }
             if s < 1 {
                 return Err(param(
                     &g.name,

@@ -86,7 +86,7 @@ pub struct Param {
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub schema: Map<String, Value>,
     /// What a 0 means; by default 0 is refused for line numbers and kept for counts and
-    /// bytes.
+    /// bytes. On a [`Role::LineRange`] parameter, `keep` reads a start of 0 as line 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zero: Option<Special>,
     /// What a negative number means; by default it is refused.
@@ -206,10 +206,12 @@ pub struct LineRules {
     /// A file that ends with a line feed has one more, empty, line after it, as
     /// splitting the text on `\n` gives (Claude Code's Read: `a\nb\n` has 3 lines).
     pub split_lines: bool,
-    /// An end line before the start line (`0` included, when the end keeps its 0) reads
-    /// the start line alone, as Zed does; by default such a range is refused.
+    /// `start_line`/`end_line` out of order are read, not refused, as Zed reads them: a
+    /// start of 0 is line 1, an end before the start (0 included) reads the start line
+    /// alone (0s reach the range when the parameters keep them: `"zero": "keep"`). By
+    /// default such a range is refused.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
-    pub clamp_end_to_start: bool,
+    pub lenient_range: bool,
 }
 
 impl Default for LineRules {
@@ -223,7 +225,7 @@ impl Default for LineRules {
             past_end: PastEnd::Error,
             refuse_unranged_over: None,
             split_lines: false,
-            clamp_end_to_start: false,
+            lenient_range: false,
         }
     }
 }

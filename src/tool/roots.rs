@@ -31,8 +31,8 @@ use crate::workspace::Workspace;
 ///     .add(Workspace::builder("tests/data").protect("*.bin").build()?)
 ///     .label("*.bin", "the binaries rule");
 /// let tool = DialectTool::new(dialect).roots(roots);
-/// let r = tool.respond(r#"{"path": "data/sample.txt", "start_line": 1, "end_line": 1}"#);
-/// assert_eq!(r.text, "     1\tline 1: the quick brown fox jumps over the lazy dog\n");
+/// let r = tool.respond(r#"{"path": "data/sample.txt", "start_line": 2, "end_line": 2}"#);
+/// assert_eq!(r.text, "     2\tline 2: the quick brown fox jumps over the lazy dog (1)\n");
 /// let r = tool.respond(r#"{"path": "data/x.bin"}"#);
 /// assert_eq!(r.text, "data/x.bin is refused by the binaries rule");
 /// # Ok::<(), rangeread::Error>(())
