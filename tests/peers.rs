@@ -166,9 +166,9 @@ impl Setup {
         if self.more_roots.is_empty() && self.own.is_empty() && self.labels.is_empty() {
             return tool.workspace(ws(&self.root, &[]));
         }
-        let mut roots = Roots::new().add(ws(&self.root, &self.own));
+        let mut roots = Roots::new().root(ws(&self.root, &self.own));
         for (dir, own) in &self.more_roots {
-            roots = roots.add(ws(dir, own));
+            roots = roots.root(ws(dir, own));
         }
         for (pattern, label) in &self.labels {
             roots = roots.label(pattern, label);

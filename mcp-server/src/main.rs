@@ -238,7 +238,7 @@ fn build(o: Options) -> Result<Server, String> {
     let roots = || -> Result<Roots, String> {
         let mut roots = Roots::new();
         for (dir, own) in &o.roots {
-            roots = roots.add(workspace_with(dir, own)?);
+            roots = roots.root(workspace_with(dir, own)?);
         }
         for (pattern, label) in &o.labels {
             roots = roots.label(pattern.clone(), label.clone());
@@ -277,7 +277,7 @@ fn build(o: Options) -> Result<Server, String> {
             tool.sessions(registry)
         } else if several || !o.labels.is_empty() {
             if o.roots.is_empty() {
-                tool.roots(roots()?.add(workspace(&o.root)?))
+                tool.roots(roots()?.root(workspace(&o.root)?))
             } else {
                 tool.roots(roots()?)
             }

@@ -28,7 +28,7 @@ use crate::workspace::Workspace;
 /// let mut dialect = Dialect::preset("zed")?;
 /// dialect.errors.protected = Some("{path} is refused by {rule}".into());
 /// let roots = Roots::new()
-///     .add(Workspace::builder("tests/data").protect("*.bin").build()?)
+///     .root(Workspace::builder("tests/data").protect("*.bin").build()?)
 ///     .label("*.bin", "the binaries rule");
 /// let tool = DialectTool::new(dialect).roots(roots);
 /// let r = tool.respond(r#"{"path": "data/sample.txt", "start_line": 2, "end_line": 2}"#);
@@ -50,13 +50,13 @@ pub(crate) struct Placed<'a> {
 }
 
 impl Roots {
-    /// No roots: add them with [`Roots::add`].
+    /// No roots: add them with [`Roots::root`].
     pub fn new() -> Roots {
         Roots::default()
     }
 
     /// Adds a root; the first one added reads the relative paths no root name claims.
-    pub fn add(mut self, workspace: Workspace) -> Roots {
+    pub fn root(mut self, workspace: Workspace) -> Roots {
         self.roots.push(workspace);
         self
     }
@@ -185,8 +185,8 @@ mod tests {
             std::fs::create_dir_all(base.join(d)).unwrap();
         }
         let roots = Roots::new()
-            .add(Workspace::new(base.join("one")).unwrap())
-            .add(Workspace::new(base.join("two")).unwrap());
+            .root(Workspace::new(base.join("one")).unwrap())
+            .root(Workspace::new(base.join("two")).unwrap());
         let at = |p: &str, named: bool| {
             let placed = roots.place(p, named).unwrap();
             (
@@ -215,7 +215,7 @@ mod tests {
             .build()
             .unwrap();
         let roots = Roots::new()
-            .add(ws.clone())
+            .root(ws.clone())
             .label("*.key", "keys")
             .label("secret*", "secrets");
         assert_eq!(roots.rule(&ws, "a/secret.key"), Some("secrets"));

@@ -120,7 +120,7 @@ impl DialectTool {
     pub fn workspace(mut self, workspace: Workspace) -> DialectTool {
         self.scope = if self.dialect.paths.named_roots {
             // Paths name the root first: one root of several.
-            Scope::Roots(Arc::new(Roots::new().add(workspace)))
+            Scope::Roots(Arc::new(Roots::new().root(workspace)))
         } else {
             Scope::Workspace(workspace)
         };
@@ -259,7 +259,7 @@ impl DialectTool {
         };
         Ok(Answer {
             plan,
-            body: Body::Read(result),
+            body: Body::Read(Box::new(result)),
             requested,
             outline,
             root: ctx.workspace.map(|w| w.root().to_path_buf()),
