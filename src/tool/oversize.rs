@@ -17,7 +17,9 @@ pub struct Oversize {
     pub bytes: u64,
     /// Before the landmarks (`{path}`: the file's absolute path).
     pub outline_title: String,
-    /// Each landmark (`{line}`: its line, `{text}`).
+    /// Each landmark: `{indent}` ([`Oversize::outline_indent`] once per enclosing
+    /// landmark), `{text}`, `{line}` (its first line), `{lines}` (`L` then its line, or
+    /// `first-last` when the block it opens is known to span several).
     pub outline_entry: String,
     /// After the landmarks (`{count}`: how many).
     pub outline_end: String,
@@ -29,16 +31,29 @@ pub struct Oversize {
     pub head_title: String,
     /// Around them (`{body}`).
     pub head_wrapper: String,
+    /// `{indent}` of an entry, once per level of depth.
+    #[serde(default)]
+    pub outline_indent: String,
+}
+
+/// One landmark of the outline: its first line, the last line of the block it opens
+/// (when known), how many landmarks enclose it, its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Entry {
+    pub line: u64,
+    pub end: Option<u64>,
+    pub depth: u64,
+    pub text: String,
 }
 
 /// The answer for a file of `size` bytes at `path`, or `None` when it is not over the
-/// threshold. `landmarks` gives the file's landmarks (line, text); `head(n)` its text
-/// from the start, at least up to byte `n`.
+/// threshold. `landmarks` gives the file's landmarks; `head(n)` its text from the start,
+/// at least up to byte `n`.
 pub(crate) fn answer(
     o: &Oversize,
     size: u64,
     path: &str,
-    landmarks: impl FnOnce() -> Result<Vec<(u64, String)>>,
+    landmarks: impl FnOnce() -> Result<Vec<Entry>>,
     head: impl FnOnce(u64) -> Result<String>,
 ) -> Result<Option<String>> {
     if size <= o.bytes {
@@ -47,11 +62,23 @@ pub(crate) fn answer(
     let landmarks = landmarks()?;
     if !landmarks.is_empty() {
         let mut body = fill(&o.outline_title, &[("path", &path)]);
-        for (line, text) in &landmarks {
+        for l in &landmarks {
+            let lines = match l.end.filter(|&e| e > l.line) {
+                Some(end) => format!("{}-{end}", l.line),
+                None => l.line.to_string(),
+            };
+            let indent = o
+                .outline_indent
+                .repeat(usize::try_from(l.depth).unwrap_or(0));
             fill_into(
                 &mut body,
                 &o.outline_entry,
-                &[("line", line), ("text", &text.as_str())],
+                &[
+                    ("indent", &indent),
+                    ("text", &l.text.as_str()),
+                    ("line", &l.line),
+                    ("lines", &lines),
+                ],
             );
         }
         fill_into(&mut body, &o.outline_end, &[("count", &landmarks.len())]);
@@ -76,24 +103,37 @@ mod tests {
         Oversize {
             bytes: 10,
             outline_title: "# {path}\n".into(),
-            outline_entry: "{text} [L{line}]\n".into(),
+            outline_entry: "{indent}{text} [L{lines}]\n".into(),
             outline_end: "({count})\n".into(),
             outline_wrapper: "O:{body}".into(),
             head_bytes: 4,
             head_title: "# first of {path}\n".into(),
             head_wrapper: "H:{body}".into(),
+            outline_indent: " ".into(),
         }
     }
 
     #[test]
     fn small_files_read_large_ones_answer_the_outline_or_their_first_bytes() {
-        let never = || -> Result<Vec<(u64, String)>> { unreachable!() };
+        let never = || -> Result<Vec<Entry>> { unreachable!() };
         let no_head = |_| -> Result<String> { unreachable!() };
         assert_eq!(answer(&form(), 10, "/p", never, no_head).unwrap(), None);
-        let with = || Ok(vec![(3, "fn a()".to_string())]);
+        let entry = |line, end, depth, text: &str| Entry {
+            line,
+            end,
+            depth,
+            text: text.into(),
+        };
+        let with = || {
+            Ok(vec![
+                entry(3, Some(9), 0, "struct A"),
+                entry(4, Some(4), 1, "a"),
+                entry(12, None, 0, "fn b()"),
+            ])
+        };
         assert_eq!(
             answer(&form(), 11, "/p", with, no_head).unwrap().unwrap(),
-            "O:# /p\nfn a() [L3]\n(1)\n"
+            "O:# /p\nstruct A [L3-9]\n a [L4]\nfn b() [L12]\n(3)\n"
         );
         // Cut back to a character boundary: "é" is two bytes, at bytes 3-4.
         let none = || Ok(Vec::new());

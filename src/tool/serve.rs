@@ -242,11 +242,14 @@ impl DialectTool {
         if let (Some(o), false) = (&d.oversize, plan.ranged()) {
             let landmarks = || {
                 let outline = ctx.outline()?;
-                Ok(outline
-                    .landmarks
-                    .into_iter()
-                    .map(|l| (l.line, l.text))
-                    .collect())
+                // The landmarks here carry their first line only (no block end, no depth).
+                let entry = |l: crate::result::Landmark| oversize::Entry {
+                    line: l.line,
+                    end: None,
+                    depth: 0,
+                    text: l.text,
+                };
+                Ok(outline.landmarks.into_iter().map(entry).collect())
             };
             let (size, shown) = (result.file_size, result.resolved_path.as_str());
             if let Some(text) = oversize::answer(o, size, shown, landmarks, |n| ctx.head(n))? {
