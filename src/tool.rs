@@ -68,7 +68,12 @@ mod decode;
 mod dialect;
 mod edit;
 mod indentation;
+mod listing;
+mod notes;
+mod oversize;
 mod presets;
+mod refuse;
+mod roots;
 mod schema;
 mod serve;
 mod shapes;
@@ -80,6 +85,9 @@ pub use dialect::{
     PastEnd, PathRules, PathShow, Refusal, Role, SizeCap, Special, Unit,
 };
 pub use edit::line_offsets;
+pub use listing::Listing;
+pub use oversize::Oversize;
+pub use roots::Roots;
 pub use serve::{DialectTool, ToolDefinition};
 pub use shapes::{
     CutLineInfo, FingerprintMeta, FsReadMetadata, FsReadResponse, LinesRead, OmittedContent,

@@ -61,6 +61,13 @@ pub struct Dialect {
     /// UTF-16/32 and legacy encodings decoded) and decoded lossily.
     #[serde(default)]
     pub decoding: Decoding,
+    /// A directory answers its listing in this form; by default it is an error.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub directory: Option<super::listing::Listing>,
+    /// A read without a range of a file over a size answers its outline instead (or
+    /// its first bytes, when it has none); by default it answers the content, paged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oversize: Option<super::oversize::Oversize>,
 }
 
 /// How a tool turns a file's bytes into text.
@@ -97,7 +104,7 @@ pub struct Param {
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub schema: Map<String, Value>,
     /// What a 0 means; by default 0 is refused for line numbers and kept for counts and
-    /// bytes.
+    /// bytes. On a [`Role::LineRange`] parameter, `keep` reads a start of 0 as line 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zero: Option<Special>,
     /// What a negative number means; by default it is refused.
@@ -175,6 +182,13 @@ pub struct PathRules {
     /// How a path is shown in answers: `relative` to the root (the default: the host's
     /// layout stays private), or `absolute`.
     pub show: PathShow,
+    /// A relative path starts with the name of the root it lies in (the root
+    /// directory's last component), as Zed names files by worktree: `project/src/a.rs`
+    /// is `src/a.rs` in the root `/home/me/project`. A path whose first component names
+    /// no root is read in the first root. By default a relative path is resolved in the
+    /// (first) root as it is.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub named_roots: bool,
 }
 
 /// How a tool shows the path it read.
@@ -220,6 +234,12 @@ pub struct LineRules {
     /// A file that ends with a line feed has one more, empty, line after it, as
     /// splitting the text on `\n` gives (Claude Code's Read: `a\nb\n` has 3 lines).
     pub split_lines: bool,
+    /// `start_line`/`end_line` out of order are read, not refused, as Zed reads them: a
+    /// start of 0 is line 1, an end before the start (0 included) reads the start line
+    /// alone (0s reach the range when the parameters keep them: `"zero": "keep"`). By
+    /// default such a range is refused.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub lenient_range: bool,
 }
 
 impl Default for LineRules {
@@ -233,6 +253,7 @@ impl Default for LineRules {
             past_end: PastEnd::Error,
             refuse_unranged_over: None,
             split_lines: false,
+            lenient_range: false,
         }
     }
 }
@@ -306,6 +327,17 @@ pub struct Caps {
     /// Refuse a read whose selected text is larger than this (`{size}`, `{max}`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub range_size: Option<SizeCap>,
+    /// Refuse a read that the byte budget ([`Limits::max_bytes`]) would cut, with this
+    /// text (`{size}`: the bytes of the lines selected, as shown, counted up to the
+    /// first line over the budget; `{max}`: the budget), instead of answering its first
+    /// part: Crush's section cap.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub over_byte_budget: Option<String>,
+    /// Refuse every read, with a range or without, of a file larger than this
+    /// (`{path}`; `{bytes}`, `{kib}`: its size in bytes and in KiB with two decimals):
+    /// Goose's file-size cap.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_size_any_read: Option<SizeCap>,
 }
 
 /// A size over which a read is refused.
@@ -379,6 +411,20 @@ pub struct Output {
     /// characters-a-line budget ([`Limits::max_line_chars`]) still bounds what is read.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line_max_bytes: Option<u64>,
+    /// Each line keeps its own line end (a CRLF stays, the last line ends as the file
+    /// does), as Zed's `cat -n` numbering does; by default lines are joined by `\n` (see
+    /// [`Output::final_newline`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub keep_line_ends: bool,
+    /// Before the footer, when the file goes on after the last line shown and no budget
+    /// cut the read (`{end}`: the last line shown, `{next}`: the line after it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub more: Option<String>,
+    /// `{range}` of the header names the lines as the call asked for them (its numbers;
+    /// an open end as `end`), whenever the call named a range; by default it names the
+    /// lines read, for a partial read only.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub range_asked: bool,
 }
 
 impl Default for Output {
@@ -403,6 +449,9 @@ impl Default for Output {
             outline: None,
             error: "{message}".into(),
             line_max_bytes: None,
+            keep_line_ends: false,
+            more: None,
+            range_asked: false,
         }
     }
 }
@@ -467,4 +516,8 @@ pub struct ErrorTexts {
     /// A parameter the tool does not take (`{name}`, `{accepted}`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unknown: Option<String>,
+    /// A range whose end is before its start (`{start}`, `{end}`, `{name}`: the
+    /// parameter of the start as spelled).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inverted: Option<String>,
 }

@@ -30,6 +30,9 @@ const PRESETS: &[(&str, &str)] = &[
         "rust-mcp-filesystem/read_file_lines",
         include_str!("presets/rust-mcp-filesystem/read_file_lines.json"),
     ),
+    ("zed", include_str!("presets/zed.json")),
+    ("crush", include_str!("presets/crush.json")),
+    ("goose", include_str!("presets/goose.json")),
 ];
 
 impl Dialect {

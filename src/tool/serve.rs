@@ -10,13 +10,14 @@ use crate::config::Totals;
 use crate::error::{Error, Result};
 use crate::read::Reader;
 use crate::result::ReadResult;
-use crate::select::{LineSelection, Selection};
+use crate::select::{ByteSelection, LineSelection, Selection};
 use crate::tool::answer::{self, Answer, Body};
 use crate::tool::args::{args_of, param, JsonArgs};
-use crate::tool::decode::{decode, plan, Plan, Way};
+use crate::tool::decode::{decode, plan, Plan, Request, Way};
 use crate::tool::dialect::{Dialect, PastEnd, Role};
+use crate::tool::roots::Roots;
 use crate::tool::template::fill;
-use crate::tool::ToolResponse;
+use crate::tool::{listing, oversize, refuse, ToolResponse};
 use crate::workspace::{Workspace, WorkspaceRegistry};
 
 /// Where a tool's paths resolve.
@@ -28,6 +29,8 @@ enum Scope {
     Workspace(Workspace),
     /// Inside the workspace of the session the call names.
     Sessions(Arc<WorkspaceRegistry>),
+    /// Inside the root the path names or lies in.
+    Roots(Arc<Roots>),
 }
 
 /// A tool's name, title, description and input schema, as a host advertises it.
@@ -114,9 +117,15 @@ impl DialectTool {
         &self.reader
     }
 
-    /// Resolves paths inside `workspace` (confined to its root, protected paths refused).
+    /// Resolves paths inside `workspace` (confined to its root, protected paths refused;
+    /// with [`super::PathRules::named_roots`], a path may name the root first).
     pub fn workspace(mut self, workspace: Workspace) -> DialectTool {
-        self.scope = Scope::Workspace(workspace);
+        self.scope = if self.dialect.paths.named_roots {
+            // Paths name the root first: one root of several.
+            Scope::Roots(Arc::new(Roots::new().root(workspace)))
+        } else {
+            Scope::Workspace(workspace)
+        };
         self
     }
 
@@ -124,6 +133,13 @@ impl DialectTool {
     /// dialect needs a [`Role::Session`] parameter).
     pub fn sessions(mut self, sessions: WorkspaceRegistry) -> DialectTool {
         self.scope = Scope::Sessions(Arc::new(sessions));
+        self
+    }
+
+    /// Resolves paths in several roots (see [`Roots`]): each in the root it names or
+    /// lies in; refusals of protected paths can name the rule.
+    pub fn roots(mut self, roots: Roots) -> DialectTool {
+        self.scope = Scope::Roots(Arc::new(roots));
         self
     }
 
@@ -160,34 +176,55 @@ impl DialectTool {
         let plan = plan(d, &request)?;
         if let Some(message) = &d.paths.require_absolute {
             if !Path::new(&request.path).is_absolute() {
-                let name = d
-                    .params
-                    .iter()
-                    .find(|p| p.role == Role::Path)
-                    .map_or("path", |p| p.name.as_str());
-                return Err(param(name, fill(message, &[("path", &request.path)])));
+                return Err(param(
+                    path_name(d),
+                    fill(message, &[("path", &request.path)]),
+                ));
             }
         }
-        let workspace = match &self.scope {
-            Scope::Paths => None,
-            Scope::Workspace(ws) => Some(ws.clone()),
+        let (workspace, path) = match &self.scope {
+            Scope::Paths => (None, request.path.clone()),
+            Scope::Workspace(ws) => (Some(ws.clone()), request.path.clone()),
             Scope::Sessions(reg) => {
                 let id = request.session.as_deref().unwrap_or_default();
-                Some(reg.get(id)?)
+                (Some(reg.get(id)?), request.path.clone())
+            }
+            Scope::Roots(roots) => {
+                let placed = roots.place(&request.path, d.paths.named_roots)?;
+                (Some(placed.workspace.clone()), placed.path)
             }
         };
         let ctx = Ctx {
             tool: self,
             workspace: workspace.as_ref(),
-            path: &request.path,
+            path: &path,
         };
+        let given = request.path.clone();
+        match (&self.scope, &workspace) {
+            (Scope::Roots(roots), Some(ws)) => self
+                .read_answer(&ctx, plan, request)
+                .map_err(|e| roots.refusal(d, e, ws, &path, &given, path_name(d))),
+            _ => self.read_answer(&ctx, plan, request),
+        }
+    }
+
+    /// Reads what the plan selects and checks it against the dialect's caps.
+    fn read_answer(&self, ctx: &Ctx, plan: Plan, request: Request) -> Result<Answer> {
+        let d = &self.dialect;
         let (result, requested) = match ctx.read(&plan) {
             Ok(r) => r,
             Err(Error::LineBeyondEnd { start, total_lines }) => {
-                return self.past_end(&ctx, &plan, start, total_lines);
+                return self.past_end(ctx, &plan, start, total_lines);
+            }
+            Err(Error::IsDirectory { .. }) if d.directory.is_some() => {
+                let form = d.directory.as_ref().expect("checked above");
+                let text =
+                    listing::list(form, ctx.workspace, ctx.path, &request.path, d.paths.show)?;
+                return Ok(Answer::note(plan, text));
             }
             Err(e) => return Err(e),
         };
+        refuse::check(d, &result, &request.path, path_name(d), |n| ctx.line(n))?;
         if let Some(refusal) = &d.lines.refuse_unranged_over {
             let total = result.total_lines.unwrap_or(0);
             if !plan.ranged() && total > refusal.lines {
@@ -204,6 +241,23 @@ impl DialectTool {
                 ));
             }
         }
+        if let (Some(o), false) = (&d.oversize, plan.ranged()) {
+            let landmarks = || {
+                let outline = ctx.outline()?;
+                // The landmarks here carry their first line only (no block end, no depth).
+                let entry = |l: crate::result::Landmark| oversize::Entry {
+                    line: l.line,
+                    end: None,
+                    depth: 0,
+                    text: l.text,
+                };
+                Ok(outline.landmarks.into_iter().map(entry).collect())
+            };
+            let (size, shown) = (result.file_size, result.resolved_path.as_str());
+            if let Some(text) = oversize::answer(o, size, shown, landmarks, |n| ctx.head(n))? {
+                return Ok(Answer::note(plan, text));
+            }
+        }
         let outline = match &d.output.outline {
             Some(_) if !plan.ranged() || !result.is_partial => Some(ctx.outline()?),
             _ => None,
@@ -213,7 +267,7 @@ impl DialectTool {
             body: Body::Read(Box::new(result)),
             requested,
             outline,
-            root: workspace.map(|w| w.root().to_path_buf()),
+            root: ctx.workspace.map(|w| w.root().to_path_buf()),
             session: request.session,
         })
     }
@@ -273,7 +327,7 @@ impl Ctx<'_> {
     /// when a short range was widened.
     fn read(&self, plan: &Plan) -> Result<(ReadResult, Option<(u64, u64)>)> {
         let d = &self.tool.dialect;
-        let mut reader = self.tool.reader.clone();
+        let mut reader = refuse::reader(d, self.tool.reader.clone());
         let lines_way = matches!(plan.way, Way::Lines | Way::OffsetLimit | Way::Range);
         if let (true, Some(max)) = (lines_way, d.lines.ranged_max) {
             reader = reader.max_lines(max);
@@ -338,12 +392,34 @@ impl Ctx<'_> {
         doc.outline()
     }
 
+    /// Line `n` as the tool shows it (cut at the line budget), whatever its size.
+    fn line(&self, n: u64) -> Result<String> {
+        let reader = self.tool.reader.clone().max_bytes(0);
+        let n = i64::try_from(n).unwrap_or(i64::MAX);
+        let sel = LineSelection::range(Some(n), Some(n)).into();
+        Ok(self.read_with(&reader, sel)?.content)
+    }
+
+    /// The text of the first `n` bytes of the file (or a little more, to a character).
+    fn head(&self, n: u64) -> Result<String> {
+        let sel = ByteSelection::new(Some(0), Some(n)).into();
+        Ok(self.read_with(&self.tool.reader, sel)?.content)
+    }
+
     /// Whether the file's last byte is a line feed.
     fn ends_with_lf(&self) -> Result<bool> {
         let reader = self.tool.reader.clone().totals(Totals::IfKnown);
         let r = self.read_with(&reader, LineSelection::Tail(1).into())?;
         Ok(r.content.ends_with('\n'))
     }
+}
+
+/// The name of the dialect's path parameter, for messages.
+fn path_name(d: &Dialect) -> &str {
+    d.params
+        .iter()
+        .find(|p| p.role == Role::Path)
+        .map_or("path", |p| p.name.as_str())
 }
 
 /// The first and last line (1-based, positive) of a forward line selection.
