@@ -35,6 +35,7 @@
 //! | `fs_read` | `fs_read` | `path`, `start_byte`, `end_byte` | JSON [`FsReadResponse`] |
 //! | `vault` | `read_file` | `path`, `start_line`, `end_line` | `N: line` text, `Error: ...` |
 //! | `codex` | `read_file` | `file_path` (absolute), `offset`, `limit`, `mode`, `indentation` | `L12: line` text, Codex's error texts |
+//! | `claude-code` | `Read` | `file_path`, `offset`, `limit`, `pages`, `allow_large` | `N\tline` text, the size and token caps, Claude Code's reminders and error texts |
 //! | `rust-mcp-filesystem/*` | `read_text_file`, `head_file`, `tail_file`, `read_file_lines` | `path` and `with_line_numbers` / `lines` / `offset` (lines to skip), `limit` | the text as on disk; `{n:>6} \| line` on request |
 //!
 //! Parameters are checked when they are decoded: a value of the wrong type, two spellings
@@ -64,13 +65,17 @@ use crate::select::Selection;
 
 mod answer;
 mod args;
+mod caps;
 mod decode;
 mod dialect;
 mod edit;
 mod indentation;
 mod listing;
 mod notes;
+mod notices;
 mod oversize;
+mod pages;
+mod paths;
 mod presets;
 mod refuse;
 mod roots;
@@ -81,8 +86,9 @@ mod template;
 
 pub use args::JsonArgs;
 pub use dialect::{
-    Caps, Decoding, Dialect, ErrorTexts, Form, Limits, LineRules, OutlineForm, Output, Param,
-    PastEnd, PathRules, PathShow, Refusal, Role, SizeCap, Special, Unit,
+    CapLift, Caps, Decoding, Dialect, ErrorTexts, FirstPage, Form, Limits, LineRules, NameRefusal,
+    OutlineForm, Output, PageRules, Param, PastEnd, PathRules, PathShow, Refusal, Role, SizeCap,
+    Special, TokenCap, Unit,
 };
 pub use edit::line_offsets;
 pub use listing::Listing;
@@ -337,6 +343,8 @@ impl ReadFileParams {
             range: None,
             numbers: None,
             indent: Default::default(),
+            pages: None,
+            lift: false,
         };
         Ok(plan(unified(), &r)?.selection)
     }

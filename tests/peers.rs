@@ -162,6 +162,10 @@ struct Setup {
     labels: Vec<(String, String)>,
     /// The byte budget, when the peer's test set its own.
     max_bytes: Option<u64>,
+    /// Tokens the caller's context has left, when the peer's harness knew them.
+    room_tokens: Option<u64>,
+    /// Why the server way cannot set the tool up as the peer's test did.
+    server_skip: Option<String>,
 }
 
 impl Setup {
@@ -299,6 +303,19 @@ fn setup(peer: &str, case: &Case, root: &Path) -> Result<Setup, String> {
             // Crush's readTextFile(path, offset, limit, maxContentSize): its byte budget
             // (0: none). The view tool passes MaxViewSize, which is the preset's.
             ("crush", "maxContentSize") => s.max_bytes = v.as_u64(),
+            // Claude Code's working directory: the workspace root.
+            ("claude-code", "cwd") if v == "{root}" => {}
+            // The session's free context: unknown to the tool (an MCP server's case), or
+            // ample for a lifted read (a host that knows it sets `caps.lift.room_tokens`).
+            ("claude-code", "context_left") => match v.as_str() {
+                Some("unknown") => {}
+                Some("ample") => {
+                    s.room_tokens = Some(200_000);
+                    s.server_skip =
+                        Some("an MCP server does not know its client's free context".into());
+                }
+                _ => return Err(format!("context_left {v}: unknown or ample")),
+            },
             (_, other) => return Err(format!("config {other} is not applied by the harness")),
         }
     }
@@ -405,14 +422,16 @@ fn run_library(peer: &str, case: &Case) -> Outcome {
         Value::Object(m) => m,
         _ => unreachable!(),
     };
-    let dialect = match dialect_for(peer, &call) {
+    let mut dialect = match dialect_for(peer, &call) {
         Ok(d) => d,
         Err(e) => return Outcome::Fail(e),
     };
     call.remove("tool");
-    let mut dialect = dialect;
     if let Some(n) = s.max_bytes {
         dialect.limits.max_bytes = n;
+    }
+    if let (Some(room), Some(lift)) = (s.room_tokens, dialect.caps.lift.as_mut()) {
+        lift.room_tokens = Some(room);
     }
     let tool = s.tool(dialect);
     let r = tool.respond(Value::Object(call));
@@ -460,6 +479,9 @@ fn run_server(server: &Path, peer: &str, case: &Case) -> Outcome {
         Ok(s) => s,
         Err(e) => return Outcome::Fail(e),
     };
+    if let Some(why) = s.server_skip {
+        return Outcome::Skip(why);
+    }
     let root_text = root.to_string_lossy().into_owned();
     let mut call = match with_root(&Value::Object(case.call.clone()), &root_text) {
         Value::Object(m) => m,
@@ -640,7 +662,7 @@ fn presets_publish_the_peers_schemas() {
         }
         compared.push(*peer);
     }
-    for peer in ["crush", "goose", "zed"] {
+    for peer in ["claude-code", "crush", "goose", "zed"] {
         assert!(compared.contains(&peer), "{peer} has no preset");
     }
 }

@@ -35,6 +35,10 @@ pub(crate) struct Request {
     pub range: Option<Given<(i64, i64)>>,
     pub numbers: Option<Given<bool>>,
     pub indent: IndentRequest,
+    /// A page range as given ([`Role::Pages`]), checked.
+    pub pages: Option<Given<String>>,
+    /// The caller opted in to lifted caps ([`Role::LiftCaps`]).
+    pub lift: bool,
 }
 
 /// One way of selecting, for the conflict check and for what the answer says.
@@ -105,6 +109,16 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
                 r.numbers.is_some()
             }
             Role::Mode | Role::Indentation => r.indent.decode(p.role, &names, &mut a)?,
+            Role::Pages => {
+                // An empty page range is no page range.
+                r.pages = given(a.string(&names)?).filter(|g| !g.value.trim().is_empty());
+                r.pages.is_some()
+            }
+            Role::LiftCaps => {
+                let v = a.boolean(&names)?;
+                r.lift = v.as_ref().is_some_and(|v| v.1);
+                v.is_some()
+            }
             role => {
                 let v = number(p, &names, &mut a)?;
                 let present = v.is_some();
@@ -138,14 +152,18 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
         };
         return Err(param(k, message));
     }
+    if let (Some(rules), Some(g)) = (&d.pages, &r.pages) {
+        crate::tool::pages::check(rules, &g.name, &g.value)?;
+    }
     if let Some((name, p)) = path {
-        if p.is_empty() {
+        if p.is_empty() && !d.paths.empty_is_root {
             return Err(param(
                 &name,
                 format!("Invalid {name}: expected a file path, got an empty string"),
             ));
         }
-        r.path = p;
+        // An empty path, where the dialect allows it, is the root.
+        r.path = if p.is_empty() { ".".into() } else { p };
     }
     Ok(r)
 }

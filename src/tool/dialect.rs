@@ -68,6 +68,9 @@ pub struct Dialect {
     /// its first bytes, when it has none); by default it answers the content, paged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub oversize: Option<super::oversize::Oversize>,
+    /// How a page-range parameter ([`Role::Pages`]) is checked; `None`: any text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pages: Option<PageRules>,
 }
 
 /// How a tool turns a file's bytes into text.
@@ -169,6 +172,12 @@ pub enum Role {
     /// The indentation block's options (`anchor_line`, `max_levels`,
     /// `include_siblings`, `include_header`, `max_lines`), read in indentation mode.
     Indentation,
+    /// A page or page range of a paged document (`"3"`, `"1-5"`), checked by
+    /// [`Dialect::pages`]; text files ignore it.
+    Pages,
+    /// `true`: lift the caps up to the room the host says the caller has left
+    /// ([`CapLift`]).
+    LiftCaps,
 }
 
 /// How paths are taken and shown.
@@ -189,6 +198,29 @@ pub struct PathRules {
     /// (first) root as it is.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub named_roots: bool,
+    /// An empty path names the workspace root (Claude Code's Read: `""` is the working
+    /// directory); by default an empty path is refused.
+    pub empty_is_root: bool,
+    /// Paths under these prefixes are refused by name, before anything is opened
+    /// (devices and process files: `/dev/`, `/proc/`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused_prefixes: Option<NameRefusal>,
+    /// Files with these extensions are refused before they are opened, whatever they hold
+    /// (`.zip`, `.exe` ...; `{ext}` in the message: the extension with its dot, lower
+    /// case); the first refusal that names the extension answers.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub refused_extensions: Vec<NameRefusal>,
+}
+
+/// A refusal by name: a path matching one of `names` is answered with `message`
+/// (`{path}`: the path as given, `{ext}`: its extension).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NameRefusal {
+    /// The prefixes or extensions (extensions with their dot, lower case).
+    pub names: Vec<String>,
+    /// The answer.
+    pub message: String,
 }
 
 /// How a tool shows the path it read.
@@ -338,6 +370,73 @@ pub struct Caps {
     /// Goose's file-size cap.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file_size_any_read: Option<SizeCap>,
+    /// Refuse (or, for a whole-file read, cut to a first page) a read whose text is
+    /// estimated at more tokens than this.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<TokenCap>,
+    /// An opt-in ([`Role::LiftCaps`]) that raises the caps to the room the caller has
+    /// left, and the sentence each refusal ends with (`{suffix}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lift: Option<CapLift>,
+}
+
+/// A cap on the tokens of a read, by an estimate from its characters (UTF-16 code
+/// units, as JavaScript counts them).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TokenCap {
+    /// The most tokens.
+    pub tokens: u64,
+    /// Characters a token, by default (the estimate is `round(chars / this)`).
+    pub chars_per_token: u64,
+    /// Characters a token for these extensions (without the dot: `{"json": 2}`).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub chars_per_token_by_extension: std::collections::BTreeMap<String, u64>,
+    /// The refusal (`{tokens}`: the estimate, `{max}`, `{suffix}`).
+    pub message: String,
+    /// A whole-file read over the cap answers its first page instead of refusing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_page: Option<FirstPage>,
+}
+
+/// The first page of a whole-file read over the token cap: `lines × cap / tokens ×
+/// fill_percent %` lines, shrunk by `shrink_percent` % (at most `shrink_steps` times)
+/// while still over the cap.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FirstPage {
+    /// The share of the cap the first estimate aims at, in percent.
+    pub fill_percent: u64,
+    /// How much each shrinking step keeps, in percent.
+    pub shrink_percent: u64,
+    /// The most shrinking steps.
+    pub shrink_steps: u32,
+    /// After the page's lines (`{path}` absolute, `{end}`: its last line, `{total}`,
+    /// `{tokens}`, `{max}`, `{next}`, `{suffix}`).
+    pub banner: String,
+    /// Instead of lines, when not even the first line fits: the first characters
+    /// (`{shown}`, `{chars}`, `{path}`, `{tokens}`, `{max}`, `{suffix}`).
+    pub chars_banner: String,
+}
+
+/// What raising the caps needs and says.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CapLift {
+    /// Tokens the caller's context has left, as the host knows them; `None`: unknown (an
+    /// MCP server does not know its client's context), and the opt-in lifts nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub room_tokens: Option<u64>,
+    /// The share of that room a lifted read may take, in percent.
+    pub room_percent: u64,
+    /// Lifted byte caps are at least `tokens × characters a token × this`.
+    pub bytes_per_token_factor: u64,
+    /// `{suffix}` when the room is known and the read would fit it lifted.
+    pub suggest: String,
+    /// `{suffix}` when the room is known and the read would not fit it.
+    pub no_room: String,
+    /// `{suffix}` when the caller opted in and the room is unknown.
+    pub unavailable: String,
 }
 
 /// A size over which a read is refused.
@@ -398,7 +497,7 @@ pub struct Output {
     /// the rest starts).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cut_marker: Option<String>,
-    /// The whole answer for an empty file.
+    /// The whole answer for an empty file (or one that holds only a byte order mark).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub empty: Option<String>,
     /// After a read without a range: the file's outline.
@@ -425,6 +524,13 @@ pub struct Output {
     /// lines read, for a partial read only.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub range_asked: bool,
+    /// After the lines, when the file is not valid UTF-8 (its invalid bytes read as
+    /// U+FFFD).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invalid_utf8_note: Option<String>,
+    /// After the lines, when the first 8 KiB of the text hold a NUL byte.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nul_note: Option<String>,
 }
 
 impl Default for Output {
@@ -452,6 +558,8 @@ impl Default for Output {
             keep_line_ends: false,
             more: None,
             range_asked: false,
+            invalid_utf8_note: None,
+            nul_note: None,
         }
     }
 }
@@ -520,4 +628,23 @@ pub struct ErrorTexts {
     /// parameter of the start as spelled).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub inverted: Option<String>,
+    /// `{did_you_mean}` of [`ErrorTexts::not_found`] when a file of the same stem and
+    /// another extension is beside the missing one (`{name}`: its file name).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub did_you_mean: Option<String>,
+}
+
+/// How a page-range parameter is checked (`{value}`: as given, `{max}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PageRules {
+    /// The most pages one call reads.
+    pub max: u64,
+    /// How many pages an open range (`"10-"`) counts as; `None`: to the end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_end_counts: Option<u64>,
+    /// Not one page or one range.
+    pub invalid: String,
+    /// More than `max` pages.
+    pub too_many: String,
 }

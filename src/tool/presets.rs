@@ -33,6 +33,7 @@ const PRESETS: &[(&str, &str)] = &[
     ("zed", include_str!("presets/zed.json")),
     ("crush", include_str!("presets/crush.json")),
     ("goose", include_str!("presets/goose.json")),
+    ("claude-code", include_str!("presets/claude-code.json")),
 ];
 
 impl Dialect {

@@ -15,6 +15,7 @@ use crate::tool::answer::{self, Answer, Body};
 use crate::tool::args::{args_of, param, JsonArgs};
 use crate::tool::decode::{decode, plan, Plan, Request, Way};
 use crate::tool::dialect::{Dialect, PastEnd, Role};
+use crate::tool::paths::Place;
 use crate::tool::roots::Roots;
 use crate::tool::template::fill;
 use crate::tool::{listing, oversize, refuse, ToolResponse};
@@ -163,14 +164,16 @@ impl DialectTool {
     /// sends out; every failure is an answer with `is_error`, in the dialect's words.
     pub fn respond(&self, args: impl JsonArgs) -> ToolResponse {
         let d = &self.dialect;
-        match self.call(args) {
+        let mut place = Place::default();
+        match self.call(args, &mut place) {
             Ok(a) => answer::render(d, a),
-            Err(e) => answer::error(d, &e),
+            Err(e) => answer::error(d, &e, &place.explain(d, &e)),
         }
     }
 
-    /// Decodes, checks, reads: what [`DialectTool::respond`] renders.
-    pub(crate) fn call(&self, args: impl JsonArgs) -> Result<Answer> {
+    /// Decodes, checks, reads: what [`DialectTool::respond`] renders; `place` learns
+    /// where the call reads, for the error messages.
+    pub(crate) fn call(&self, args: impl JsonArgs, place: &mut Place) -> Result<Answer> {
         let d = &self.dialect;
         let request = decode(d, args_of(args)?)?;
         let plan = plan(d, &request)?;
@@ -182,6 +185,7 @@ impl DialectTool {
                 ));
             }
         }
+        crate::tool::paths::refuse_by_name(d, &request.path)?;
         let (workspace, path) = match &self.scope {
             Scope::Paths => (None, request.path.clone()),
             Scope::Workspace(ws) => (Some(ws.clone()), request.path.clone()),
@@ -194,10 +198,12 @@ impl DialectTool {
                 (Some(placed.workspace.clone()), placed.path)
             }
         };
+        *place = Place::new(workspace.as_ref(), &path);
         let ctx = Ctx {
             tool: self,
             workspace: workspace.as_ref(),
             path: &path,
+            max_bytes: crate::tool::caps::max_bytes(d, &request),
         };
         let given = request.path.clone();
         match (&self.scope, &workspace) {
@@ -211,6 +217,7 @@ impl DialectTool {
     /// Reads what the plan selects and checks it against the dialect's caps.
     fn read_answer(&self, ctx: &Ctx, plan: Plan, request: Request) -> Result<Answer> {
         let d = &self.dialect;
+        crate::tool::caps::check_size(ctx, &request)?;
         let (result, requested) = match ctx.read(&plan) {
             Ok(r) => r,
             Err(Error::LineBeyondEnd { start, total_lines }) => {
@@ -225,6 +232,9 @@ impl DialectTool {
             Err(e) => return Err(e),
         };
         refuse::check(d, &result, &request.path, path_name(d), |n| ctx.line(n))?;
+        let mut notes = crate::tool::notices::notes(ctx, &result)?;
+        let (result, page) = crate::tool::caps::check_read(ctx, &request, result)?;
+        notes.extend(page);
         if let Some(refusal) = &d.lines.refuse_unranged_over {
             let total = result.total_lines.unwrap_or(0);
             if !plan.ranged() && total > refusal.lines {
@@ -269,6 +279,7 @@ impl DialectTool {
             outline,
             root: ctx.workspace.map(|w| w.root().to_path_buf()),
             session: request.session,
+            notes,
         })
     }
 
@@ -309,14 +320,35 @@ impl DialectTool {
 }
 
 /// One call's reading context.
-struct Ctx<'a> {
-    tool: &'a DialectTool,
-    workspace: Option<&'a Workspace>,
-    path: &'a str,
+pub(crate) struct Ctx<'a> {
+    pub tool: &'a DialectTool,
+    pub workspace: Option<&'a Workspace>,
+    pub path: &'a str,
+    /// The byte budget of this call, when the dialect's caps set one.
+    pub max_bytes: Option<u64>,
 }
 
 impl Ctx<'_> {
-    fn read_with(&self, reader: &Reader, sel: Selection) -> Result<ReadResult> {
+    /// The tool's reader, with this call's byte budget.
+    pub(crate) fn reader(&self) -> Reader {
+        let reader = self.tool.reader.clone();
+        match self.max_bytes {
+            Some(n) => reader.max_bytes(n),
+            None => reader,
+        }
+    }
+
+    /// The size of the file, without reading it.
+    pub(crate) fn file_size(&self) -> Result<u64> {
+        let reader = &self.tool.reader;
+        let doc = match self.workspace {
+            Some(ws) => reader.open_in(ws, self.path)?,
+            None => reader.open(self.path)?,
+        };
+        Ok(doc.source().len())
+    }
+
+    pub(crate) fn read_with(&self, reader: &Reader, sel: Selection) -> Result<ReadResult> {
         match self.workspace {
             Some(ws) => reader.read_in(ws, Path::new(self.path), sel),
             None => reader.read(self.path, sel),
@@ -327,7 +359,7 @@ impl Ctx<'_> {
     /// when a short range was widened.
     fn read(&self, plan: &Plan) -> Result<(ReadResult, Option<(u64, u64)>)> {
         let d = &self.tool.dialect;
-        let mut reader = refuse::reader(d, self.tool.reader.clone());
+        let mut reader = refuse::reader(d, self.reader());
         let lines_way = matches!(plan.way, Way::Lines | Way::OffsetLimit | Way::Range);
         if let (true, Some(max)) = (lines_way, d.lines.ranged_max) {
             reader = reader.max_lines(max);
@@ -415,7 +447,7 @@ impl Ctx<'_> {
 }
 
 /// The name of the dialect's path parameter, for messages.
-fn path_name(d: &Dialect) -> &str {
+pub(crate) fn path_name(d: &Dialect) -> &str {
     d.params
         .iter()
         .find(|p| p.role == Role::Path)
@@ -423,7 +455,7 @@ fn path_name(d: &Dialect) -> &str {
 }
 
 /// The first and last line (1-based, positive) of a forward line selection.
-fn bounds(sel: &Selection) -> Option<(u64, Option<u64>)> {
+pub(crate) fn bounds(sel: &Selection) -> Option<(u64, Option<u64>)> {
     match *sel {
         Selection::Lines(LineSelection::Range { start, end }) => {
             let s = start.unwrap_or(1);
