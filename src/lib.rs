@@ -204,13 +204,17 @@ mod classify;
 mod config;
 mod decode;
 mod document;
+mod documents;
 mod error;
+pub mod images;
 mod index;
 mod landmarks;
 mod lines;
+pub mod notebook;
 #[cfg(feature = "object-store")]
 #[cfg_attr(docsrs, doc(cfg(feature = "object-store")))]
 pub mod object;
+pub mod pdf;
 mod persist;
 mod pool;
 mod protect;
@@ -221,6 +225,7 @@ mod select;
 #[cfg(feature = "sessions")]
 pub mod sessions;
 mod source;
+mod stream;
 mod summarize;
 mod syntax;
 mod text;
@@ -239,6 +244,7 @@ pub use config::{
 };
 pub use decode::Utf8Policy;
 pub use document::Document;
+pub use documents::{DocumentKind, DocumentRead, DocumentRequest};
 pub use error::{Error, ErrorKind, FileKind, Result};
 pub use index::{LineIndex, DEFAULT_BLOCK_SIZE};
 #[cfg(feature = "object-store")]
