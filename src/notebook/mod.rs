@@ -266,7 +266,10 @@ pub fn read(
     };
     let mut out = parse::Collected::default();
     let parsed = {
-        let mut de = serde_json::Deserializer::from_reader(&mut counted);
+        // serde_json pulls a byte at a time; std's `BufReader` answers those from its
+        // buffer without a call per byte (the allowance is then counted in 64 KiB steps).
+        let buffered = std::io::BufReader::with_capacity(64 << 10, &mut counted);
+        let mut de = serde_json::Deserializer::from_reader(buffered);
         let seed = parse::NotebookSeed {
             sel: selection,
             out: &mut out,

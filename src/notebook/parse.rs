@@ -1,7 +1,8 @@
 //! One streaming pass over a notebook's JSON (serde_json on the source step's reader):
 //! the cells a read asks for are kept whole, every other cell only as far as the outline
 //! needs (its type and source; its outputs are skipped without being held), so memory
-//! follows the cells returned, not the file. The bytes of any one cell are bounded
+//! follows the cells returned, not the file. The bytes of any one cell are bounded, to
+//! within the 64 KiB the parser reads ahead
 //! ([`super::NotebookOptions::max_cell_bytes`]): a longer cell stops the parse with an
 //! error that names it.
 

@@ -57,7 +57,19 @@ pub(super) fn read(
         )),
     };
     bounds::object_streams(&raw, &mut budget).map_err(|o| over(o, "in its object streams"))?;
-    let doc = load(&raw, options).map_err(|m| invalid(src, &m))?;
+    let doc = load(&raw, options).map_err(|m| {
+        if m.contains("password") || m.contains("ecrypt") {
+            invalid(
+                src,
+                &format!(
+                    "it is encrypted and needs a password ({m}); ask for the password and \
+                     give it as PdfOptions::password"
+                ),
+            )
+        } else {
+            invalid(src, &m)
+        }
+    })?;
     if doc.objects.len() as u64 > options.max_objects {
         return Err(limit(format!(
             "{} has {} objects, more than the {} a read may parse (max_objects).",
@@ -68,7 +80,7 @@ pub(super) fn read(
     }
     let pages = doc.get_pages();
     let page_count = pages.len() as u64;
-    let encrypted = doc.trailer.get(b"Encrypt").is_ok();
+    let encrypted = doc.was_encrypted() || doc.trailer.get(b"Encrypt").is_ok();
     if page_count == 0 && encrypted {
         return Err(invalid(
             src,

@@ -42,6 +42,9 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::source::Source;
 
+/// The most bookmarks [`PdfRead::render`] shows (the result holds them all).
+const OUTLINE_SHOWN: usize = 200;
+
 /// Which pages to read (numbered from 1, ranges inclusive).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -252,9 +255,15 @@ impl PdfRead {
         if !self.page_info.is_empty() {
             if !self.outline.is_empty() {
                 s += "Outline (page):\n";
-                for o in &self.outline {
+                for o in self.outline.iter().take(OUTLINE_SHOWN) {
                     let pad = "  ".repeat(o.level.max(1) as usize);
                     s += &format!("{pad}{} ({})\n", o.title, o.page);
+                }
+                if self.outline.len() > OUTLINE_SHOWN {
+                    s += &format!(
+                        "  [... {} more bookmarks in the outline]\n",
+                        self.outline.len() - OUTLINE_SHOWN
+                    );
                 }
             }
             let textless: Vec<u64> = self
