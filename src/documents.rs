@@ -234,7 +234,6 @@ impl Reader {
             DocumentKind::Text => {
                 let sel = request
                     .selection
-                    .clone()
                     .unwrap_or_else(|| LineSelection::from(..).into());
                 DocumentRead::Text(doc.read(sel)?)
             }

@@ -18,6 +18,7 @@ fn read(path: &std::path::Path, request: ImageRequest) -> Result<ImageRead, Erro
 }
 
 /// What the sent bytes are, by their own header (the same probe a read makes).
+#[cfg(feature = "images")]
 fn probe_sent(r: &ImageRead) -> (String, Size) {
     let class = rangeread::classify(&r.data);
     let mime = class.mime().unwrap().to_string();
@@ -26,6 +27,7 @@ fn probe_sent(r: &ImageRead) -> (String, Size) {
     (mime, again.original)
 }
 
+#[cfg(feature = "images")]
 const PRESETS: [fn() -> ImagePolicy; 4] = [
     ImagePolicy::anthropic,
     ImagePolicy::claude_code,

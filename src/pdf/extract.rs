@@ -295,7 +295,7 @@ impl<W: pdf_extract::ConvertToFmt> OutputDev for Clocked<'_, W> {
         char: &str,
     ) -> Result<(), OutputError> {
         self.count += 1;
-        if self.count % CLOCK_EVERY == 0 && Instant::now() > self.deadline {
+        if self.count.is_multiple_of(CLOCK_EVERY) && Instant::now() > self.deadline {
             *self.timed_out = true;
             return Err(OutputError::FormatError(std::fmt::Error));
         }
