@@ -131,15 +131,7 @@ impl fmt::Display for CellSelection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CellSelection::All => f.write_str("all"),
-            CellSelection::Range { start, end: None } => write!(f, "{start}-"),
-            CellSelection::Range {
-                start,
-                end: Some(e),
-            } if e == start => write!(f, "{start}"),
-            CellSelection::Range {
-                start,
-                end: Some(e),
-            } => write!(f, "{start}-{e}"),
+            CellSelection::Range { start, end } => crate::documents::fmt_span(f, *start, *end),
             CellSelection::Id(id) => f.write_str(id),
         }
     }

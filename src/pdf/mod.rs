@@ -116,15 +116,7 @@ impl fmt::Display for PageSelection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             PageSelection::All => f.write_str("all"),
-            PageSelection::Range { start, end: None } => write!(f, "{start}-"),
-            PageSelection::Range {
-                start,
-                end: Some(e),
-            } if e == start => write!(f, "{start}"),
-            PageSelection::Range {
-                start,
-                end: Some(e),
-            } => write!(f, "{start}-{e}"),
+            PageSelection::Range { start, end } => crate::documents::fmt_span(f, start, end),
         }
     }
 }
