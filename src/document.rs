@@ -100,6 +100,11 @@ impl Document {
         self.resolved_path = resolved_path.into();
     }
 
+    /// The path as the caller spelled it, and as resolved.
+    pub(crate) fn paths(&self) -> (&str, &str) {
+        (&self.path, &self.resolved_path)
+    }
+
     /// The number of lines of the file, counting once if not yet known.
     ///
     /// # Errors

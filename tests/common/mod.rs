@@ -123,6 +123,8 @@ pub fn this_builds_features(with_sessions: bool) -> String {
         ("legacy-encodings", cfg!(feature = "legacy-encodings")),
         ("schemars", cfg!(feature = "schemars")),
         ("object-store", cfg!(feature = "object-store")),
+        ("images", cfg!(feature = "images")),
+        ("pdf", cfg!(feature = "pdf")),
     ]
     .iter()
     .filter(|(_, on)| *on)
