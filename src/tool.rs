@@ -65,7 +65,9 @@ mod args;
 mod decode;
 mod dialect;
 mod edit;
+mod files;
 mod presets;
+mod roots;
 mod schema;
 mod serve;
 mod shapes;
@@ -73,8 +75,8 @@ mod template;
 
 pub use args::JsonArgs;
 pub use dialect::{
-    Caps, Dialect, ErrorTexts, Form, Limits, LineRules, OutlineForm, Output, Param, PastEnd,
-    PathRules, PathShow, Refusal, Role, SizeCap, Special, Unit,
+    Caps, Dialect, ErrorTexts, FileRules, Form, LargeFile, Limits, LineRules, Links, OutlineForm,
+    Output, Param, PastEnd, PathRules, PathShow, Refusal, Role, SizeCap, Special, Unit,
 };
 pub use edit::line_offsets;
 pub use serve::{DialectTool, ToolDefinition};

@@ -261,8 +261,11 @@ fn build(o: Options) -> Result<Server, String> {
                 registry.insert(name.clone(), workspace(dir)?);
             }
             tool.sessions(registry)
-        } else {
+        } else if o.more_roots.is_empty() {
             tool.workspace(workspace(&o.root)?)
+        } else {
+            let all = std::iter::once(&o.root).chain(&o.more_roots);
+            tool.roots(all.map(|r| workspace(r)).collect::<Result<Vec<_>, _>>()?)
         });
     }
     Ok(Server {

@@ -11,6 +11,8 @@ pub const DEFAULT_MAX_SCAN_BYTES: u64 = 4 << 30;
 pub struct Options {
     pub preset: String,
     pub root: PathBuf,
+    /// `--root` given again: more allowed directories.
+    pub more_roots: Vec<PathBuf>,
     pub protect: Vec<String>,
     pub sessions: Vec<(String, PathBuf)>,
     /// `--max-lines`, `--max-bytes`, `--max-line-chars`: each replaces the preset's own.
@@ -42,7 +44,9 @@ usage: mcp_server [OPTIONS]
                            openhands, mcp-filesystem, rust-mcp-filesystem (the peers')
   --root DIR               every path is resolved inside DIR (default: the current directory);
                            s3://bucket/prefix (gs://, az://, http(s)://) reads objects under
-                           the prefix, credentials from the AWS_* (GOOGLE_*, AZURE_*) variables
+                           the prefix, credentials from the AWS_* (GOOGLE_*, AZURE_*) variables;
+                           given again, each DIR is an allowed directory (an absolute path is
+                           read in the one holding it, a relative path against the first)
   --protect GLOB           refuse paths matching GLOB, gitignore-style (repeatable)
   --case-insensitive       match protected paths with Unicode case folding and NFC
                            (for roots on case-insensitive file systems)
@@ -67,6 +71,7 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Opt
     let mut o = Options {
         preset: "read_file".to_string(),
         root: PathBuf::from("."),
+        more_roots: Vec::new(),
         protect: Vec::new(),
         sessions: Vec::new(),
         max_lines: None,
@@ -81,6 +86,7 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Opt
         case_insensitive: false,
         index_dir: None,
     };
+    let mut root_given = false;
     let mut p = lexopt::Parser::from_args(args);
     let err = |e: lexopt::Error| e.to_string();
     let number = |flag: &str, v: OsString| -> Result<u64, String> {
@@ -91,7 +97,11 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Opt
     while let Some(arg) = p.next().map_err(err)? {
         match arg {
             Long("preset") => o.preset = p.value().map_err(err)?.string().map_err(err)?,
-            Long("root") => o.root = p.value().map_err(err)?.into(),
+            Long("root") if root_given => o.more_roots.push(p.value().map_err(err)?.into()),
+            Long("root") => {
+                o.root = p.value().map_err(err)?.into();
+                root_given = true;
+            }
             Long("protect") => o
                 .protect
                 .push(p.value().map_err(err)?.string().map_err(err)?),
@@ -133,6 +143,12 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Opt
             Dialect::preset_names().join(", "),
             o.preset
         ));
+    }
+    if !o.more_roots.is_empty() && o.preset == "session_read_file" {
+        return Err(
+            "session_read_file reads in one directory a session: use --session NAME=DIR"
+                .to_string(),
+        );
     }
     if !o.sessions.is_empty() && o.preset != "session_read_file" {
         return Err("--session is for --preset session_read_file".to_string());

@@ -57,7 +57,7 @@ impl Answer {
 pub(crate) fn render(d: &Dialect, a: Answer) -> ToolResponse {
     let r = match a.body {
         Body::Read(r) => r,
-        Body::Note(text) => return ToolResponse::ok(text),
+        Body::Note(text) => return structured(d, ToolResponse::ok(text)),
         Body::EmptyLine(n) => {
             let mut out = String::new();
             if let Some(t) = &d.output.line {
@@ -70,7 +70,10 @@ pub(crate) fn render(d: &Dialect, a: Answer) -> ToolResponse {
         }
     };
     match d.output.form {
-        Form::Text => ToolResponse::ok(text(d, &a.plan, &r, a.outline.as_ref())),
+        Form::Text => structured(
+            d,
+            ToolResponse::ok(text(d, &a.plan, &r, a.outline.as_ref())),
+        ),
         Form::ContentAndNotes => {
             let notes = crate::render::notes(&r);
             let meta = serde_json::to_value(metadata(&r, a.root.as_deref())).ok();
@@ -84,6 +87,14 @@ pub(crate) fn render(d: &Dialect, a: Answer) -> ToolResponse {
     }
 }
 
+/// The text also as structured content, `{KEY: text}`, when the dialect sends it.
+fn structured(d: &Dialect, mut out: ToolResponse) -> ToolResponse {
+    if let Some(key) = &d.output.structured_key {
+        out.structured = Some(serde_json::json!({ key.as_str(): out.text.as_str() }));
+    }
+    out
+}
+
 /// A JSON answer: its text, and the same object as structured content.
 fn json<T: serde::Serialize>(v: &T) -> ToolResponse {
     let value = serde_json::to_value(v).unwrap_or_default();
@@ -92,9 +103,9 @@ fn json<T: serde::Serialize>(v: &T) -> ToolResponse {
     out
 }
 
-/// Renders a failed call in the dialect's words.
-pub(crate) fn error(d: &Dialect, e: &Error) -> ToolResponse {
-    let message = error_text(d, e);
+/// Renders a failed call in the dialect's words (`dirs`: the allowed directories).
+pub(crate) fn error(d: &Dialect, e: &Error, dirs: &str) -> ToolResponse {
+    let message = error_text(d, e, dirs);
     match d.output.form {
         Form::SessionJson => {
             let v = serde_json::json!({"success": false, "error": message});
@@ -118,7 +129,7 @@ pub(crate) fn error(d: &Dialect, e: &Error) -> ToolResponse {
 }
 
 /// The text of an error: the dialect's, where it has one for the error's kind.
-fn error_text(d: &Dialect, e: &Error) -> String {
+fn error_text(d: &Dialect, e: &Error, dirs: &str) -> String {
     let t = &d.errors;
     let (template, path) = match e {
         Error::NotFound { path } => (&t.not_found, Some(path)),
@@ -144,6 +155,7 @@ fn error_text(d: &Dialect, e: &Error) -> String {
             ("path", &path.as_str()),
             ("message", &message.as_str()),
             ("mime", &mime),
+            ("dirs", &dirs),
         ],
     )
 }
@@ -158,6 +170,7 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
     }
     let bytes = matches!(plan.selection, Selection::Bytes(_));
     let partial = r.is_partial || r.truncated.is_some();
+    let strip_cr = o.strip_cr || o.strip_cr_for.contains(&plan.way.role());
     let mut out = String::with_capacity(r.content.len() + r.content.len() / 4 + 64);
     if let Some(h) = &o.header {
         let range = match (bytes, partial, r.lines) {
@@ -180,9 +193,34 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
             ],
         );
     }
+    if let (Some(h), false, Some(l)) = (&o.partial_header, bytes, r.lines) {
+        if partial || !r.cut_lines.is_empty() {
+            let total = r
+                .total_lines
+                .map_or_else(|| "?".to_string(), |n| n.to_string());
+            fill_into(
+                &mut out,
+                h,
+                &[
+                    ("start", &l.start),
+                    ("end", &l.end),
+                    ("total", &total),
+                    ("next", &(l.end + 1)),
+                ],
+            );
+        }
+    }
     match &o.line {
         Some(t) if !bytes || o.number_bytes => {
-            numbered(&mut out, o, t, plan, r, d.lines.split_lines)
+            numbered(&mut out, o, t, plan, r, d.lines.split_lines, strip_cr)
+        }
+        _ if strip_cr => {
+            for (body, ended) in crate::text::split_lines(&r.content) {
+                out.push_str(body);
+                if ended {
+                    out.push('\n');
+                }
+            }
         }
         _ => {
             out.push_str(&r.content);
@@ -273,6 +311,7 @@ fn numbered(
     plan: &Plan,
     r: &ReadResult,
     split: bool,
+    strip_cr: bool,
 ) {
     let cuts: HashMap<u64, &CutLine> = r.cut_lines.iter().map(|c| (c.line, c)).collect();
     let first = if plan.number_from_zero {
@@ -286,7 +325,7 @@ fn numbered(
             out.push('\n');
         }
         let n = first.map(|f| f + i as u64);
-        let line = if o.strip_cr {
+        let line = if strip_cr {
             line.strip_suffix('\r').unwrap_or(line)
         } else {
             line

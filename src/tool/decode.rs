@@ -46,6 +46,21 @@ pub(crate) enum Way {
     Range,
 }
 
+impl Way {
+    /// The role of the parameter that selects this way, for lists of ways in a dialect.
+    pub fn role(self) -> Role {
+        match self {
+            Way::Whole => Role::Entire,
+            Way::Lines => Role::StartLine,
+            Way::OffsetLimit => Role::Offset,
+            Way::Head => Role::Head,
+            Way::Tail => Role::Tail,
+            Way::Bytes => Role::StartByte,
+            Way::Range => Role::LineRange,
+        }
+    }
+}
+
 /// What to read, and how the answer treats it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Plan {
@@ -119,7 +134,7 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
             });
         }
     }
-    if let Some(k) = a.unknown() {
+    if let Some(k) = a.unknown().filter(|_| !d.accept_unknown) {
         let accepted = accepted(d);
         let message = match &d.errors.unknown {
             Some(t) => fill(t, &[("name", &k), ("accepted", &accepted)]),
@@ -129,10 +144,11 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
     }
     if let Some((name, p)) = path {
         if p.is_empty() {
-            return Err(param(
-                &name,
-                format!("Invalid {name}: expected a file path, got an empty string"),
-            ));
+            let message = match &d.errors.empty_path {
+                Some(t) => fill(t, &[("name", &name.as_str())]),
+                None => format!("Invalid {name}: expected a file path, got an empty string"),
+            };
+            return Err(param(&name, message));
         }
         r.path = p;
     }
@@ -256,13 +272,22 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
             if let (Some(s), Some(e), Some(sg), Some(eg)) = (start, end, &r.start_line, &r.end_line)
             {
                 if s > 0 && e > 0 && e < s {
-                    return Err(param(
-                        &eg.name,
-                        format!(
-                            "Invalid range specified: {} ({s}) is greater than {} ({e}).",
-                            sg.name, eg.name
+                    let (sn, en) = (sg.name.as_str(), eg.name.as_str());
+                    let message = match &d.errors.start_after_end {
+                        Some(t) => fill(
+                            t,
+                            &[
+                                ("start_name", &sn),
+                                ("end_name", &en),
+                                ("start", &s),
+                                ("end", &e),
+                            ],
                         ),
-                    ));
+                        None => format!(
+                            "Invalid range specified: {sn} ({s}) is greater than {en} ({e})."
+                        ),
+                    };
+                    return Err(param(&eg.name, message));
                 }
             }
             LineSelection::range(start, end).into()

@@ -49,6 +49,15 @@ pub struct Dialect {
     /// The texts of errors that differ from the library's.
     #[serde(default)]
     pub errors: ErrorTexts,
+    /// Parameters the tool does not name are ignored, as a JSON Schema without
+    /// `additionalProperties: false` lets them through (Gemini CLI, the MCP filesystem
+    /// server); the schema then leaves that key out. By default they are refused, named.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub accept_unknown: bool,
+    /// Rules on the file itself: extensions that are binary, what a binary or a too
+    /// large file answers.
+    #[serde(default, skip_serializing_if = "FileRules::is_default")]
+    pub files: FileRules,
 }
 
 /// One parameter of a tool.
@@ -142,6 +151,28 @@ pub struct PathRules {
     /// How a path is shown in answers: `relative` to the root (the default: the host's
     /// layout stays private), or `absolute`.
     pub show: PathShow,
+    /// How symbolic links are judged: `beneath` the root at every step (the default), or
+    /// followed wherever they point as long as the real path lies `inside` an allowed
+    /// directory.
+    pub links: Links,
+}
+
+/// How a tool judges the symbolic links on a path.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Links {
+    /// Every step of the resolution stays beneath the root, as Linux
+    /// `openat2(RESOLVE_BENEATH)` resolves (see [`crate::Workspace`]): a link with an
+    /// absolute target is refused even when it points inside.
+    #[default]
+    Beneath,
+    /// As `realpath` then a containment check (the MCP filesystem server, Gemini CLI):
+    /// the path is made absolute and `..` folded by its spelling, it must lie in an
+    /// allowed directory, and so must its real path (links followed, absolute ones too);
+    /// a file that does not exist is judged by its directory's real path. The file is
+    /// then opened beneath the allowed directory that holds its real path, so a link
+    /// swapped in meanwhile is refused, not followed.
+    Inside,
 }
 
 /// How a tool shows the path it read.
@@ -340,6 +371,18 @@ pub struct Output {
     pub outline: Option<OutlineForm>,
     /// How an error reads (`{message}`).
     pub error: String,
+    /// Before the lines of a read that is not the whole file, or that cut a line
+    /// (`{start}`, `{end}`: the lines shown, `{total}`, `{next}`: the line after them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial_header: Option<String>,
+    /// The ways of reading whose answer drops the CR of CRLF line ends (`tail`, ...),
+    /// as [`Output::strip_cr`] does for every read.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub strip_cr_for: Vec<Role>,
+    /// Send the text also as structured content, `{KEY: text}` (the MCP filesystem
+    /// server's `{content}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub structured_key: Option<String>,
 }
 
 impl Default for Output {
@@ -363,6 +406,9 @@ impl Default for Output {
             empty: None,
             outline: None,
             error: "{message}".into(),
+            partial_header: None,
+            strip_cr_for: Vec::new(),
+            structured_key: None,
         }
     }
 }
@@ -427,4 +473,62 @@ pub struct ErrorTexts {
     /// A parameter the tool does not take (`{name}`, `{accepted}`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unknown: Option<String>,
+    /// A path whose real path (links followed) leaves the allowed directories (`{path}`,
+    /// `{real}`, `{dirs}`); by default as [`ErrorTexts::outside`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outside_link: Option<String>,
+    /// A file whose directory does not exist (`{parent}`); by default not found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_parent: Option<String>,
+    /// An empty path (`{name}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub empty_path: Option<String>,
+    /// A first line after the last (`{start_name}`, `{end_name}`, `{start}`, `{end}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start_after_end: Option<String>,
+}
+
+/// Rules on the file itself, decided by its name, size and first bytes.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct FileRules {
+    /// Files with these extensions (without the dot; compared ignoring ASCII case) are
+    /// binary whatever their content.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub binary_extensions: Vec<String>,
+    /// A file without a byte order mark is binary when more than this share of its
+    /// first 8 KiB is not valid UTF-8 (`isbinaryfile`: 0.1); by default such a file is
+    /// decoded in the legacy encoding it looks like.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub binary_invalid_utf8: Option<f64>,
+    /// The answer, a success, for a binary file (`{path}`: relative to the root,
+    /// `{mime}`); by default a binary file is an error ([`ErrorTexts::binary`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub binary_answer: Option<String>,
+    /// Refuse any read of a file larger than this (`{path}`, `{size_mb}`: its size in
+    /// MiB with two decimals, `{max}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_size: Option<SizeCap>,
+    /// Files of some extensions answer a text instead over a size.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub large: Vec<LargeFile>,
+}
+
+impl FileRules {
+    fn is_default(&self) -> bool {
+        *self == FileRules::default()
+    }
+}
+
+/// Over `bytes`, a file with one of `extensions` answers `answer` (a success; `{path}`:
+/// relative to the root) instead of its content.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LargeFile {
+    /// The extensions, without the dot.
+    pub extensions: Vec<String>,
+    /// The size over which the answer replaces the content.
+    pub bytes: u64,
+    /// The answer.
+    pub answer: String,
 }

@@ -13,6 +13,15 @@ const PRESETS: &[(&str, &str)] = &[
     ("file_read", include_str!("presets/file_read.json")),
     ("fs_read", include_str!("presets/fs_read.json")),
     ("vault", include_str!("presets/vault.json")),
+    ("gemini", include_str!("presets/gemini.json")),
+    (
+        "mcp-filesystem/read_text_file",
+        include_str!("presets/mcp-filesystem/read_text_file.json"),
+    ),
+    (
+        "mcp-filesystem/read_file",
+        include_str!("presets/mcp-filesystem/read_file.json"),
+    ),
 ];
 
 impl Dialect {

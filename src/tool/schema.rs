@@ -19,7 +19,9 @@ pub(crate) fn input_schema(d: &Dialect) -> Map<String, Value> {
     schema.insert("type".into(), json!("object"));
     schema.insert("properties".into(), Value::Object(props));
     schema.insert("required".into(), Value::Array(required));
-    schema.insert("additionalProperties".into(), json!(false));
+    if !d.accept_unknown {
+        schema.insert("additionalProperties".into(), json!(false));
+    }
     for (k, v) in &d.schema {
         schema.insert(k.clone(), v.clone());
     }

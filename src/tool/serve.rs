@@ -16,7 +16,7 @@ use crate::tool::args::{args_of, param, JsonArgs};
 use crate::tool::decode::{decode, plan, Plan, Way};
 use crate::tool::dialect::{Dialect, PastEnd, Role};
 use crate::tool::template::fill;
-use crate::tool::ToolResponse;
+use crate::tool::{files, roots, ToolResponse};
 use crate::workspace::{Workspace, WorkspaceRegistry};
 
 /// Where a tool's paths resolve.
@@ -26,6 +26,8 @@ enum Scope {
     Paths,
     /// Inside one workspace.
     Workspace(Workspace),
+    /// Inside any of several allowed directories.
+    Roots(Arc<Vec<Workspace>>),
     /// Inside the workspace of the session the call names.
     Sessions(Arc<WorkspaceRegistry>),
 }
@@ -118,6 +120,16 @@ impl DialectTool {
         self
     }
 
+    /// Resolves paths inside any of several allowed directories (the MCP filesystem
+    /// server's directory arguments): an absolute path is read in the one that holds
+    /// it, a relative path against each in turn (the first that holds it wins, else the
+    /// first); under [`crate::tool::Links::Inside`] the real path decides. One
+    /// directory is [`DialectTool::workspace`].
+    pub fn roots(mut self, roots: impl IntoIterator<Item = Workspace>) -> DialectTool {
+        self.scope = Scope::Roots(Arc::new(roots.into_iter().collect()));
+        self
+    }
+
     /// Resolves paths inside the workspace of the session each call names (the
     /// dialect needs a [`Role::Session`] parameter).
     pub fn sessions(mut self, sessions: WorkspaceRegistry) -> DialectTool {
@@ -147,7 +159,7 @@ impl DialectTool {
         let d = &self.dialect;
         match self.call(args) {
             Ok(a) => answer::render(d, a),
-            Err(e) => answer::error(d, &e),
+            Err(e) => answer::error(d, &e, &self.dirs()),
         }
     }
 
@@ -166,26 +178,43 @@ impl DialectTool {
                 return Err(param(name, fill(message, &[("path", &request.path)])));
             }
         }
-        let workspace = match &self.scope {
-            Scope::Paths => None,
-            Scope::Workspace(ws) => Some(ws.clone()),
+        let (workspace, path) = match &self.scope {
+            Scope::Paths => (None, request.path.clone()),
+            Scope::Workspace(ws) => {
+                located(roots::locate(std::slice::from_ref(ws), d, &request.path)?)
+            }
+            Scope::Roots(list) => located(roots::locate(list, d, &request.path)?),
             Scope::Sessions(reg) => {
                 let id = request.session.as_deref().unwrap_or_default();
-                Some(reg.get(id)?)
+                located(roots::locate(&[reg.get(id)?], d, &request.path)?)
             }
         };
         let ctx = Ctx {
             tool: self,
             workspace: workspace.as_ref(),
-            path: &request.path,
+            path: &path,
         };
+        // What the file's name, size or kind answers instead of its lines.
+        let instead = |text| Ok(Answer::past_end(plan.clone(), text, None));
+        if let Some(text) = files::before(d, ctx.workspace, ctx.path)? {
+            return instead(text);
+        }
         let (result, requested) = match ctx.read(&plan) {
             Ok(r) => r,
             Err(Error::LineBeyondEnd { start, total_lines }) => {
                 return self.past_end(&ctx, &plan, start, total_lines);
             }
+            Err(Error::Binary { mime }) => {
+                match files::binary_answer(d, ctx.workspace, ctx.path, &mime) {
+                    Some(text) => return instead(text),
+                    None => return Err(Error::Binary { mime }),
+                }
+            }
             Err(e) => return Err(e),
         };
+        if let Some(text) = files::after(d, &self.reader, ctx.workspace, ctx.path, &result)? {
+            return instead(text);
+        }
         if let Some(refusal) = &d.lines.refuse_unranged_over {
             let total = result.total_lines.unwrap_or(0);
             if !plan.ranged() && total > refusal.lines {
@@ -214,6 +243,15 @@ impl DialectTool {
             root: workspace.map(|w| w.root().to_path_buf()),
             session: request.session,
         })
+    }
+
+    /// The allowed directories, for messages.
+    fn dirs(&self) -> String {
+        match &self.scope {
+            Scope::Workspace(ws) => roots::dirs(std::slice::from_ref(ws)),
+            Scope::Roots(list) => roots::dirs(list),
+            Scope::Paths | Scope::Sessions(_) => String::new(),
+        }
     }
 
     /// A first line past the end, as the dialect answers it.
@@ -342,6 +380,11 @@ impl Ctx<'_> {
         let r = self.read_with(&reader, LineSelection::Tail(1).into())?;
         Ok(r.content.ends_with('\n'))
     }
+}
+
+/// A located root and path, as the call reads them.
+fn located((ws, path): (Workspace, String)) -> (Option<Workspace>, String) {
+    (Some(ws), path)
 }
 
 /// The first and last line (1-based, positive) of a forward line selection.
