@@ -244,14 +244,15 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
         ways.remove(0);
     }
     if let [(_, Some(a), _), (_, Some(b), _), ..] = &ways[..] {
-        return Err(param(
-            b,
-            format!(
+        let message = match &d.errors.conflict {
+            Some(t) => fill(t, &[("first", &a.as_str()), ("second", &b.as_str())]),
+            None => format!(
                 "Conflicting parameters: {a} and {b} cannot be used together; select with one \
                  of {}",
                 ways_of(d)
             ),
-        ));
+        };
+        return Err(param(b, message));
     }
     let way = ways.first().map_or(Way::Whole, |w| w.0);
     let v = |g: &Option<Given<i64>>| g.as_ref().map(|g| g.value);

@@ -486,6 +486,9 @@ pub struct ErrorTexts {
     /// A first line after the last (`{start_name}`, `{end_name}`, `{start}`, `{end}`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub start_after_end: Option<String>,
+    /// Two ways of selecting in one call (`{first}`, `{second}`: the parameters).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conflict: Option<String>,
 }
 
 /// Rules on the file itself, decided by its name, size and first bytes.

@@ -36,6 +36,16 @@ pub(crate) fn locate(roots: &[Workspace], d: &Dialect, asked: &str) -> Result<(W
     if d.paths.links == Links::Beneath {
         return Ok((ws.clone(), text(&abs)));
     }
+    // The real path read below is checked by the workspace; the path as asked is
+    // checked here, before the disk is touched.
+    let spelled = std::iter::once(ws.root())
+        .chain(ws.root_alias())
+        .find_map(|r| abs.strip_prefix(r).ok());
+    if spelled.is_some_and(|rel| ws.is_protected(rel)) {
+        return Err(Error::Protected {
+            path: PathBuf::from(asked),
+        });
+    }
     let outside_link = |real: &Path| {
         let t = d.errors.outside_link.as_ref().or(d.errors.outside.as_ref());
         match t {
