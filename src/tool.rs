@@ -34,6 +34,8 @@
 //! | `file_read` | `file_read` | `filename`, `start_line`, `end_line` | the numbered Markdown block; the outline after a full read |
 //! | `fs_read` | `fs_read` | `path`, `start_byte`, `end_byte` | JSON [`FsReadResponse`] |
 //! | `vault` | `read_file` | `path`, `start_line`, `end_line` | `N: line` text, `Error: ...` |
+//! | `gemini` | `read_file` | `file_path`, `start_line`, `end_line` | the lines, a truncation header before a partial read |
+//! | `mcp-filesystem` | `read_text_file`, `read_file` | `path`, `head`, `tail` | the text, also as structured `{content}` |
 //!
 //! Parameters are checked when they are decoded: a value of the wrong type, two spellings
 //! of one parameter, two ways of selecting at once, or an unknown parameter fail with a

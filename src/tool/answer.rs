@@ -30,7 +30,7 @@ pub(crate) struct Answer {
 /// The answer's substance.
 pub(crate) enum Body {
     /// A read.
-    Read(ReadResult),
+    Read(Box<ReadResult>),
     /// A text instead of content (a first line past the end, as some tools answer it).
     Note(String),
     /// The empty line after a final line feed, numbered (tools that split on `\n`).
@@ -56,7 +56,7 @@ impl Answer {
 /// Renders a successful call.
 pub(crate) fn render(d: &Dialect, a: Answer) -> ToolResponse {
     let r = match a.body {
-        Body::Read(r) => r,
+        Body::Read(r) => *r,
         Body::Note(text) => return structured(d, ToolResponse::ok(text)),
         Body::EmptyLine(n) => {
             let mut out = String::new();

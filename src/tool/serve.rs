@@ -237,7 +237,7 @@ impl DialectTool {
         };
         Ok(Answer {
             plan,
-            body: Body::Read(result),
+            body: Body::Read(Box::new(result)),
             requested,
             outline,
             root: workspace.map(|w| w.root().to_path_buf()),
