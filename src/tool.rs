@@ -36,6 +36,8 @@
 //! | `vault` | `read_file` | `path`, `start_line`, `end_line` | `N: line` text, `Error: ...` |
 //! | `gemini` | `read_file` | `file_path`, `start_line`, `end_line` | the lines, a truncation header before a partial read |
 //! | `mcp-filesystem` | `read_text_file`, `read_file` | `path`, `head`, `tail` | the text, also as structured `{content}` |
+//! | `codex` | `read_file` | `file_path` (absolute), `offset`, `limit`, `mode`, `indentation` | `L12: line` text, Codex's error texts |
+//! | `rust-mcp-filesystem/*` | `read_text_file`, `head_file`, `tail_file`, `read_file_lines` | `path` and `with_line_numbers` / `lines` / `offset` (lines to skip), `limit` | the text as on disk; `{n:>6} \| line` on request |
 //!
 //! Parameters are checked when they are decoded: a value of the wrong type, two spellings
 //! of one parameter, two ways of selecting at once, or an unknown parameter fail with a
@@ -68,6 +70,7 @@ mod decode;
 mod dialect;
 mod edit;
 mod files;
+mod indentation;
 mod presets;
 mod roots;
 mod schema;
@@ -77,8 +80,9 @@ mod template;
 
 pub use args::JsonArgs;
 pub use dialect::{
-    Caps, Dialect, ErrorTexts, FileRules, Form, LargeFile, Limits, LineRules, Links, OutlineForm,
-    Output, Param, PastEnd, PathRules, PathShow, Refusal, Role, SizeCap, Special, Unit,
+    Caps, Decoding, Dialect, ErrorTexts, FileRules, Form, LargeFile, Limits, LineRules, Links,
+    OutlineForm, Output, Param, PastEnd, PathRules, PathShow, Refusal, Role, SizeCap, Special,
+    Unit,
 };
 pub use edit::line_offsets;
 pub use serve::{DialectTool, ToolDefinition};
@@ -328,6 +332,8 @@ impl ReadFileParams {
                 value,
             }),
             range: None,
+            numbers: None,
+            indent: Default::default(),
         };
         Ok(plan(unified(), &r)?.selection)
     }

@@ -22,12 +22,10 @@ use serde_json::{json, Map, Value};
 #[derive(Deserialize)]
 struct PeerFile {
     peer: String,
-    /// The tool the cases call when a call names none (a name; a list for peers whose
-    /// calls name theirs).
-    #[serde(default)]
+    /// The tool's name, or the names of a peer's several tools.
     tool: Value,
-    /// The input schema the peer publishes (null when it publishes none; per tool for
-    /// peers with several).
+    /// The input schema the peer publishes (keyed by tool name for several tools), or
+    /// null.
     #[serde(default)]
     schema: Value,
     /// The description the peer publishes (as `schema`).
@@ -98,14 +96,22 @@ struct Expect {
 }
 
 /// Cases the crate does not pass yet: (peer, case id, why). Each must still fail.
-const PENDING: &[(&str, &str, &str)] = &[(
-    "mcp-filesystem",
-    "race_new_file_through_symlinked_dir",
-    "the case pins a defect the peer's test does not assert (a bare catch turns its 'parent \
+const PENDING: &[(&str, &str, &str)] = &[
+    (
+        "codex",
+        "indentation_mode_handles_javascript_sample",
+        "Codex marks this test #[ignore]: its expectation (lines 10-18) is not what Codex's own \
+     rules give (lines 14-16, the case's peer_answers), and the preset follows the rules",
+    ),
+    (
+        "mcp-filesystem",
+        "race_new_file_through_symlinked_dir",
+        "the case pins a defect the peer's test does not assert (a bare catch turns its 'parent \
      directory outside allowed directories' refusal into 'Parent directory does not exist' \
      for a directory that exists); the preset refuses with 'Access denied - symlink target \
      outside allowed directories: <real path> not in <dirs>' instead",
-)];
+    ),
+];
 
 /// Writes a case's files under `root`.
 fn materialize(root: &Path, files: &[FileSpec]) {
@@ -394,6 +400,8 @@ fn server_binary() -> PathBuf {
     let mut cargo = Command::new(env!("CARGO"));
     cargo
         .args(["build", "-p", "rangeread-mcp-server", "--bin", "mcp_server"])
+        // The tests of object storage need the feature: one build serves every test.
+        .args(["--features", "object-store"])
         .current_dir(env!("CARGO_MANIFEST_DIR"));
     if profile_dir.file_name().is_some_and(|n| n == "release") {
         cargo.arg("--release");
@@ -484,13 +492,53 @@ fn run_server(server: &Path, peer: &str, case: &Case) -> Outcome {
     }
 }
 
+/// The presets' input schemas against the schemas the peer publishes: one problem per
+/// tool whose schema differs.
+fn check_schemas(file: &PeerFile) -> Vec<String> {
+    let tools: Vec<(String, &Value)> = match &file.tool {
+        Value::Array(names) => names
+            .iter()
+            .filter_map(Value::as_str)
+            .map(|t| (format!("{}/{t}", file.peer), &file.schema[t]))
+            .collect(),
+        // One tool: the peer's preset, or `PEER/TOOL` when the peer serves it beside
+        // others (the MCP filesystem server's deprecated `read_file`).
+        _ => {
+            let name = match (Dialect::preset(&file.peer), file.tool.as_str()) {
+                (Err(_), Some(t)) => format!("{}/{t}", file.peer),
+                _ => file.peer.clone(),
+            };
+            vec![(name, &file.schema)]
+        }
+    };
+    let mut problems = Vec::new();
+    for (preset, published) in tools {
+        if published.is_null() {
+            continue;
+        }
+        let ours = match Dialect::preset(&preset) {
+            Ok(d) => Value::Object(DialectTool::new(d).definition().input_schema),
+            Err(e) => {
+                problems.push(format!("{preset}: {e}"));
+                continue;
+            }
+        };
+        if ours != *published {
+            problems.push(format!(
+                "{preset}: the input schema differs from the published one:\n  ours:      {ours}\n  published: {published}"
+            ));
+        }
+    }
+    problems
+}
+
 /// Runs every case of one peer both ways; fails listing each case that failed (or that
 /// passed while listed as pending).
 fn run(peer: &str, server: Option<&Path>) {
     let file = peer_file(peer);
     assert_eq!(file.peer, peer);
     let mut counts: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
-    let mut problems = Vec::new();
+    let mut problems = check_schemas(&file);
     for case in &file.cases {
         let pending = PENDING
             .iter()
@@ -530,19 +578,17 @@ fn run(peer: &str, server: Option<&Path>) {
     );
 }
 
-/// Each preset publishes the peer's own input schema and description (those of the
-/// peer file's `tool`).
+/// Each preset publishes the peer's own name and description (`run` compares the input
+/// schemas).
 #[test]
-fn presets_publish_the_peers_schemas() {
+fn presets_publish_the_peers_descriptions() {
     for peer in ["gemini", "mcp-filesystem"] {
         let file = peer_file(peer);
-        let tool = DialectTool::new(dialect_for(peer, &Map::new()).unwrap());
-        let def = tool.definition();
+        let def = DialectTool::new(dialect_for(peer, &Map::new()).unwrap()).definition();
         assert_eq!(Some(def.name.as_str()), file.tool.as_str(), "{peer}");
-        assert_eq!(Value::Object(def.input_schema), file.schema, "{peer}");
         assert_eq!(
-            def.description,
-            file.description.as_str().unwrap(),
+            Some(def.description.as_str()),
+            file.description.as_str(),
             "{peer}"
         );
     }

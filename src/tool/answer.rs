@@ -170,7 +170,9 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
     }
     let bytes = matches!(plan.selection, Selection::Bytes(_));
     let partial = r.is_partial || r.truncated.is_some();
-    let strip_cr = o.strip_cr || o.strip_cr_for.contains(&plan.way.role());
+    // `strip_cr` is for numbered lines; `strip_cr_for` for the content as it is too.
+    let strip_raw = o.strip_cr_for.contains(&plan.way.role());
+    let strip_cr = o.strip_cr || strip_raw;
     let mut out = String::with_capacity(r.content.len() + r.content.len() / 4 + 64);
     if let Some(h) = &o.header {
         let range = match (bytes, partial, r.lines) {
@@ -211,10 +213,10 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
         }
     }
     match &o.line {
-        Some(t) if !bytes || o.number_bytes => {
+        Some(t) if plan.numbered && (!bytes || o.number_bytes) => {
             numbered(&mut out, o, t, plan, r, d.lines.split_lines, strip_cr)
         }
-        _ if strip_cr => {
+        _ if strip_raw => {
             for (body, ended) in crate::text::split_lines(&r.content) {
                 out.push_str(body);
                 if ended {
@@ -234,7 +236,7 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
     }
     if let Some(t) = r.truncated {
         let next = match t.next_start_line {
-            Some(n) => fill(&o.next_line, &[("line", &n)]),
+            Some(n) => fill(&o.next_line, &[("line", &n), ("skip", &(n - 1))]),
             None => fill(&o.next_byte, &[("byte", &t.next_start_byte)]),
         };
         let budget = match t.reason {
@@ -329,6 +331,10 @@ fn numbered(
             line.strip_suffix('\r').unwrap_or(line)
         } else {
             line
+        };
+        let line = match o.line_max_bytes {
+            Some(max) => crate::text::utf8::floor_str(line, max),
+            None => line,
         };
         match n {
             Some(n) => fill_into(out, template, &[("n", &n), ("line", &line)]),

@@ -7,6 +7,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::config::Detection;
+use crate::decode::Utf8Policy;
+
 /// A read tool's behaviour, as data. See the [module documentation](self).
 ///
 /// Build one from a preset ([`Dialect::preset`]) and change what differs, or deserialize
@@ -49,15 +52,30 @@ pub struct Dialect {
     /// The texts of errors that differ from the library's.
     #[serde(default)]
     pub errors: ErrorTexts,
-    /// Parameters the tool does not name are ignored, as a JSON Schema without
-    /// `additionalProperties: false` lets them through (Gemini CLI, the MCP filesystem
-    /// server); the schema then leaves that key out. By default they are refused, named.
+    /// Ignore parameters the tool does not take, as a handler without
+    /// `deny_unknown_fields` does; the schema then leaves out `additionalProperties:
+    /// false`. By default an unknown parameter is refused, naming it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub accept_unknown: bool,
+    pub ignore_unknown: bool,
+    /// How the file's bytes become text: by default classified (binary refused,
+    /// UTF-16/32 and legacy encodings decoded) and decoded lossily.
+    #[serde(default)]
+    pub decoding: Decoding,
     /// Rules on the file itself: extensions that are binary, what a binary or a too
     /// large file answers.
     #[serde(default, skip_serializing_if = "FileRules::is_default")]
     pub files: FileRules,
+}
+
+/// How a tool turns a file's bytes into text.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Decoding {
+    /// `auto` (classify: binary refused, encodings found) or `assume_utf8` (every file
+    /// is UTF-8 text, a byte order mark included as U+FEFF: Codex's lossy line reader).
+    pub detection: Detection,
+    /// `lossy` (invalid sequences become U+FFFD) or `strict` (refused).
+    pub utf8: Utf8Policy,
 }
 
 /// One parameter of a tool.
@@ -138,6 +156,16 @@ pub enum Role {
     LineRange,
     /// Accepted and not used (an explanation).
     Ignored,
+    /// `true`: each line through [`Output::line`]; absent or `false`: the content as it
+    /// is (a tool whose numbering is a switch). Without such a parameter the template
+    /// always applies.
+    LineNumbers,
+    /// `slice` (the default: the line parameters) or `indentation` (the block around
+    /// an anchor line, found by indentation: see [`Role::Indentation`]).
+    Mode,
+    /// The indentation block's options (`anchor_line`, `max_levels`,
+    /// `include_siblings`, `include_header`, `max_lines`), read in indentation mode.
+    Indentation,
 }
 
 /// How paths are taken and shown.
@@ -352,7 +380,8 @@ pub struct Output {
     /// [`Output::truncated`] of a byte read; by default the line form.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub truncated_bytes: Option<String>,
-    /// `{next}` of a read that stopped at a line (`{line}`).
+    /// `{next}` of a read that stopped at a line (`{line}`; `{skip}`: the lines before
+    /// it, for tools that take lines to skip).
     pub next_line: String,
     /// `{next}` of a read that stopped inside a line (`{byte}`).
     pub next_byte: String,
@@ -371,12 +400,17 @@ pub struct Output {
     pub outline: Option<OutlineForm>,
     /// How an error reads (`{message}`).
     pub error: String,
+    /// Cut each shown line to at most this many UTF-8 bytes, on a character boundary
+    /// (Codex: 500), marked with [`Output::cut_marker`] if it has one. The reader's
+    /// characters-a-line budget ([`Limits::max_line_chars`]) still bounds what is read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line_max_bytes: Option<u64>,
     /// Before the lines of a read that is not the whole file, or that cut a line
     /// (`{start}`, `{end}`: the lines shown, `{total}`, `{next}`: the line after them).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub partial_header: Option<String>,
-    /// The ways of reading whose answer drops the CR of CRLF line ends (`tail`, ...),
-    /// as [`Output::strip_cr`] does for every read.
+    /// The ways of reading (`tail`, ...) whose answer drops the CR of CRLF line ends,
+    /// numbered or not ([`Output::strip_cr`] does it for numbered lines of every read).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub strip_cr_for: Vec<Role>,
     /// Send the text also as structured content, `{KEY: text}` (the MCP filesystem
@@ -406,6 +440,7 @@ impl Default for Output {
             empty: None,
             outline: None,
             error: "{message}".into(),
+            line_max_bytes: None,
             partial_header: None,
             strip_cr_for: Vec::new(),
             structured_key: None,

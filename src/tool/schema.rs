@@ -19,7 +19,7 @@ pub(crate) fn input_schema(d: &Dialect) -> Map<String, Value> {
     schema.insert("type".into(), json!("object"));
     schema.insert("properties".into(), Value::Object(props));
     schema.insert("required".into(), Value::Array(required));
-    if !d.accept_unknown {
+    if !d.ignore_unknown {
         schema.insert("additionalProperties".into(), json!(false));
     }
     for (k, v) in &d.schema {
@@ -32,8 +32,9 @@ pub(crate) fn input_schema(d: &Dialect) -> Map<String, Value> {
 fn property(p: &Param) -> Map<String, Value> {
     let mut m = if p.schema.is_empty() {
         let v = match p.role {
-            Role::Path | Role::Session | Role::Ignored => json!({"type": "string"}),
-            Role::Entire => json!({"type": "boolean"}),
+            Role::Path | Role::Session | Role::Ignored | Role::Mode => json!({"type": "string"}),
+            Role::Indentation => json!({"type": "object"}),
+            Role::Entire | Role::LineNumbers => json!({"type": "boolean"}),
             Role::LineRange => json!({
                 "type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2
             }),

@@ -79,6 +79,8 @@ impl DialectTool {
             .max_lines(l.max_lines)
             .max_bytes(l.max_bytes)
             .max_line_chars(l.max_line_chars)
+            .detection(dialect.decoding.detection)
+            .utf8_policy(dialect.decoding.utf8)
             .totals(totals);
         DialectTool {
             dialect: Arc::new(dialect),
