@@ -71,7 +71,11 @@ mod dialect;
 mod edit;
 mod files;
 mod indentation;
+mod listing;
+mod notes;
+mod oversize;
 mod presets;
+mod refuse;
 mod roots;
 mod schema;
 mod serve;
@@ -85,6 +89,9 @@ pub use dialect::{
     Unit,
 };
 pub use edit::line_offsets;
+pub use listing::Listing;
+pub use oversize::Oversize;
+pub use roots::Roots;
 pub use serve::{DialectTool, ToolDefinition};
 pub use shapes::{
     CutLineInfo, FingerprintMeta, FsReadMetadata, FsReadResponse, LinesRead, OmittedContent,

@@ -157,7 +157,7 @@ fn links_inside_are_followed_between_allowed_directories_and_refused_outside() {
             .into_iter()
             .map(|d| Workspace::new(base.join(d)).unwrap())
     };
-    let t = DialectTool::new(Dialect::preset(MCP).unwrap()).roots(roots());
+    let t = DialectTool::new(Dialect::preset(MCP).unwrap()).roots(roots().collect());
     assert_eq!(t.dialect().paths.links, Links::Inside);
     let b = base.display();
     // A relative path reads in the first directory.
@@ -192,7 +192,7 @@ fn links_inside_are_followed_between_allowed_directories_and_refused_outside() {
     // The same links under the default rule: one root, nothing absolute followed.
     let mut beneath = Dialect::preset(MCP).unwrap();
     beneath.paths.links = Links::Beneath;
-    let t = DialectTool::new(beneath).roots(roots());
+    let t = DialectTool::new(beneath).roots(roots().collect());
     assert!(err(t.respond(json!({"path": "to-own"}))).starts_with("Access denied - path outside"));
     assert_eq!(
         ok(t.respond(json!({"path": format!("{b}/b/note.txt")}))),

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use base64::Engine as _;
-use rangeread::tool::{Dialect, DialectTool, ToolResponse};
+use rangeread::tool::{Dialect, DialectTool, Roots, ToolResponse};
 use rangeread::Workspace;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
@@ -164,19 +164,142 @@ fn with_root(v: &Value, root: &str) -> Value {
 
 /// How a peer's test set its tool up: the workspace root (relative to the case's root),
 /// the protected patterns, and server flags for the same.
+#[derive(Default)]
 struct Setup {
     root: PathBuf,
     protect: Vec<String>,
-    /// More allowed directories beside `root` (served as `--root` again).
-    more_roots: Vec<PathBuf>,
+    /// The root's own patterns, and further roots with theirs (Zed's worktrees and its
+    /// skills directory, the MCP filesystem server's allowed directories, Gemini CLI's
+    /// project temp directory): a tool over several roots.
+    own: Vec<String>,
+    more_roots: Vec<(PathBuf, Vec<String>)>,
+    /// The rule each labelled pattern stands for (pattern, label).
+    labels: Vec<(String, String)>,
+    /// The byte budget, when the peer's test set its own.
+    max_bytes: Option<u64>,
+}
+
+impl Setup {
+    /// The tool over the setup's root(s).
+    fn tool(&self, dialect: Dialect) -> DialectTool {
+        let ws = |dir: &Path, own: &[String]| {
+            Workspace::builder(dir)
+                .protect_all(self.protect.iter().chain(own).cloned())
+                .build()
+                .unwrap()
+        };
+        let tool = DialectTool::new(dialect);
+        if self.more_roots.is_empty() && self.own.is_empty() && self.labels.is_empty() {
+            return tool.workspace(ws(&self.root, &[]));
+        }
+        let mut roots = Roots::new().root(ws(&self.root, &self.own));
+        for (dir, own) in &self.more_roots {
+            roots = roots.root(ws(dir, own));
+        }
+        for (pattern, label) in &self.labels {
+            roots = roots.label(pattern, label);
+        }
+        tool.roots(roots)
+    }
+
+    /// The same as `mcp_server` flags.
+    fn flags(&self, cmd: &mut Command) {
+        let label = |p: &String| self.labels.iter().find(|(q, _)| q == p).map(|l| &l.1);
+        let protect = |cmd: &mut Command, p: &String, scope: &str| {
+            match label(p) {
+                Some(l) => cmd
+                    .arg(format!("--{scope}protect-as"))
+                    .arg(format!("{l}={p}")),
+                None => cmd.arg(format!("--{scope}protect")).arg(p),
+            };
+        };
+        for p in &self.protect {
+            protect(cmd, p, "");
+        }
+        cmd.arg("--root").arg(&self.root);
+        for p in &self.own {
+            protect(cmd, p, "root-");
+        }
+        for (dir, own) in &self.more_roots {
+            cmd.arg("--root").arg(dir);
+            for p in own {
+                protect(cmd, p, "root-");
+            }
+        }
+        if let Some(n) = self.max_bytes {
+            cmd.arg("--max-bytes").arg(n.to_string());
+        }
+    }
+}
+
+/// Zed's test project: each worktree a root (paths name it first), the user's
+/// `file_scan_exclusions` / `private_files` for every worktree and each worktree's own
+/// (`.zed/settings.json`, mirrored in `worktree_settings`), the global skills directory
+/// as one more root. A refusal names the setting of the last labelled pattern that
+/// matches: a worktree's own over the user's, and within one list
+/// `file_scan_exclusions` (which Zed checks first) over `private_files`.
+fn zed_setup(config: &Map<String, Value>, root: &Path) -> Result<Setup, String> {
+    let list = |v: Option<&Value>| -> Vec<String> {
+        v.and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut s = Setup::default();
+    let mut label = |patterns: Vec<String>, scope: &str, setting: &str| {
+        for p in &patterns {
+            s.labels.push((p.clone(), format!("{scope} `{setting}`")));
+        }
+        patterns
+    };
+    let mut global = label(list(config.get("private_files")), "global", "private_files");
+    global.extend(label(
+        list(config.get("file_scan_exclusions")),
+        "global",
+        "file_scan_exclusions",
+    ));
+    let mut roots = Vec::new();
+    for w in list(config.get("worktrees")) {
+        let own = config
+            .get("worktree_settings")
+            .and_then(|ws| ws.get(&w))
+            .map(|ws| {
+                let mut own = label(list(ws.get("private_files")), "worktree", "private_files");
+                own.extend(label(
+                    list(ws.get("file_scan_exclusions")),
+                    "worktree",
+                    "file_scan_exclusions",
+                ));
+                own
+            })
+            .unwrap_or_default();
+        roots.push((root.join(w), own));
+    }
+    if let Some(dir) = config.get("global_skills_dir").and_then(Value::as_str) {
+        let dir = PathBuf::from(dir.replace("{root}", &root.to_string_lossy()));
+        fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        roots.push((dir, Vec::new()));
+    }
+    let mut roots = roots.into_iter();
+    let (first, own) = roots.next().ok_or("zed: no worktrees")?;
+    s.root = first;
+    s.own = own;
+    s.more_roots = roots.collect();
+    s.protect = global;
+    Ok(s)
 }
 
 /// A case's `config`, as the peer's own test harness applies it.
 fn setup(peer: &str, case: &Case, root: &Path) -> Result<Setup, String> {
+    if peer == "zed" {
+        return zed_setup(&case.config, root);
+    }
     let mut s = Setup {
         root: root.to_path_buf(),
-        protect: Vec::new(),
-        more_roots: Vec::new(),
+        ..Setup::default()
     };
     let root_text = root.to_string_lossy();
     for (k, v) in &case.config {
@@ -190,8 +313,6 @@ fn setup(peer: &str, case: &Case, root: &Path) -> Result<Setup, String> {
                     _ => return Err(format!("allowed_directories {v}: one directory only")),
                 }
             }
-            // Zed's worktrees live under {root}; paths name the worktree first.
-            ("zed", "worktrees") => {}
             // The MCP filesystem server's directory arguments, made absolute and folded
             // by their spelling at startup (`path.resolve`).
             ("mcp-filesystem", "allowedDirectories") => {
@@ -210,16 +331,19 @@ fn setup(peer: &str, case: &Case, root: &Path) -> Result<Setup, String> {
                     return Err(format!("allowedDirectories {v}: none given"));
                 };
                 s.root = first.clone();
-                s.more_roots = more.to_vec();
+                s.more_roots = more.iter().map(|d| (d.clone(), Vec::new())).collect();
             }
             // Gemini CLI's project temp directory is allowed beside the workspace; under
             // the root it is inside already.
             ("gemini", "project_temp_dir") => {
                 let dir = fold(Path::new(v.as_str().unwrap_or_default()));
                 if !dir.starts_with(root) {
-                    s.more_roots.push(dir);
+                    s.more_roots.push((dir, Vec::new()));
                 }
             }
+            // Crush's readTextFile(path, offset, limit, maxContentSize): its byte budget
+            // (0: none). The view tool passes MaxViewSize, which is the preset's.
+            ("crush", "maxContentSize") => s.max_bytes = v.as_u64(),
             (_, other) => return Err(format!("config {other} is not applied by the harness")),
         }
     }
@@ -368,18 +492,11 @@ fn run_library(peer: &str, case: &Case) -> Outcome {
         Err(e) => return Outcome::Fail(e),
     };
     call.remove("tool");
-    let ws = |root: &Path| {
-        Workspace::builder(root)
-            .protect_all(s.protect.iter().cloned())
-            .build()
-            .unwrap()
-    };
-    let tool = DialectTool::new(dialect);
-    let tool = if s.more_roots.is_empty() {
-        tool.workspace(ws(&s.root))
-    } else {
-        tool.roots(std::iter::once(&s.root).chain(&s.more_roots).map(|r| ws(r)))
-    };
+    let mut dialect = dialect;
+    if let Some(n) = s.max_bytes {
+        dialect.limits.max_bytes = n;
+    }
+    let tool = s.tool(dialect);
     let r = tool.respond(Value::Object(call));
     let expect = expect_at(&case.expect, &root_text);
     match check(&expect, &answer_text(&r), r.is_error) {
@@ -436,13 +553,8 @@ fn run_server(server: &Path, peer: &str, case: &Case) -> Outcome {
     };
     call.remove("tool");
     let mut cmd = Command::new(server);
-    cmd.arg("--preset").arg(peer).arg("--root").arg(&s.root);
-    for r in &s.more_roots {
-        cmd.arg("--root").arg(r);
-    }
-    for p in &s.protect {
-        cmd.arg("--protect").arg(p);
-    }
+    cmd.arg("--preset").arg(peer);
+    s.flags(&mut cmd);
     let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -607,6 +719,35 @@ fn every_peer_file_is_run() {
         .collect();
     peers.sort();
     assert_eq!(peers, PEERS);
+}
+
+/// Each peer preset's name, description and input schema are the ones the peer
+/// publishes (where its JSON gives them): `DialectTool::definition` against the peer
+/// file's `schema` and `description`.
+#[test]
+fn presets_publish_the_peers_schemas() {
+    let mut compared = Vec::new();
+    for peer in PEERS {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/peers/{peer}.json"));
+        let file: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+        let Ok(dialect) = Dialect::preset(peer) else {
+            continue;
+        };
+        let def = DialectTool::new(dialect).definition();
+        if let Some(tool) = file["tool"].as_str() {
+            assert_eq!(def.name, tool, "{peer}: name");
+        }
+        if let Some(schema) = file["schema"].as_object() {
+            assert_eq!(&def.input_schema, schema, "{peer}: input schema");
+        }
+        if let Some(description) = file["description"].as_str() {
+            assert_eq!(def.description, description, "{peer}: description");
+        }
+        compared.push(*peer);
+    }
+    for peer in ["crush", "goose", "zed"] {
+        assert!(compared.contains(&peer), "{peer} has no preset");
+    }
 }
 
 const PEERS: &[&str] = &[

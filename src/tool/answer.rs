@@ -38,6 +38,11 @@ pub(crate) enum Body {
 }
 
 impl Answer {
+    /// A text instead of content (a listing, an outline).
+    pub(crate) fn note(plan: Plan, text: String) -> Answer {
+        Answer::past_end(plan, text, None)
+    }
+
     pub(crate) fn past_end(plan: Plan, note: String, empty_line: Option<u64>) -> Answer {
         Answer {
             plan,
@@ -180,6 +185,7 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
                 .byte_range
                 .as_deref()
                 .map(|t| span(t, r.bytes.start, r.bytes.end)),
+            _ if o.range_asked => crate::tool::notes::asked_range(o, plan),
             (false, true, Some(l)) => o.range.as_deref().map(|t| span(t, l.start, l.end)),
             _ => None,
         };
@@ -230,6 +236,9 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
                 out.push('\n');
             }
         }
+    }
+    if let Some(t) = &o.more {
+        crate::tool::notes::more(&mut out, t, r);
     }
     if let Some(f) = &o.footer {
         out.push_str(f);
@@ -354,6 +363,9 @@ fn numbered(
             out.push('\n');
         }
         next = n.map(|n| n + 1);
+    }
+    if o.keep_line_ends && !o.final_newline && r.content.ends_with('\n') {
+        out.push('\n');
     }
     let at_end = r.bytes.end == r.file_size && r.truncated.is_none();
     if split && at_end && r.content.ends_with('\n') {

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::select::{ByteSelection, LineSelection, Selection};
 use crate::tool::args::{invalid, missing, param, Args, Named};
 use crate::tool::dialect::{Dialect, Param, Role, Special, Unit};
@@ -295,29 +295,22 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
             (_, None) => Selection::default(),
         },
         Way::Lines => {
-            let (start, end) = (v(&r.start_line), v(&r.end_line));
+            let (mut start, mut end) = (v(&r.start_line), v(&r.end_line));
+            if d.lines.lenient_range {
+                start = start.map(|s| if s == 0 { 1 } else { s });
+                end = end.map(|e| if e >= 0 { e.max(start.unwrap_or(1)) } else { e });
+            }
             if let Some(g) = &r.start_line {
                 start_name = g.name.clone();
             }
             if let (Some(s), Some(e), Some(sg), Some(eg)) = (start, end, &r.start_line, &r.end_line)
             {
                 if s > 0 && e > 0 && e < s {
-                    let (sn, en) = (sg.name.as_str(), eg.name.as_str());
-                    let message = match &d.errors.start_after_end {
-                        Some(t) => fill(
-                            t,
-                            &[
-                                ("start_name", &sn),
-                                ("end_name", &en),
-                                ("start", &s),
-                                ("end", &e),
-                            ],
-                        ),
-                        None => format!(
-                            "Invalid range specified: {sn} ({s}) is greater than {en} ({e})."
-                        ),
-                    };
-                    return Err(param(&eg.name, message));
+                    let default = format!(
+                        "Invalid range specified: {} ({s}) is greater than {} ({e}).",
+                        sg.name, eg.name
+                    );
+                    return Err(inverted(d, &eg.name, &sg.name, s, e, default));
                 }
             }
             LineSelection::range(start, end).into()
@@ -344,7 +337,12 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
         Way::Range => {
             let g = r.range.as_ref().expect("a range way has its range");
             start_name = g.name.clone();
-            let (s, e) = g.value;
+            let (mut s, e) = g.value;
+            // `"zero": "keep"` on the range parameter: a start of 0 is line 1 (Goose).
+            let keep_zero = |p: &Param| p.role == Role::LineRange && p.zero == Some(Special::Keep);
+            if s == 0 && d.params.iter().any(keep_zero) {
+                s = 1;
+            }
             if s < 1 {
                 return Err(param(
                     &g.name,
@@ -353,13 +351,11 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
             }
             let end = (e != -1).then_some(e);
             if let Some(e) = end.filter(|&e| e < s) {
-                return Err(param(
-                    &g.name,
-                    format!(
-                        "Invalid {}: the end line {e} is before the start line {s}",
-                        g.name
-                    ),
-                ));
+                let default = format!(
+                    "Invalid {}: the end line {e} is before the start line {s}",
+                    g.name
+                );
+                return Err(inverted(d, &g.name, &g.name, s, e, default));
             }
             LineSelection::range(Some(s), end).into()
         }
@@ -371,6 +367,23 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
         number_from_zero,
         numbered,
     })
+}
+
+/// The error for a range that ends before it starts: the dialect's text, or `default`.
+fn inverted(d: &Dialect, name: &str, start_name: &str, s: i64, e: i64, default: String) -> Error {
+    let message = match &d.errors.inverted {
+        Some(t) => fill(
+            t,
+            &[
+                ("start", &s),
+                ("end", &e),
+                ("name", &start_name),
+                ("end_name", &name),
+            ],
+        ),
+        None => default,
+    };
+    param(name, message)
 }
 
 /// The ways a dialect selects, for the conflict message.

@@ -65,6 +65,13 @@ pub struct Dialect {
     /// large file answers.
     #[serde(default, skip_serializing_if = "FileRules::is_default")]
     pub files: FileRules,
+    /// A directory answers its listing in this form; by default it is an error.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub directory: Option<super::listing::Listing>,
+    /// A read without a range of a file over a size answers its outline instead (or
+    /// its first bytes, when it has none); by default it answers the content, paged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oversize: Option<super::oversize::Oversize>,
 }
 
 /// How a tool turns a file's bytes into text.
@@ -101,7 +108,7 @@ pub struct Param {
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub schema: Map<String, Value>,
     /// What a 0 means; by default 0 is refused for line numbers and kept for counts and
-    /// bytes.
+    /// bytes. On a [`Role::LineRange`] parameter, `keep` reads a start of 0 as line 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zero: Option<Special>,
     /// What a negative number means; by default it is refused.
@@ -183,6 +190,13 @@ pub struct PathRules {
     /// followed wherever they point as long as the real path lies `inside` an allowed
     /// directory.
     pub links: Links,
+    /// A relative path starts with the name of the root it lies in (the root
+    /// directory's last component), as Zed names files by worktree: `project/src/a.rs`
+    /// is `src/a.rs` in the root `/home/me/project`. A path whose first component names
+    /// no root is read in the first root. By default a relative path is resolved in the
+    /// (first) root as it is.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub named_roots: bool,
 }
 
 /// How a tool judges the symbolic links on a path.
@@ -246,6 +260,12 @@ pub struct LineRules {
     /// A file that ends with a line feed has one more, empty, line after it, as
     /// splitting the text on `\n` gives (Claude Code's Read: `a\nb\n` has 3 lines).
     pub split_lines: bool,
+    /// `start_line`/`end_line` out of order are read, not refused, as Zed reads them: a
+    /// start of 0 is line 1, an end before the start (0 included) reads the start line
+    /// alone (0s reach the range when the parameters keep them: `"zero": "keep"`). By
+    /// default such a range is refused.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub lenient_range: bool,
 }
 
 impl Default for LineRules {
@@ -259,6 +279,7 @@ impl Default for LineRules {
             past_end: PastEnd::Error,
             refuse_unranged_over: None,
             split_lines: false,
+            lenient_range: false,
         }
     }
 }
@@ -332,6 +353,18 @@ pub struct Caps {
     /// Refuse a read whose selected text is larger than this (`{size}`, `{max}`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub range_size: Option<SizeCap>,
+    /// Refuse a read that the byte budget ([`Limits::max_bytes`]) would cut, with this
+    /// text (`{size}`: the bytes of the lines selected, as shown, counted up to the
+    /// first line over the budget; `{max}`: the budget), instead of answering its first
+    /// part: Crush's section cap.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub over_byte_budget: Option<String>,
+    /// Refuse every read, with a range or without, of a file larger than this, before
+    /// reading it (`{path}`: as given; `{bytes}`, `{kib}`, `{mib}`: its size in bytes, in
+    /// KiB and MiB with two decimals; `{max}`: the cap in bytes): Goose's file-size cap,
+    /// Gemini CLI's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_size_any_read: Option<SizeCap>,
 }
 
 /// A size over which a read is refused.
@@ -417,6 +450,20 @@ pub struct Output {
     /// server's `{content}`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub structured_key: Option<String>,
+    /// Each line keeps its own line end (a CRLF stays, the last line ends as the file
+    /// does), as Zed's `cat -n` numbering does; by default lines are joined by `\n` (see
+    /// [`Output::final_newline`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub keep_line_ends: bool,
+    /// Before the footer, when the file goes on after the last line shown and no budget
+    /// cut the read (`{end}`: the last line shown, `{next}`: the line after it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub more: Option<String>,
+    /// `{range}` of the header names the lines as the call asked for them (its numbers;
+    /// an open end as `end`), whenever the call named a range; by default it names the
+    /// lines read, for a partial read only.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub range_asked: bool,
 }
 
 impl Default for Output {
@@ -444,6 +491,9 @@ impl Default for Output {
             partial_header: None,
             strip_cr_for: Vec::new(),
             structured_key: None,
+            keep_line_ends: false,
+            more: None,
+            range_asked: false,
         }
     }
 }
@@ -518,12 +568,13 @@ pub struct ErrorTexts {
     /// An empty path (`{name}`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub empty_path: Option<String>,
-    /// A first line after the last (`{start_name}`, `{end_name}`, `{start}`, `{end}`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub start_after_end: Option<String>,
     /// Two ways of selecting in one call (`{first}`, `{second}`: the parameters).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conflict: Option<String>,
+    /// A range whose end is before its start (`{start}`, `{end}`, `{name}`: the
+    /// parameter of the start as spelled, `{end_name}`: of the end).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inverted: Option<String>,
 }
 
 /// Rules on the file itself, decided by its name, size and first bytes.
@@ -543,10 +594,6 @@ pub struct FileRules {
     /// `{mime}`); by default a binary file is an error ([`ErrorTexts::binary`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub binary_answer: Option<String>,
-    /// Refuse any read of a file larger than this (`{path}`, `{size_mb}`: its size in
-    /// MiB with two decimals, `{max}`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_size: Option<SizeCap>,
     /// Files of some extensions answer a text instead over a size.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub large: Vec<LargeFile>,

@@ -1,5 +1,4 @@
-//! Rules on the file itself ([`FileRules`]): a size over which any read is refused,
-//! extensions whose files are binary or answer a text over a size, how much invalid
+//! Rules on the file itself ([`FileRules`]): extensions whose files are binary or answer a text over a size, how much invalid
 //! UTF-8 makes a file binary, and the answer a binary file gets. They are checked
 //! before and after the read, and cost nothing for a dialect without them.
 
@@ -10,9 +9,7 @@ use crate::error::{Error, Result};
 use crate::read::Reader;
 use crate::result::ReadResult;
 use crate::select::ByteSelection;
-use crate::tool::args::param;
 use crate::tool::dialect::{Dialect, FileRules};
-use crate::tool::roots::path_param;
 use crate::tool::template::fill;
 use crate::workspace::Workspace;
 
@@ -23,22 +20,10 @@ const SAMPLE: u64 = crate::classify::SAMPLE_SIZE as u64;
 /// a refusal (`Err`), or nothing (`None`: read the file).
 pub(crate) fn before(d: &Dialect, ws: Option<&Workspace>, path: &str) -> Result<Option<String>> {
     let f = &d.files;
-    if f.max_size.is_none() && f.large.is_empty() && f.binary_extensions.is_empty() {
+    if f.large.is_empty() && f.binary_extensions.is_empty() {
         return Ok(None);
     }
     let (size, resolved) = stat(ws, path)?;
-    if let Some(cap) = f.max_size.as_ref().filter(|c| size > c.bytes) {
-        let mb = format!("{:.2}", size as f64 / (1024.0 * 1024.0));
-        let message = fill(
-            &cap.message,
-            &[
-                ("path", &resolved.to_string_lossy().as_ref()),
-                ("size_mb", &mb),
-                ("max", &cap.bytes),
-            ],
-        );
-        return Err(param(path_param(d), message));
-    }
     let ext = resolved
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase());
@@ -125,7 +110,7 @@ fn binary(f: &FileRules, shown: &str, mime: &str) -> Option<String> {
 
 /// The file's size and absolute path, from a handle opened as a read opens it (the
 /// same errors: not found, a directory, outside, protected).
-fn stat(ws: Option<&Workspace>, path: &str) -> Result<(u64, PathBuf)> {
+pub(crate) fn stat(ws: Option<&Workspace>, path: &str) -> Result<(u64, PathBuf)> {
     let (file, resolved) = match ws {
         Some(ws) => {
             let o = ws.open(path)?;

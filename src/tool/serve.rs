@@ -10,13 +10,14 @@ use crate::config::Totals;
 use crate::error::{Error, Result};
 use crate::read::Reader;
 use crate::result::ReadResult;
-use crate::select::{LineSelection, Selection};
+use crate::select::{ByteSelection, LineSelection, Selection};
 use crate::tool::answer::{self, Answer, Body};
 use crate::tool::args::{args_of, param, JsonArgs};
-use crate::tool::decode::{decode, plan, Plan, Way};
-use crate::tool::dialect::{Dialect, PastEnd, Role};
+use crate::tool::decode::{decode, plan, Plan, Request, Way};
+use crate::tool::dialect::{Dialect, PastEnd};
+use crate::tool::roots::{path_name, Placed, Roots};
 use crate::tool::template::fill;
-use crate::tool::{files, roots, ToolResponse};
+use crate::tool::{files, listing, oversize, refuse, roots, ToolResponse};
 use crate::workspace::{Workspace, WorkspaceRegistry};
 
 /// Where a tool's paths resolve.
@@ -26,10 +27,10 @@ enum Scope {
     Paths,
     /// Inside one workspace.
     Workspace(Workspace),
-    /// Inside any of several allowed directories.
-    Roots(Arc<Vec<Workspace>>),
     /// Inside the workspace of the session the call names.
     Sessions(Arc<WorkspaceRegistry>),
+    /// Inside the root the path names or lies in (see [`Roots`]).
+    Roots(Arc<Roots>),
 }
 
 /// A tool's name, title, description and input schema, as a host advertises it.
@@ -116,19 +117,15 @@ impl DialectTool {
         &self.reader
     }
 
-    /// Resolves paths inside `workspace` (confined to its root, protected paths refused).
+    /// Resolves paths inside `workspace` (confined to its root, protected paths refused;
+    /// with [`super::PathRules::named_roots`], a path may name the root first).
     pub fn workspace(mut self, workspace: Workspace) -> DialectTool {
-        self.scope = Scope::Workspace(workspace);
-        self
-    }
-
-    /// Resolves paths inside any of several allowed directories (the MCP filesystem
-    /// server's directory arguments): an absolute path is read in the one that holds
-    /// it, a relative path against each in turn (the first that holds it wins, else the
-    /// first); under [`crate::tool::Links::Inside`] the real path decides. One
-    /// directory is [`DialectTool::workspace`].
-    pub fn roots(mut self, roots: impl IntoIterator<Item = Workspace>) -> DialectTool {
-        self.scope = Scope::Roots(Arc::new(roots.into_iter().collect()));
+        self.scope = if self.dialect.paths.named_roots {
+            // Paths name the root first: one root of several.
+            Scope::Roots(Arc::new(Roots::new().root(workspace)))
+        } else {
+            Scope::Workspace(workspace)
+        };
         self
     }
 
@@ -136,6 +133,16 @@ impl DialectTool {
     /// dialect needs a [`Role::Session`] parameter).
     pub fn sessions(mut self, sessions: WorkspaceRegistry) -> DialectTool {
         self.scope = Scope::Sessions(Arc::new(sessions));
+        self
+    }
+
+    /// Resolves paths in several roots (see [`Roots`]): each in the root it names or
+    /// lies in (the MCP filesystem server's allowed directories: an absolute path in the
+    /// one that holds it, a relative path against each in turn; under
+    /// [`crate::tool::Links::Inside`] the real path decides); refusals of protected
+    /// paths can name the rule.
+    pub fn roots(mut self, roots: Roots) -> DialectTool {
+        self.scope = Scope::Roots(Arc::new(roots));
         self
     }
 
@@ -172,30 +179,42 @@ impl DialectTool {
         let plan = plan(d, &request)?;
         if let Some(message) = &d.paths.require_absolute {
             if !Path::new(&request.path).is_absolute() {
-                let name = d
-                    .params
-                    .iter()
-                    .find(|p| p.role == Role::Path)
-                    .map_or("path", |p| p.name.as_str());
-                return Err(param(name, fill(message, &[("path", &request.path)])));
+                return Err(param(
+                    path_name(d),
+                    fill(message, &[("path", &request.path)]),
+                ));
             }
         }
         let (workspace, path) = match &self.scope {
             Scope::Paths => (None, request.path.clone()),
             Scope::Workspace(ws) => {
-                located(roots::locate(std::slice::from_ref(ws), d, &request.path)?)
+                located(roots::place(std::slice::from_ref(ws), d, &request.path)?)
             }
-            Scope::Roots(list) => located(roots::locate(list, d, &request.path)?),
             Scope::Sessions(reg) => {
                 let id = request.session.as_deref().unwrap_or_default();
-                located(roots::locate(&[reg.get(id)?], d, &request.path)?)
+                let ws = reg.get(id)?;
+                located(roots::place(std::slice::from_ref(&ws), d, &request.path)?)
             }
+            Scope::Roots(roots) => located(roots.place(d, &request.path)?),
         };
         let ctx = Ctx {
             tool: self,
             workspace: workspace.as_ref(),
             path: &path,
         };
+        let given = request.path.clone();
+        match (&self.scope, &workspace) {
+            (Scope::Roots(roots), Some(ws)) => self
+                .read_answer(&ctx, plan, request)
+                .map_err(|e| roots.refusal(d, e, ws, &path, &given)),
+            _ => self.read_answer(&ctx, plan, request),
+        }
+    }
+
+    /// Reads what the plan selects and checks it against the dialect's caps.
+    fn read_answer(&self, ctx: &Ctx, plan: Plan, request: Request) -> Result<Answer> {
+        let d = &self.dialect;
+        refuse::size(d, ctx.workspace, ctx.path, &request.path, path_name(d))?;
         // What the file's name, size or kind answers instead of its lines.
         let instead = |text| Ok(Answer::past_end(plan.clone(), text, None));
         if let Some(text) = files::before(d, ctx.workspace, ctx.path)? {
@@ -204,7 +223,13 @@ impl DialectTool {
         let (result, requested) = match ctx.read(&plan) {
             Ok(r) => r,
             Err(Error::LineBeyondEnd { start, total_lines }) => {
-                return self.past_end(&ctx, &plan, start, total_lines);
+                return self.past_end(ctx, &plan, start, total_lines);
+            }
+            Err(Error::IsDirectory { .. }) if d.directory.is_some() => {
+                let form = d.directory.as_ref().expect("checked above");
+                let text =
+                    listing::list(form, ctx.workspace, ctx.path, &request.path, d.paths.show)?;
+                return Ok(Answer::note(plan, text));
             }
             Err(Error::Binary { mime }) => {
                 match files::binary_answer(d, ctx.workspace, ctx.path, &mime) {
@@ -217,6 +242,7 @@ impl DialectTool {
         if let Some(text) = files::after(d, &self.reader, ctx.workspace, ctx.path, &result)? {
             return instead(text);
         }
+        refuse::check(d, &result, path_name(d), |n| ctx.line(n))?;
         if let Some(refusal) = &d.lines.refuse_unranged_over {
             let total = result.total_lines.unwrap_or(0);
             if !plan.ranged() && total > refusal.lines {
@@ -233,6 +259,23 @@ impl DialectTool {
                 ));
             }
         }
+        if let (Some(o), false) = (&d.oversize, plan.ranged()) {
+            let landmarks = || {
+                let outline = ctx.outline()?;
+                // The landmarks here carry their first line only (no block end, no depth).
+                let entry = |l: crate::result::Landmark| oversize::Entry {
+                    line: l.line,
+                    end: None,
+                    depth: 0,
+                    text: l.text,
+                };
+                Ok(outline.landmarks.into_iter().map(entry).collect())
+            };
+            let (size, shown) = (result.file_size, result.resolved_path.as_str());
+            if let Some(text) = oversize::answer(o, size, shown, landmarks, |n| ctx.head(n))? {
+                return Ok(Answer::note(plan, text));
+            }
+        }
         let outline = match &d.output.outline {
             Some(_) if !plan.ranged() || !result.is_partial => Some(ctx.outline()?),
             _ => None,
@@ -242,7 +285,7 @@ impl DialectTool {
             body: Body::Read(Box::new(result)),
             requested,
             outline,
-            root: workspace.map(|w| w.root().to_path_buf()),
+            root: ctx.workspace.map(|w| w.root().to_path_buf()),
             session: request.session,
         })
     }
@@ -251,7 +294,7 @@ impl DialectTool {
     fn dirs(&self) -> String {
         match &self.scope {
             Scope::Workspace(ws) => roots::dirs(std::slice::from_ref(ws)),
-            Scope::Roots(list) => roots::dirs(list),
+            Scope::Roots(r) => roots::dirs(r.workspaces()),
             Scope::Paths | Scope::Sessions(_) => String::new(),
         }
     }
@@ -311,7 +354,7 @@ impl Ctx<'_> {
     /// when a short range was widened.
     fn read(&self, plan: &Plan) -> Result<(ReadResult, Option<(u64, u64)>)> {
         let d = &self.tool.dialect;
-        let mut reader = self.tool.reader.clone();
+        let mut reader = refuse::reader(d, self.tool.reader.clone());
         let lines_way = matches!(plan.way, Way::Lines | Way::OffsetLimit | Way::Range);
         if let (true, Some(max)) = (lines_way, d.lines.ranged_max) {
             reader = reader.max_lines(max);
@@ -376,6 +419,20 @@ impl Ctx<'_> {
         doc.outline()
     }
 
+    /// Line `n` as the tool shows it (cut at the line budget), whatever its size.
+    fn line(&self, n: u64) -> Result<String> {
+        let reader = self.tool.reader.clone().max_bytes(0);
+        let n = i64::try_from(n).unwrap_or(i64::MAX);
+        let sel = LineSelection::range(Some(n), Some(n)).into();
+        Ok(self.read_with(&reader, sel)?.content)
+    }
+
+    /// The text of the first `n` bytes of the file (or a little more, to a character).
+    fn head(&self, n: u64) -> Result<String> {
+        let sel = ByteSelection::new(Some(0), Some(n)).into();
+        Ok(self.read_with(&self.tool.reader, sel)?.content)
+    }
+
     /// Whether the file's last byte is a line feed.
     fn ends_with_lf(&self) -> Result<bool> {
         let reader = self.tool.reader.clone().totals(Totals::IfKnown);
@@ -384,9 +441,9 @@ impl Ctx<'_> {
     }
 }
 
-/// A located root and path, as the call reads them.
-fn located((ws, path): (Workspace, String)) -> (Option<Workspace>, String) {
-    (Some(ws), path)
+/// A placed root and path, as the call reads them.
+fn located(p: Placed) -> (Option<Workspace>, String) {
+    (Some(p.workspace.clone()), p.path)
 }
 
 /// The first and last line (1-based, positive) of a forward line selection.
