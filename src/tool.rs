@@ -34,6 +34,8 @@
 //! | `file_read` | `file_read` | `filename`, `start_line`, `end_line` | the numbered Markdown block; the outline after a full read |
 //! | `fs_read` | `fs_read` | `path`, `start_byte`, `end_byte` | JSON [`FsReadResponse`] |
 //! | `vault` | `read_file` | `path`, `start_line`, `end_line` | `N: line` text, `Error: ...` |
+//! | `gemini` | `read_file` | `file_path`, `start_line`, `end_line` | the lines, a truncation header before a partial read |
+//! | `mcp-filesystem` | `read_text_file`, `read_file` | `path`, `head`, `tail` | the text, also as structured `{content}` |
 //! | `codex` | `read_file` | `file_path` (absolute), `offset`, `limit`, `mode`, `indentation` | `L12: line` text, Codex's error texts |
 //! | `claude-code` | `Read` | `file_path`, `offset`, `limit`, `pages`, `allow_large` | `N\tline` text, the size and token caps, Claude Code's reminders and error texts |
 //! | `rust-mcp-filesystem/*` | `read_text_file`, `head_file`, `tail_file`, `read_file_lines` | `path` and `with_line_numbers` / `lines` / `offset` (lines to skip), `limit` | the text as on disk; `{n:>6} \| line` on request |
@@ -69,6 +71,7 @@ mod caps;
 mod decode;
 mod dialect;
 mod edit;
+mod files;
 mod indentation;
 mod listing;
 mod notes;
@@ -86,9 +89,9 @@ mod template;
 
 pub use args::JsonArgs;
 pub use dialect::{
-    CapLift, Caps, Decoding, Dialect, ErrorTexts, FirstPage, Form, Limits, LineRules, NameRefusal,
-    OutlineForm, Output, PageRules, Param, PastEnd, PathRules, PathShow, Refusal, Role, SizeCap,
-    Special, TokenCap, Unit,
+    CapLift, Caps, Decoding, Dialect, ErrorTexts, FileRules, FirstPage, Form, LargeFile, Limits,
+    LineRules, Links, NameRefusal, OutlineForm, Output, PageRules, Param, PastEnd, PathRules,
+    PathShow, Refusal, Role, SizeCap, Special, TokenCap, Unit,
 };
 pub use edit::line_offsets;
 pub use listing::Listing;

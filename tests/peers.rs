@@ -28,6 +28,9 @@ struct PeerFile {
     /// null.
     #[serde(default)]
     schema: Value,
+    /// The description the peer publishes (as `schema`).
+    #[serde(default)]
+    description: Value,
     cases: Vec<Case>,
 }
 
@@ -93,12 +96,22 @@ struct Expect {
 }
 
 /// Cases the crate does not pass yet: (peer, case id, why). Each must still fail.
-const PENDING: &[(&str, &str, &str)] = &[(
-    "codex",
-    "indentation_mode_handles_javascript_sample",
-    "Codex marks this test #[ignore]: its expectation (lines 10-18) is not what Codex's own \
+const PENDING: &[(&str, &str, &str)] = &[
+    (
+        "codex",
+        "indentation_mode_handles_javascript_sample",
+        "Codex marks this test #[ignore]: its expectation (lines 10-18) is not what Codex's own \
      rules give (lines 14-16, the case's peer_answers), and the preset follows the rules",
-)];
+    ),
+    (
+        "mcp-filesystem",
+        "race_new_file_through_symlinked_dir",
+        "the case pins a defect the peer's test does not assert (a bare catch turns its 'parent \
+     directory outside allowed directories' refusal into 'Parent directory does not exist' \
+     for a directory that exists); the preset refuses with 'Access denied - symlink target \
+     outside allowed directories: <real path> not in <dirs>' instead",
+    ),
+];
 
 /// Writes a case's files under `root`.
 fn materialize(root: &Path, files: &[FileSpec]) {
@@ -112,6 +125,7 @@ fn materialize(root: &Path, files: &[FileSpec]) {
             continue;
         }
         if let Some(target) = &f.symlink {
+            let target = target.replace("{root}", &root.to_string_lossy());
             #[cfg(unix)]
             std::os::unix::fs::symlink(target, &p).unwrap();
             continue;
@@ -155,7 +169,8 @@ struct Setup {
     root: PathBuf,
     protect: Vec<String>,
     /// The root's own patterns, and further roots with theirs (Zed's worktrees and its
-    /// skills directory): a tool over several roots.
+    /// skills directory, the MCP filesystem server's allowed directories, Gemini CLI's
+    /// project temp directory): a tool over several roots.
     own: Vec<String>,
     more_roots: Vec<(PathBuf, Vec<String>)>,
     /// The rule each labelled pattern stands for (pattern, label).
@@ -290,7 +305,9 @@ fn setup(peer: &str, case: &Case, root: &Path) -> Result<Setup, String> {
         root: root.to_path_buf(),
         ..Setup::default()
     };
+    let root_text = root.to_string_lossy();
     for (k, v) in &case.config {
+        let v = &with_root(v, &root_text);
         match (peer, k.as_str()) {
             // rust-mcp-filesystem's setup_service(["dir1"]): the one allowed directory.
             ("rust-mcp-filesystem", "allowed_directories") => {
@@ -300,11 +317,39 @@ fn setup(peer: &str, case: &Case, root: &Path) -> Result<Setup, String> {
                     _ => return Err(format!("allowed_directories {v}: one directory only")),
                 }
             }
+            // The MCP filesystem server's directory arguments, made absolute and folded
+            // by their spelling at startup (`path.resolve`).
+            ("mcp-filesystem", "allowedDirectories") => {
+                let dirs: Vec<PathBuf> = v
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .map(|d| fold(Path::new(d)))
+                    .collect();
+                // The server refuses to start without them: the cases' are made.
+                for d in dirs.iter().filter(|d| d.starts_with(root)) {
+                    fs::create_dir_all(d).map_err(|e| format!("{}: {e}", d.display()))?;
+                }
+                let Some((first, more)) = dirs.split_first() else {
+                    return Err(format!("allowedDirectories {v}: none given"));
+                };
+                s.root = first.clone();
+                s.more_roots = more.iter().map(|d| (d.clone(), Vec::new())).collect();
+            }
+            // Gemini CLI's project temp directory is allowed beside the workspace; under
+            // the root it is inside already.
+            ("gemini", "project_temp_dir") => {
+                let dir = fold(Path::new(v.as_str().unwrap_or_default()));
+                if !dir.starts_with(root) {
+                    s.more_roots.push((dir, Vec::new()));
+                }
+            }
             // Crush's readTextFile(path, offset, limit, maxContentSize): its byte budget
             // (0: none). The view tool passes MaxViewSize, which is the preset's.
             ("crush", "maxContentSize") => s.max_bytes = v.as_u64(),
             // Claude Code's working directory: the workspace root.
-            ("claude-code", "cwd") if v == "{root}" => {}
+            ("claude-code", "cwd") if v.as_str().map(Path::new) == Some(root) => {}
             // The session's free context: unknown to the tool (an MCP server's case), or
             // ample for a lifted read (a host that knows it sets `caps.lift.room_tokens`).
             ("claude-code", "context_left") => match v.as_str() {
@@ -322,13 +367,50 @@ fn setup(peer: &str, case: &Case, root: &Path) -> Result<Setup, String> {
     Ok(s)
 }
 
-/// The tool a call names (peers with several tools: `call.tool`).
+/// `.` dropped and `..` folded by the spelling alone, as Node's `path.resolve` does.
+fn fold(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// The tool a call names (peers with several tools: `call.tool`, else the file's
+/// `tool`).
 fn dialect_for(peer: &str, call: &Map<String, Value>) -> Result<Dialect, String> {
     let name = match call.get("tool").and_then(Value::as_str) {
         Some(tool) => format!("{peer}/{tool}"),
         None => peer.to_string(),
     };
-    Dialect::preset(&name).map_err(|e| e.to_string())
+    Dialect::preset(&name)
+        .or_else(|e| {
+            let file = peer_file(peer);
+            let tool = file.tool.as_str().ok_or(e)?;
+            Dialect::preset(&format!("{peer}/{tool}"))
+        })
+        .map_err(|e| e.to_string())
+}
+
+/// The cases of one peer.
+fn peer_file(peer: &str) -> PeerFile {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/peers/{peer}.json"));
+    serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+/// A case's `needs` that this build and platform meet: symbolic links on Unix.
+fn needs_met(needs: Option<&str>) -> bool {
+    match needs {
+        None => true,
+        Some("symlinks") => cfg!(unix),
+        Some(_) => false,
+    }
 }
 
 /// What the answer must be.
@@ -404,7 +486,7 @@ enum Outcome {
 
 /// Runs one case through the library.
 fn run_library(peer: &str, case: &Case) -> Outcome {
-    if let Some(n) = &case.needs {
+    if let Some(n) = case.needs.as_deref().filter(|n| !needs_met(Some(n))) {
         return Outcome::Skip(format!("needs {n}"));
     }
     if case.expect.media_type.is_some() {
@@ -469,7 +551,7 @@ fn server_binary() -> PathBuf {
 
 /// Runs one case through `mcp_server --preset PEER` over raw JSON-RPC on stdio.
 fn run_server(server: &Path, peer: &str, case: &Case) -> Outcome {
-    if case.needs.is_some() || case.expect.media_type.is_some() {
+    if !needs_met(case.needs.as_deref()) || case.expect.media_type.is_some() {
         return Outcome::Skip("needs a document reader".into());
     }
     let dir = tempfile::tempdir().unwrap();
@@ -553,7 +635,15 @@ fn check_schemas(file: &PeerFile) -> Vec<String> {
             .filter_map(Value::as_str)
             .map(|t| (format!("{}/{t}", file.peer), &file.schema[t]))
             .collect(),
-        _ => vec![(file.peer.clone(), &file.schema)],
+        // One tool: the peer's preset, or `PEER/TOOL` when the peer serves it beside
+        // others (the MCP filesystem server's deprecated `read_file`).
+        _ => {
+            let name = match (Dialect::preset(&file.peer), file.tool.as_str()) {
+                (Err(_), Some(t)) => format!("{}/{t}", file.peer),
+                _ => file.peer.clone(),
+            };
+            vec![(name, &file.schema)]
+        }
     };
     let mut problems = Vec::new();
     for (preset, published) in tools {
@@ -579,8 +669,7 @@ fn check_schemas(file: &PeerFile) -> Vec<String> {
 /// Runs every case of one peer both ways; fails listing each case that failed (or that
 /// passed while listed as pending).
 fn run(peer: &str, server: Option<&Path>) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/peers/{peer}.json"));
-    let file: PeerFile = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+    let file = peer_file(peer);
     assert_eq!(file.peer, peer);
     let mut counts: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
     let mut problems = check_schemas(&file);
@@ -621,6 +710,22 @@ fn run(peer: &str, server: Option<&Path>) {
         problems.len(),
         problems.join("\n")
     );
+}
+
+/// Each preset publishes the peer's own name and description (`run` compares the input
+/// schemas).
+#[test]
+fn presets_publish_the_peers_descriptions() {
+    for peer in ["gemini", "mcp-filesystem"] {
+        let file = peer_file(peer);
+        let def = DialectTool::new(dialect_for(peer, &Map::new()).unwrap()).definition();
+        assert_eq!(Some(def.name.as_str()), file.tool.as_str(), "{peer}");
+        assert_eq!(
+            Some(def.description.as_str()),
+            file.description.as_str(),
+            "{peer}"
+        );
+    }
 }
 
 /// Every peer file in tests/peers has a test here.

@@ -53,6 +53,8 @@ usage: mcp_server [OPTIONS]
                            refusal names the rule (zed: the setting)
   --root DIR (again)       several roots: a path is read in the root it lies in (zed: in
                            the worktree its first component names), else in the first
+                           (mcp-filesystem, gemini: a relative path against each in turn;
+                           links judged by their real path)
   --root-protect GLOB      refuse GLOB in the root given last only (repeatable)
   --root-protect-as LABEL=GLOB   the same, labelled
   --case-insensitive       match protected paths with Unicode case folding and NFC
@@ -175,6 +177,12 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Opt
             Dialect::preset_names().join(", "),
             o.preset
         ));
+    }
+    if o.roots.len() > 1 && o.preset == "session_read_file" {
+        return Err(
+            "session_read_file reads in one directory a session: use --session NAME=DIR"
+                .to_string(),
+        );
     }
     if !o.sessions.is_empty() && o.preset != "session_read_file" {
         return Err("--session is for --preset session_read_file".to_string());

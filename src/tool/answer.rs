@@ -66,7 +66,7 @@ impl Answer {
 pub(crate) fn render(d: &Dialect, a: Answer) -> ToolResponse {
     let r = match a.body {
         Body::Read(r) => *r,
-        Body::Note(text) => return ToolResponse::ok(text),
+        Body::Note(text) => return structured(d, ToolResponse::ok(text)),
         Body::EmptyLine(n) => {
             let mut out = String::new();
             if let Some(t) = &d.output.line {
@@ -79,9 +79,10 @@ pub(crate) fn render(d: &Dialect, a: Answer) -> ToolResponse {
         }
     };
     match d.output.form {
-        Form::Text => {
-            ToolResponse::ok(text(d, &a.plan, &r, a.outline.as_ref()) + &a.notes.concat())
-        }
+        Form::Text => structured(
+            d,
+            ToolResponse::ok(text(d, &a.plan, &r, a.outline.as_ref()) + &a.notes.concat()),
+        ),
         Form::ContentAndNotes => {
             let notes = crate::render::notes(&r);
             let meta = serde_json::to_value(metadata(&r, a.root.as_deref())).ok();
@@ -95,6 +96,14 @@ pub(crate) fn render(d: &Dialect, a: Answer) -> ToolResponse {
     }
 }
 
+/// The text also as structured content, `{KEY: text}`, when the dialect sends it.
+fn structured(d: &Dialect, mut out: ToolResponse) -> ToolResponse {
+    if let Some(key) = &d.output.structured_key {
+        out.structured = Some(serde_json::json!({ key.as_str(): out.text.as_str() }));
+    }
+    out
+}
+
 /// A JSON answer: its text, and the same object as structured content.
 fn json<T: serde::Serialize>(v: &T) -> ToolResponse {
     let value = serde_json::to_value(v).unwrap_or_default();
@@ -103,9 +112,10 @@ fn json<T: serde::Serialize>(v: &T) -> ToolResponse {
     out
 }
 
-/// Renders a failed call in the dialect's words.
-pub(crate) fn error(d: &Dialect, e: &Error, place: &Place) -> ToolResponse {
-    let message = error_text(d, e, place);
+/// Renders a failed call in the dialect's words (`place`: where the path led, for the
+/// texts that name it; `dirs`: the allowed directories).
+pub(crate) fn error(d: &Dialect, e: &Error, place: &Place, dirs: &str) -> ToolResponse {
+    let message = error_text(d, e, place, dirs);
     match d.output.form {
         Form::SessionJson => {
             let v = serde_json::json!({"success": false, "error": message});
@@ -129,7 +139,7 @@ pub(crate) fn error(d: &Dialect, e: &Error, place: &Place) -> ToolResponse {
 }
 
 /// The text of an error: the dialect's, where it has one for the error's kind.
-fn error_text(d: &Dialect, e: &Error, place: &Place) -> String {
+fn error_text(d: &Dialect, e: &Error, place: &Place, dirs: &str) -> String {
     let t = &d.errors;
     let (template, path) = match e {
         Error::NotFound { path } => (&t.not_found, Some(path)),
@@ -160,6 +170,7 @@ fn error_text(d: &Dialect, e: &Error, place: &Place) -> String {
             abs,
             ext,
             did_you_mean,
+            ("dirs", &dirs),
         ],
     )
 }
@@ -175,6 +186,9 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
     }
     let bytes = matches!(plan.selection, Selection::Bytes(_));
     let partial = r.is_partial || r.truncated.is_some();
+    // `strip_cr` is for numbered lines; `strip_cr_for` for the content as it is too.
+    let strip_raw = o.strip_cr_for.contains(&plan.way.role());
+    let strip_cr = o.strip_cr || strip_raw;
     let mut out = String::with_capacity(r.content.len() + r.content.len() / 4 + 64);
     if let Some(h) = &o.header {
         let range = match (bytes, partial, r.lines) {
@@ -198,9 +212,34 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
             ],
         );
     }
+    if let (Some(h), false, Some(l)) = (&o.partial_header, bytes, r.lines) {
+        if partial || !r.cut_lines.is_empty() {
+            let total = r
+                .total_lines
+                .map_or_else(|| "?".to_string(), |n| n.to_string());
+            fill_into(
+                &mut out,
+                h,
+                &[
+                    ("start", &l.start),
+                    ("end", &l.end),
+                    ("total", &total),
+                    ("next", &(l.end + 1)),
+                ],
+            );
+        }
+    }
     match &o.line {
         Some(t) if plan.numbered && (!bytes || o.number_bytes) => {
-            numbered(&mut out, o, t, plan, r, d.lines.split_lines)
+            numbered(&mut out, o, t, plan, r, d.lines.split_lines, strip_cr)
+        }
+        _ if strip_raw => {
+            for (body, ended) in crate::text::split_lines(&r.content) {
+                out.push_str(body);
+                if ended {
+                    out.push('\n');
+                }
+            }
         }
         _ => {
             out.push_str(&r.content);
@@ -294,6 +333,7 @@ fn numbered(
     plan: &Plan,
     r: &ReadResult,
     split: bool,
+    strip_cr: bool,
 ) {
     let cuts: HashMap<u64, &CutLine> = r.cut_lines.iter().map(|c| (c.line, c)).collect();
     let first = if plan.number_from_zero {
@@ -307,7 +347,7 @@ fn numbered(
             out.push('\n');
         }
         let n = first.map(|f| f + i as u64);
-        let line = if o.strip_cr {
+        let line = if strip_cr {
             line.strip_suffix('\r').unwrap_or(line)
         } else {
             line

@@ -16,7 +16,7 @@ use crate::select::LineSelection;
 use crate::tool::args::param;
 use crate::tool::decode::Request;
 use crate::tool::dialect::{CapLift, Caps, Dialect, FirstPage, TokenCap};
-use crate::tool::serve::path_name;
+use crate::tool::roots::path_name;
 use crate::tool::serve::Ctx;
 use crate::tool::template::fill;
 

@@ -53,6 +53,21 @@ pub(crate) enum Way {
     Range,
 }
 
+impl Way {
+    /// The role of the parameter that selects this way, for lists of ways in a dialect.
+    pub fn role(self) -> Role {
+        match self {
+            Way::Whole => Role::Entire,
+            Way::Lines => Role::StartLine,
+            Way::OffsetLimit => Role::Offset,
+            Way::Head => Role::Head,
+            Way::Tail => Role::Tail,
+            Way::Bytes => Role::StartByte,
+            Way::Range => Role::LineRange,
+        }
+    }
+}
+
 /// What to read, and how the answer treats it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Plan {
@@ -157,10 +172,11 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
     }
     if let Some((name, p)) = path {
         if p.is_empty() && !d.paths.empty_is_root {
-            return Err(param(
-                &name,
-                format!("Invalid {name}: expected a file path, got an empty string"),
-            ));
+            let message = match &d.errors.empty_path {
+                Some(t) => fill(t, &[("name", &name.as_str())]),
+                None => format!("Invalid {name}: expected a file path, got an empty string"),
+            };
+            return Err(param(&name, message));
         }
         // An empty path, where the dialect allows it, is the root.
         r.path = if p.is_empty() { ".".into() } else { p };
@@ -275,14 +291,15 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
         ways.remove(0);
     }
     if let [(_, Some(a), _), (_, Some(b), _), ..] = &ways[..] {
-        return Err(param(
-            b,
-            format!(
+        let message = match &d.errors.conflict {
+            Some(t) => fill(t, &[("first", &a.as_str()), ("second", &b.as_str())]),
+            None => format!(
                 "Conflicting parameters: {a} and {b} cannot be used together; select with one \
                  of {}",
                 ways_of(d)
             ),
-        ));
+        };
+        return Err(param(b, message));
     }
     let way = ways.first().map_or(Way::Whole, |w| w.0);
     let v = |g: &Option<Given<i64>>| g.as_ref().map(|g| g.value);
@@ -373,7 +390,15 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
 /// The error for a range that ends before it starts: the dialect's text, or `default`.
 fn inverted(d: &Dialect, name: &str, start_name: &str, s: i64, e: i64, default: String) -> Error {
     let message = match &d.errors.inverted {
-        Some(t) => fill(t, &[("start", &s), ("end", &e), ("name", &start_name)]),
+        Some(t) => fill(
+            t,
+            &[
+                ("start", &s),
+                ("end", &e),
+                ("name", &start_name),
+                ("end_name", &name),
+            ],
+        ),
         None => default,
     };
     param(name, message)

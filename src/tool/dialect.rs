@@ -61,6 +61,10 @@ pub struct Dialect {
     /// UTF-16/32 and legacy encodings decoded) and decoded lossily.
     #[serde(default)]
     pub decoding: Decoding,
+    /// Rules on the file itself: extensions that are binary, what a binary or a too
+    /// large file answers.
+    #[serde(default, skip_serializing_if = "FileRules::is_default")]
+    pub files: FileRules,
     /// A directory answers its listing in this form; by default it is an error.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub directory: Option<super::listing::Listing>,
@@ -191,6 +195,10 @@ pub struct PathRules {
     /// How a path is shown in answers: `relative` to the root (the default: the host's
     /// layout stays private), or `absolute`.
     pub show: PathShow,
+    /// How symbolic links are judged: `beneath` the root at every step (the default), or
+    /// followed wherever they point as long as the real path lies `inside` an allowed
+    /// directory.
+    pub links: Links,
     /// A relative path starts with the name of the root it lies in (the root
     /// directory's last component), as Zed names files by worktree: `project/src/a.rs`
     /// is `src/a.rs` in the root `/home/me/project`. A path whose first component names
@@ -221,6 +229,24 @@ pub struct NameRefusal {
     pub names: Vec<String>,
     /// The answer.
     pub message: String,
+}
+
+/// How a tool judges the symbolic links on a path.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Links {
+    /// Every step of the resolution stays beneath the root, as Linux
+    /// `openat2(RESOLVE_BENEATH)` resolves (see [`crate::Workspace`]): a link with an
+    /// absolute target is refused even when it points inside.
+    #[default]
+    Beneath,
+    /// As `realpath` then a containment check (the MCP filesystem server, Gemini CLI):
+    /// the path is made absolute and `..` folded by its spelling, it must lie in an
+    /// allowed directory, and so must its real path (links followed, absolute ones too);
+    /// a file that does not exist is judged by its directory's real path. The file is
+    /// then opened beneath the allowed directory that holds its real path, so a link
+    /// swapped in meanwhile is refused, not followed.
+    Inside,
 }
 
 /// How a tool shows the path it read.
@@ -365,9 +391,10 @@ pub struct Caps {
     /// part: Crush's section cap.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub over_byte_budget: Option<String>,
-    /// Refuse every read, with a range or without, of a file larger than this
-    /// (`{path}`; `{bytes}`, `{kib}`: its size in bytes and in KiB with two decimals):
-    /// Goose's file-size cap.
+    /// Refuse every read, with a range or without, of a file larger than this, before
+    /// reading it (`{path}`: as given; `{bytes}`, `{kib}`, `{mib}`: its size in bytes, in
+    /// KiB and MiB with two decimals; `{max}`: the cap in bytes): Goose's file-size cap,
+    /// Gemini CLI's.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file_size_any_read: Option<SizeCap>,
     /// Refuse (or, for a whole-file read, cut to a first page) a read whose text is
@@ -510,6 +537,18 @@ pub struct Output {
     /// characters-a-line budget ([`Limits::max_line_chars`]) still bounds what is read.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line_max_bytes: Option<u64>,
+    /// Before the lines of a read that is not the whole file, or that cut a line
+    /// (`{start}`, `{end}`: the lines shown, `{total}`, `{next}`: the line after them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial_header: Option<String>,
+    /// The ways of reading (`tail`, ...) whose answer drops the CR of CRLF line ends,
+    /// numbered or not ([`Output::strip_cr`] does it for numbered lines of every read).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub strip_cr_for: Vec<Role>,
+    /// Send the text also as structured content, `{KEY: text}` (the MCP filesystem
+    /// server's `{content}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub structured_key: Option<String>,
     /// Each line keeps its own line end (a CRLF stays, the last line ends as the file
     /// does), as Zed's `cat -n` numbering does; by default lines are joined by `\n` (see
     /// [`Output::final_newline`]).
@@ -555,6 +594,9 @@ impl Default for Output {
             outline: None,
             error: "{message}".into(),
             line_max_bytes: None,
+            partial_header: None,
+            strip_cr_for: Vec::new(),
+            structured_key: None,
             keep_line_ends: false,
             more: None,
             range_asked: false,
@@ -624,8 +666,21 @@ pub struct ErrorTexts {
     /// A parameter the tool does not take (`{name}`, `{accepted}`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unknown: Option<String>,
+    /// A path whose real path (links followed) leaves the allowed directories (`{path}`,
+    /// `{real}`, `{dirs}`); by default as [`ErrorTexts::outside`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outside_link: Option<String>,
+    /// A file whose directory does not exist (`{parent}`); by default not found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_parent: Option<String>,
+    /// An empty path (`{name}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub empty_path: Option<String>,
+    /// Two ways of selecting in one call (`{first}`, `{second}`: the parameters).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conflict: Option<String>,
     /// A range whose end is before its start (`{start}`, `{end}`, `{name}`: the
-    /// parameter of the start as spelled).
+    /// parameter of the start as spelled, `{end_name}`: of the end).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub inverted: Option<String>,
     /// `{did_you_mean}` of [`ErrorTexts::not_found`] when a file of the same stem and
@@ -647,4 +702,45 @@ pub struct PageRules {
     pub invalid: String,
     /// More than `max` pages.
     pub too_many: String,
+}
+
+/// Rules on the file itself, decided by its name, size and first bytes.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct FileRules {
+    /// Files with these extensions (without the dot; compared ignoring ASCII case) are
+    /// binary whatever their content.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub binary_extensions: Vec<String>,
+    /// A file without a byte order mark is binary when more than this share of its
+    /// first 8 KiB is not valid UTF-8 (`isbinaryfile`: 0.1); by default such a file is
+    /// decoded in the legacy encoding it looks like.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub binary_invalid_utf8: Option<f64>,
+    /// The answer, a success, for a binary file (`{path}`: relative to the root,
+    /// `{mime}`); by default a binary file is an error ([`ErrorTexts::binary`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub binary_answer: Option<String>,
+    /// Files of some extensions answer a text instead over a size.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub large: Vec<LargeFile>,
+}
+
+impl FileRules {
+    fn is_default(&self) -> bool {
+        *self == FileRules::default()
+    }
+}
+
+/// Over `bytes`, a file with one of `extensions` answers `answer` (a success; `{path}`:
+/// relative to the root) instead of its content.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LargeFile {
+    /// The extensions, without the dot.
+    pub extensions: Vec<String>,
+    /// The size over which the answer replaces the content.
+    pub bytes: u64,
+    /// The answer.
+    pub answer: String,
 }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, Result};
 use crate::tool::args::param;
 use crate::tool::dialect::{Dialect, PathRules};
-use crate::tool::serve::path_name;
+use crate::tool::roots::path_name;
 use crate::tool::template::{fill, Value};
 use crate::workspace::Workspace;
 

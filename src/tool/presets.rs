@@ -30,6 +30,15 @@ const PRESETS: &[(&str, &str)] = &[
         "rust-mcp-filesystem/read_file_lines",
         include_str!("presets/rust-mcp-filesystem/read_file_lines.json"),
     ),
+    ("gemini", include_str!("presets/gemini.json")),
+    (
+        "mcp-filesystem/read_text_file",
+        include_str!("presets/mcp-filesystem/read_text_file.json"),
+    ),
+    (
+        "mcp-filesystem/read_file",
+        include_str!("presets/mcp-filesystem/read_file.json"),
+    ),
     ("zed", include_str!("presets/zed.json")),
     ("crush", include_str!("presets/crush.json")),
     ("goose", include_str!("presets/goose.json")),

@@ -6,8 +6,10 @@ use crate::read::Reader;
 use crate::result::{ReadResult, TruncationReason};
 use crate::tool::args::param;
 use crate::tool::dialect::Dialect;
+use crate::tool::files;
 use crate::tool::lines_of;
-use crate::tool::template::fill;
+use crate::tool::template::{fill, Value};
+use crate::workspace::Workspace;
 
 /// The reader for a dialect that refuses a read over its byte budget: one byte more, so
 /// that a section of exactly the budget, whose last line has a line feed (not counted
@@ -19,28 +21,47 @@ pub(crate) fn reader(d: &Dialect, reader: Reader) -> Reader {
     }
 }
 
-/// Refuses `r` (read at `path`, given under the parameter `name`) when the dialect's
-/// caps say so. `line(n)` reads line `n` as shown, for the size of the first line over
+/// Refuses any read of a file over the dialect's size cap
+/// ([`super::Caps::file_size_any_read`]), before the read: `path` as the tool reads it,
+/// `given` as the call gave it, under the parameter `name`. A path the size cannot be
+/// taken of is left to the read, which says why.
+pub(crate) fn size(
+    d: &Dialect,
+    ws: Option<&Workspace>,
+    path: &str,
+    given: &str,
+    name: &str,
+) -> Result<()> {
+    let Some(cap) = &d.caps.file_size_any_read else {
+        return Ok(());
+    };
+    let Ok((bytes, _)) = files::stat(ws, path) else {
+        return Ok(());
+    };
+    if bytes <= cap.bytes {
+        return Ok(());
+    }
+    let kib = format!("{:.2}", bytes as f64 / 1024.0);
+    let mib = format!("{:.2}", bytes as f64 / (1024.0 * 1024.0));
+    let vals: [(&str, &dyn Value); 5] = [
+        ("path", &given),
+        ("bytes", &bytes),
+        ("kib", &kib),
+        ("mib", &mib),
+        ("max", &cap.bytes),
+    ];
+    Err(param(name, fill(&cap.message, &vals)))
+}
+
+/// Refuses `r` (given under the parameter `name`) when it is over the dialect's byte
+/// budget ([`super::Caps::over_byte_budget`]). `line(n)` reads line `n` as shown, for the size of the first line over
 /// the budget.
 pub(crate) fn check(
     d: &Dialect,
     r: &ReadResult,
-    path: &str,
     name: &str,
     line: impl FnOnce(u64) -> Result<String>,
 ) -> Result<()> {
-    if let Some(cap) = &d.caps.file_size_any_read {
-        if r.file_size > cap.bytes {
-            let kib = format!("{:.2}", r.file_size as f64 / 1024.0);
-            return Err(param(
-                name,
-                fill(
-                    &cap.message,
-                    &[("path", &path), ("bytes", &r.file_size), ("kib", &kib)],
-                ),
-            ));
-        }
-    }
     let (Some(message), max) = (&d.caps.over_byte_budget, d.limits.max_bytes) else {
         return Ok(());
     };

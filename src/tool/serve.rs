@@ -14,11 +14,11 @@ use crate::select::{ByteSelection, LineSelection, Selection};
 use crate::tool::answer::{self, Answer, Body};
 use crate::tool::args::{args_of, param, JsonArgs};
 use crate::tool::decode::{decode, plan, Plan, Request, Way};
-use crate::tool::dialect::{Dialect, PastEnd, Role};
+use crate::tool::dialect::{Dialect, PastEnd};
 use crate::tool::paths::Place;
-use crate::tool::roots::Roots;
+use crate::tool::roots::{path_name, Placed, Roots};
 use crate::tool::template::fill;
-use crate::tool::{listing, oversize, refuse, ToolResponse};
+use crate::tool::{files, listing, oversize, refuse, roots, ToolResponse};
 use crate::workspace::{Workspace, WorkspaceRegistry};
 
 /// Where a tool's paths resolve.
@@ -30,7 +30,7 @@ enum Scope {
     Workspace(Workspace),
     /// Inside the workspace of the session the call names.
     Sessions(Arc<WorkspaceRegistry>),
-    /// Inside the root the path names or lies in.
+    /// Inside the root the path names or lies in (see [`Roots`]).
     Roots(Arc<Roots>),
 }
 
@@ -138,7 +138,10 @@ impl DialectTool {
     }
 
     /// Resolves paths in several roots (see [`Roots`]): each in the root it names or
-    /// lies in; refusals of protected paths can name the rule.
+    /// lies in (the MCP filesystem server's allowed directories: an absolute path in the
+    /// one that holds it, a relative path against each in turn; under
+    /// [`crate::tool::Links::Inside`] the real path decides); refusals of protected
+    /// paths can name the rule.
     pub fn roots(mut self, roots: Roots) -> DialectTool {
         self.scope = Scope::Roots(Arc::new(roots));
         self
@@ -167,7 +170,7 @@ impl DialectTool {
         let mut place = Place::default();
         match self.call(args, &mut place) {
             Ok(a) => answer::render(d, a),
-            Err(e) => answer::error(d, &e, &place.explain(d, &e)),
+            Err(e) => answer::error(d, &e, &place.explain(d, &e), &self.dirs()),
         }
     }
 
@@ -188,15 +191,15 @@ impl DialectTool {
         crate::tool::paths::refuse_by_name(d, &request.path)?;
         let (workspace, path) = match &self.scope {
             Scope::Paths => (None, request.path.clone()),
-            Scope::Workspace(ws) => (Some(ws.clone()), request.path.clone()),
+            Scope::Workspace(ws) => {
+                located(roots::place(std::slice::from_ref(ws), d, &request.path)?)
+            }
             Scope::Sessions(reg) => {
                 let id = request.session.as_deref().unwrap_or_default();
-                (Some(reg.get(id)?), request.path.clone())
+                let ws = reg.get(id)?;
+                located(roots::place(std::slice::from_ref(&ws), d, &request.path)?)
             }
-            Scope::Roots(roots) => {
-                let placed = roots.place(&request.path, d.paths.named_roots)?;
-                (Some(placed.workspace.clone()), placed.path)
-            }
+            Scope::Roots(roots) => located(roots.place(d, &request.path)?),
         };
         *place = Place::new(workspace.as_ref(), &path);
         let ctx = Ctx {
@@ -209,7 +212,7 @@ impl DialectTool {
         match (&self.scope, &workspace) {
             (Scope::Roots(roots), Some(ws)) => self
                 .read_answer(&ctx, plan, request)
-                .map_err(|e| roots.refusal(d, e, ws, &path, &given, path_name(d))),
+                .map_err(|e| roots.refusal(d, e, ws, &path, &given)),
             _ => self.read_answer(&ctx, plan, request),
         }
     }
@@ -218,6 +221,12 @@ impl DialectTool {
     fn read_answer(&self, ctx: &Ctx, plan: Plan, request: Request) -> Result<Answer> {
         let d = &self.dialect;
         crate::tool::caps::check_size(ctx, &request)?;
+        refuse::size(d, ctx.workspace, ctx.path, &request.path, path_name(d))?;
+        // What the file's name, size or kind answers instead of its lines.
+        let instead = |text| Ok(Answer::past_end(plan.clone(), text, None));
+        if let Some(text) = files::before(d, ctx.workspace, ctx.path)? {
+            return instead(text);
+        }
         let (result, requested) = match ctx.read(&plan) {
             Ok(r) => r,
             Err(Error::LineBeyondEnd { start, total_lines }) => {
@@ -229,9 +238,18 @@ impl DialectTool {
                     listing::list(form, ctx.workspace, ctx.path, &request.path, d.paths.show)?;
                 return Ok(Answer::note(plan, text));
             }
+            Err(Error::Binary { mime }) => {
+                match files::binary_answer(d, ctx.workspace, ctx.path, &mime) {
+                    Some(text) => return instead(text),
+                    None => return Err(Error::Binary { mime }),
+                }
+            }
             Err(e) => return Err(e),
         };
-        refuse::check(d, &result, &request.path, path_name(d), |n| ctx.line(n))?;
+        if let Some(text) = files::after(d, &self.reader, ctx.workspace, ctx.path, &result)? {
+            return instead(text);
+        }
+        refuse::check(d, &result, path_name(d), |n| ctx.line(n))?;
         let mut notes = crate::tool::notices::notes(ctx, &result)?;
         let (result, page) = crate::tool::caps::check_read(ctx, &request, result)?;
         notes.extend(page);
@@ -281,6 +299,15 @@ impl DialectTool {
             session: request.session,
             notes,
         })
+    }
+
+    /// The allowed directories, for messages.
+    fn dirs(&self) -> String {
+        match &self.scope {
+            Scope::Workspace(ws) => roots::dirs(std::slice::from_ref(ws)),
+            Scope::Roots(r) => roots::dirs(r.workspaces()),
+            Scope::Paths | Scope::Sessions(_) => String::new(),
+        }
     }
 
     /// A first line past the end, as the dialect answers it.
@@ -446,12 +473,9 @@ impl Ctx<'_> {
     }
 }
 
-/// The name of the dialect's path parameter, for messages.
-pub(crate) fn path_name(d: &Dialect) -> &str {
-    d.params
-        .iter()
-        .find(|p| p.role == Role::Path)
-        .map_or("path", |p| p.name.as_str())
+/// A placed root and path, as the call reads them.
+fn located(p: Placed) -> (Option<Workspace>, String) {
+    (Some(p.workspace.clone()), p.path)
 }
 
 /// The first and last line (1-based, positive) of a forward line selection.

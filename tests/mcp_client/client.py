@@ -8,7 +8,8 @@ paging past the budget to the end, a binary file, paths outside the root, a prot
 path, invalid parameters, and that the server still answers a good call after all the
 bad ones. With `--sessions-store claude` on tests/data/sessions/claude/projects it checks
 read_session_messages too (schema, title search, id lookup with limit/order, errors as
-isError results); a second server without a store must not list that tool. Prints one line per check and `N passed, M failed`; exits 1 on any failure.
+isError results); a second server without a store must not list that tool. The
+mcp-filesystem preset runs over two allowed directories, and the gemini preset beside it. Prints one line per check and `N passed, M failed`; exits 1 on any failure.
 """
 
 import os
@@ -112,6 +113,7 @@ async def run(server, root, lines, long_line):
         await session_scoped_to_root(server, root)
         await session_without_store(server, root)
         await presets(server, root)
+        await peer_presets(server, root)
 
 
 def is_error(r):
@@ -273,6 +275,60 @@ async def presets(server, root):
         r = await c.call_tool("read_file", {"path": "server.pem"})
         check("vault: errors are Error: MESSAGE",
               is_error(r) and texts(r)[0] == 'Error: Access denied: "server.pem" is a protected path', texts(r))
+
+
+async def peer_presets(server, root):
+    """Two peers' presets: mcp-filesystem over two allowed directories, gemini."""
+    second = os.path.join(os.path.dirname(root), "second")
+    os.makedirs(second, exist_ok=True)
+    with open(os.path.join(second, "crlf.txt"), "wb") as f:
+        f.write(b"a\r\nb\r\nc\r\n")
+    async with await preset_client(server, root, "mcp-filesystem", ["--root", second]) as c:
+        tools = {t.name: t for t in (await c.list_tools()).tools}
+        check("mcp-filesystem preset: read_text_file and the deprecated read_file",
+              list(tools) == ["read_text_file", "read_file"], list(tools))
+        schema = field(tools["read_text_file"], "input_schema", "inputSchema")
+        check("mcp-filesystem: the published schema (head/tail numbers, unknown keys let through)",
+              schema.get("properties", {}).get("head") == {
+                  "type": "number", "description": "If provided, returns only the first N lines of the file"}
+              and "additionalProperties" not in schema and schema.get("required") == ["path"], schema)
+        r = await c.call_tool("read_text_file", {"path": "lines.txt", "head": 2})
+        check("mcp-filesystem: head, and the text as structured content {content}",
+              texts(r) == ["line 1\nline 2\n"] and structured(r) == {"content": "line 1\nline 2\n"},
+              (texts(r), structured(r)))
+        r = await c.call_tool("read_text_file", {"path": os.path.join(second, "crlf.txt"), "tail": 2})
+        check("mcp-filesystem: the second allowed directory; tail normalizes CRLF",
+              texts(r) == ["b\nc\n"], texts(r))
+        r = await c.call_tool("read_file", {"path": os.path.join(root, "..", "outside.txt")})
+        check("mcp-filesystem: outside the allowed directories",
+              is_error(r) and texts(r)[0].startswith("Access denied - path outside allowed directories: "),
+              texts(r))
+        r = await c.call_tool("read_text_file", {"path": "sub/escape"})
+        check("mcp-filesystem: a link out of them",
+              is_error(r) and texts(r)[0].startswith("Access denied - symlink target outside allowed directories"),
+              texts(r))
+    async with await preset_client(server, root, "gemini") as c:
+        tools = [t.name for t in (await c.list_tools()).tools]
+        check("gemini preset: read_file", tools == ["read_file"], tools)
+        r = await c.call_tool("read_file", {"file_path": "lines.txt", "start_line": 4999})
+        t = texts(r)[0]
+        check("gemini: the truncation header, then the lines unnumbered",
+              t.startswith("\nIMPORTANT: The file content has been truncated.\n"
+                           "Status: Showing lines 4999-5000 of 5000 total lines.\n")
+              and t.endswith("--- FILE CONTENT (truncated) ---\nline 4999\nline 5000\n"), t[-200:])
+        with open(os.path.join(second, "blob.tmp"), "wb") as f:
+            f.write(b"He\x00llo\x00\x00\x00")
+        r = await c.call_tool("read_file", {"file_path": os.path.join(second, "blob.tmp")})
+        check("gemini: outside the workspace", is_error(r) and texts(r)[0].startswith("Path not in workspace"),
+              texts(r))
+        with open(os.path.join(root, "sub", "blob.tmp"), "wb") as f:
+            f.write(b"He\x00llo\x00\x00\x00")
+        r = await c.call_tool("read_file", {"file_path": "sub/blob.tmp"})
+        check("gemini: a binary file is a success that says so",
+              not is_error(r) and texts(r) == ["Cannot display content of binary file: sub/blob.tmp"], texts(r))
+        r = await c.call_tool("read_file", {"file_path": "lines.txt", "start_line": 0})
+        check("gemini: ajv's words for a bad line", is_error(r) and texts(r) == ["params/start_line must be >= 1"],
+              texts(r))
 
 
 async def session(server, root, lines, long_line):
