@@ -62,6 +62,8 @@ use crate::select::Selection;
 
 mod answer;
 mod args;
+mod checks;
+mod content;
 mod decode;
 mod dialect;
 mod edit;
@@ -73,8 +75,9 @@ mod template;
 
 pub use args::JsonArgs;
 pub use dialect::{
-    Caps, Dialect, ErrorTexts, Form, Limits, LineRules, OutlineForm, Output, Param, PastEnd,
-    PathRules, PathShow, Refusal, Role, SizeCap, Special, Unit,
+    Caps, Clip, Dialect, ErrorTexts, Form, Limits, LineCut, LineRules, OutlineForm, Output, Param,
+    PastEnd, PathRules, PathShow, RangeChecks, Refusal, Role, SizeCap, Special, SuffixRefusal,
+    Unit,
 };
 pub use edit::line_offsets;
 pub use serve::{DialectTool, ToolDefinition};
@@ -324,6 +327,7 @@ impl ReadFileParams {
                 value,
             }),
             range: None,
+            ..Request::default()
         };
         Ok(plan(unified(), &r)?.selection)
     }

@@ -23,6 +23,10 @@ use serde_json::{json, Map, Value};
 struct PeerFile {
     peer: String,
     cases: Vec<Case>,
+    #[serde(default)]
+    schema: Option<Value>,
+    #[serde(default)]
+    description: Option<String>,
 }
 
 #[derive(Deserialize, Clone)]
@@ -138,10 +142,12 @@ fn with_root(v: &Value, root: &str) -> Value {
 }
 
 /// How a peer's test set its tool up: the workspace root (relative to the case's root),
-/// the protected patterns, and server flags for the same.
+/// the protected patterns, and changes to the tool's dialect (JSON pointer, value), which
+/// the server takes as a `--dialect` file.
 struct Setup {
     root: PathBuf,
     protect: Vec<String>,
+    dialect: Vec<(&'static str, Value)>,
 }
 
 /// A case's `config`, as the peer's own test harness applies it.
@@ -149,7 +155,9 @@ fn setup(peer: &str, case: &Case, root: &Path) -> Result<Setup, String> {
     let mut s = Setup {
         root: root.to_path_buf(),
         protect: Vec::new(),
+        dialect: Vec::new(),
     };
+    let root_text = root.to_string_lossy();
     for (k, v) in &case.config {
         match (peer, k.as_str()) {
             // rust-mcp-filesystem's setup_service(["dir1"]): the one allowed directory.
@@ -162,6 +170,46 @@ fn setup(peer: &str, case: &Case, root: &Path) -> Result<Setup, String> {
             }
             // Zed's worktrees live under {root}; paths name the worktree first.
             ("zed", "worktrees") => {}
+            // Forge's max_read_lines: lines per read; 0 reads line 1 only (resolve_range's
+            // edge case), which is a one-line budget here.
+            ("forge", "max_read_lines") => {
+                let n = v.as_u64().ok_or(format!("max_read_lines {v}"))?;
+                s.dialect.push(("/limits/max_lines", json!(n.max(1))));
+            }
+            ("forge", "max_line_chars") => s.dialect.push(("/limits/max_line_chars", v.clone())),
+            // Forge checks the file against the larger of its two size limits first.
+            ("forge", "max_file_size_bytes" | "max_image_size_bytes") => {
+                let n = |k: &str| case.config.get(k).and_then(Value::as_u64).unwrap_or(0);
+                let max = n("max_file_size_bytes").max(n("max_image_size_bytes"));
+                s.dialect.push(("/caps/file_bytes/bytes", json!(max)));
+            }
+            // The current model's input modalities: without `image`, Forge's tool registry
+            // refuses paths with an image extension before reading (tool_registry.rs:364).
+            ("forge", "model_input_modalities") => {
+                let modalities: Vec<&str> = match v.as_array() {
+                    Some(m) => m.iter().filter_map(Value::as_str).collect(),
+                    None => vec!["unknown"],
+                };
+                if !modalities.contains(&"image") {
+                    let suffixes = [
+                        ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".svg", ".pdf",
+                    ];
+                    let message = format!(
+                        "Tool 'read' requires image modality, but model only supports: {}",
+                        modalities.join(", ")
+                    );
+                    s.dialect.push((
+                        "/paths/refuse_suffixes",
+                        json!({"suffixes": suffixes, "message": message}),
+                    ));
+                }
+            }
+            // The editor's workspace_root: where a relative path's suggestion is looked
+            // up (the OpenHands runtime passes its working directory, the root here).
+            ("openhands", "workspace_root") => match v.as_str() {
+                None => s.dialect.push(("/paths/suggest_absolute", Value::Null)),
+                Some(dir) => s.root = PathBuf::from(dir.replace("{root}", &root_text)),
+            },
             (_, other) => return Err(format!("config {other} is not applied by the harness")),
         }
     }
@@ -175,6 +223,44 @@ fn dialect_for(peer: &str, call: &Map<String, Value>) -> Result<Dialect, String>
         None => peer.to_string(),
     };
     Dialect::preset(&name).map_err(|e| e.to_string())
+}
+
+/// `dialect` with the setup's changes (JSON pointer, value) made.
+fn changed(dialect: Dialect, changes: &[(&str, Value)]) -> Result<Dialect, String> {
+    let mut v = serde_json::to_value(dialect).map_err(|e| e.to_string())?;
+    for (pointer, value) in changes {
+        let mut at = &mut v;
+        for key in pointer.split('/').skip(1) {
+            at = at
+                .as_object_mut()
+                .ok_or(format!("{pointer}: not an object at {key}"))?
+                .entry(key)
+                .or_insert(json!({}));
+        }
+        *at = value.clone();
+    }
+    serde_json::from_value(v).map_err(|e| format!("dialect changes {changes:?}: {e}"))
+}
+
+/// The published tool definition (schema, description) is the preset's, for a peer
+/// with one tool.
+fn check_definition(peer: &str, file: &PeerFile) -> Result<(), String> {
+    let Ok(dialect) = Dialect::preset(peer) else {
+        return Ok(());
+    };
+    let def = DialectTool::new(dialect).definition();
+    if let Some(schema) = &file.schema {
+        let ours = Value::Object(def.input_schema);
+        if ours != *schema {
+            return Err(format!(
+                "{peer}: input schema differs from the published one:\n  ours:      {ours}\n  published: {schema}"
+            ));
+        }
+    }
+    match &file.description {
+        Some(d) if *d != def.description => Err(format!("{peer}: description differs")),
+        _ => Ok(()),
+    }
 }
 
 /// What the answer must be.
@@ -268,7 +354,7 @@ fn run_library(peer: &str, case: &Case) -> Outcome {
         Value::Object(m) => m,
         _ => unreachable!(),
     };
-    let dialect = match dialect_for(peer, &call) {
+    let dialect = match dialect_for(peer, &call).and_then(|d| changed(d, &s.dialect)) {
         Ok(d) => d,
         Err(e) => return Outcome::Fail(e),
     };
@@ -326,13 +412,22 @@ fn run_server(server: &Path, peer: &str, case: &Case) -> Outcome {
         Value::Object(m) => m,
         _ => unreachable!(),
     };
-    let dialect = match dialect_for(peer, &call) {
+    let dialect = match dialect_for(peer, &call).and_then(|d| changed(d, &s.dialect)) {
         Ok(d) => d,
         Err(e) => return Outcome::Fail(e),
     };
     call.remove("tool");
     let mut cmd = Command::new(server);
-    cmd.arg("--preset").arg(peer).arg("--root").arg(&s.root);
+    // A changed dialect is served from a file of its own, outside the workspace.
+    let dialect_dir = tempfile::tempdir().unwrap();
+    if s.dialect.is_empty() {
+        cmd.arg("--preset").arg(peer);
+    } else {
+        let file = dialect_dir.path().join("dialect.json");
+        fs::write(&file, serde_json::to_string(&dialect).unwrap()).unwrap();
+        cmd.arg("--dialect").arg(file);
+    }
+    cmd.arg("--root").arg(&s.root);
     for p in &s.protect {
         cmd.arg("--protect").arg(p);
     }
@@ -393,6 +488,7 @@ fn run(peer: &str, server: Option<&Path>) {
     assert_eq!(file.peer, peer);
     let mut counts: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
     let mut problems = Vec::new();
+    problems.extend(check_definition(peer, &file).err());
     for case in &file.cases {
         let pending = PENDING
             .iter()

@@ -32,6 +32,7 @@ pub(crate) struct Request {
     pub end_byte: Option<Given<i64>>,
     pub entire: Option<Given<bool>>,
     pub range: Option<Given<(i64, i64)>>,
+    pub numbered: Option<Given<bool>>,
 }
 
 /// One way of selecting, for the conflict check and for what the answer says.
@@ -55,6 +56,9 @@ pub(crate) struct Plan {
     pub start_name: String,
     /// `offset: 0` kept: lines are numbered from 0 (Claude Code's Read).
     pub number_from_zero: bool,
+    /// Whether the lines are shown through the line template (a [`Role::Numbered`]
+    /// parameter turns it off).
+    pub numbered: bool,
 }
 
 impl Plan {
@@ -90,10 +94,15 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
                 r.entire.is_some()
             }
             Role::LineRange => {
-                r.range = given(a.pair(&names)?);
+                r.range = given(crate::tool::checks::range_arg(d, &names, &mut a)?);
                 r.range.is_some()
             }
             Role::Ignored => a.take(&names)?.is_some(),
+            Role::Numbered => {
+                r.numbered = given(a.boolean(&names)?);
+                r.numbered.is_some()
+            }
+            Role::Command => crate::tool::checks::command(d, p, &names, &mut a)?,
             role => {
                 let v = number(p, &names, &mut a)?;
                 let present = v.is_some();
@@ -249,13 +258,20 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
             (_, None) => Selection::default(),
         },
         Way::Lines => {
-            let (start, end) = (v(&r.start_line), v(&r.end_line));
+            let (mut start, mut end) = (v(&r.start_line), v(&r.end_line));
             if let Some(g) = &r.start_line {
                 start_name = g.name.clone();
             }
+            let swap = d.lines.swap_reversed;
+            if let (true, Some(e)) = (swap, end) {
+                let s = start.unwrap_or(1);
+                if e < s {
+                    (start, end) = (Some(e.max(1)), Some(s));
+                }
+            }
             if let (Some(s), Some(e), Some(sg), Some(eg)) = (start, end, &r.start_line, &r.end_line)
             {
-                if s > 0 && e > 0 && e < s {
+                if !swap && s > 0 && e > 0 && e < s {
                     return Err(param(
                         &eg.name,
                         format!(
@@ -290,14 +306,16 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
             let g = r.range.as_ref().expect("a range way has its range");
             start_name = g.name.clone();
             let (s, e) = g.value;
-            if s < 1 {
+            // A dialect that checks ranges against the file's lines does it before reading.
+            let checked = d.lines.range_checks.is_some();
+            if s < 1 && !checked {
                 return Err(param(
                     &g.name,
                     format!("Invalid {}: the first line is 1-based, got {s}", g.name),
                 ));
             }
             let end = (e != -1).then_some(e);
-            if let Some(e) = end.filter(|&e| e < s) {
+            if let Some(e) = end.filter(|&e| e < s && !checked) {
                 return Err(param(
                     &g.name,
                     format!(
@@ -314,6 +332,7 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
         way,
         start_name,
         number_from_zero,
+        numbered: r.numbered.as_ref().is_none_or(|g| g.value),
     })
 }
 

@@ -80,6 +80,10 @@ pub struct Param {
     /// What a negative number means; by default it is refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub negative: Option<Special>,
+    /// For a [`Role::Command`]: the commands this tool serves (the others are refused
+    /// with [`ErrorTexts::command`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub serves: Vec<String>,
 }
 
 /// What a special value (0, a negative number) of a numeric parameter does.
@@ -129,6 +133,12 @@ pub enum Role {
     LineRange,
     /// Accepted and not used (an explanation).
     Ignored,
+    /// `false`: each line as it is, without the line template's number (by default
+    /// lines are numbered).
+    Numbered,
+    /// The command of a tool that does several things (`view`, `create` ...): a string
+    /// that must be one of [`Param::serves`].
+    Command,
 }
 
 /// How paths are taken and shown.
@@ -142,6 +152,24 @@ pub struct PathRules {
     /// How a path is shown in answers: `relative` to the root (the default: the host's
     /// layout stays private), or `absolute`.
     pub show: PathShow,
+    /// Appended to the [`PathRules::require_absolute`] refusal when the relative path
+    /// names something in the workspace (`{path}`: its absolute path).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggest_absolute: Option<String>,
+    /// Refuse paths whose name ends with one of these suffixes, before the file is
+    /// looked at (a host whose model takes no images refusing image files).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refuse_suffixes: Option<SuffixRefusal>,
+}
+
+/// Paths refused by how their name ends, compared without regard to ASCII case.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SuffixRefusal {
+    /// The endings (`.png`).
+    pub suffixes: Vec<String>,
+    /// The refusal (`{path}`).
+    pub message: String,
 }
 
 /// How a tool shows the path it read.
@@ -187,6 +215,33 @@ pub struct LineRules {
     /// A file that ends with a line feed has one more, empty, line after it, as
     /// splitting the text on `\n` gives (Claude Code's Read: `a\nb\n` has 3 lines).
     pub split_lines: bool,
+    /// A range whose end is before its start is read from the end to the start (a
+    /// start of 0 or none then means line 1), instead of refused.
+    pub swap_reversed: bool,
+    /// [`LineRules::split_lines`] for reads without a range only: the whole text split
+    /// on `\n` shows an empty last line after a final line feed, while ranges count
+    /// lines as usual (OpenHands' view).
+    pub split_whole: bool,
+    /// Check a [`Role::LineRange`] against the file's line count before reading, with
+    /// these texts, instead of the library's checks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub range_checks: Option<RangeChecks>,
+}
+
+/// The checks of a `[start, end]` line range made against the file's line count, and
+/// their texts (`{name}`: the parameter, `{value}`: the range as given, `{start}`,
+/// `{end}`, `{total}`: the file's lines). An empty range counts as absent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RangeChecks {
+    /// Not two integers.
+    pub shape: String,
+    /// A start before line 1 or past the last line.
+    pub start: String,
+    /// An end (past-the-end clamped, `-1` the last line) before the start.
+    pub order: String,
+    /// Before the answer when the end was past the last line and clamped.
+    pub clamped: String,
 }
 
 impl Default for LineRules {
@@ -200,6 +255,9 @@ impl Default for LineRules {
             past_end: PastEnd::Error,
             refuse_unranged_over: None,
             split_lines: false,
+            swap_reversed: false,
+            split_whole: false,
+            range_checks: None,
         }
     }
 }
@@ -250,6 +308,20 @@ pub struct Limits {
     pub max_bytes: u64,
     /// Characters a line (default 2000); longer lines are cut and marked.
     pub max_line_chars: u64,
+    /// What [`Limits::max_line_chars`] counts: characters (the default), or bytes.
+    pub line_cut: LineCut,
+}
+
+/// What a line's length is measured in, against [`Limits::max_line_chars`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LineCut {
+    /// Characters: a longer line keeps its first `max_line_chars` characters.
+    #[default]
+    Chars,
+    /// UTF-8 bytes: a longer line keeps the characters that start before that byte
+    /// (so a character across the limit is kept whole), as Forge's read does.
+    Bytes,
 }
 
 impl Default for Limits {
@@ -258,6 +330,7 @@ impl Default for Limits {
             max_lines: 2000,
             max_bytes: 100 * 1024,
             max_line_chars: 2000,
+            line_cut: LineCut::Chars,
         }
     }
 }
@@ -273,6 +346,11 @@ pub struct Caps {
     /// Refuse a read whose selected text is larger than this (`{size}`, `{max}`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub range_size: Option<SizeCap>,
+    /// Refuse every read, ranged or not, of a file larger than this, before reading
+    /// (`{path}`; `{size}`, `{max}` in bytes; `{size_mib}` with one decimal, `{max_mib}`
+    /// whole).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_bytes: Option<SizeCap>,
 }
 
 /// A size over which a read is refused.
@@ -340,6 +418,27 @@ pub struct Output {
     pub outline: Option<OutlineForm>,
     /// How an error reads (`{message}`).
     pub error: String,
+    /// Cut the text at this many characters before it is numbered, and end it with a
+    /// notice (which so ends up in the last, partial line).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clip: Option<Clip>,
+    /// `[from, to]` pairs replaced in the text of each line: markup of the answer's
+    /// wrapper kept out of the content (CDATA's `]]>`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub escape_lines: Vec<(String, String)>,
+    /// `[from, to]` pairs replaced in the path a header shows (an XML attribute's `"`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub escape_path: Vec<(String, String)>,
+}
+
+/// A cut of the whole text at a number of characters.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Clip {
+    /// The most characters of text shown.
+    pub chars: u64,
+    /// What follows a cut text.
+    pub notice: String,
 }
 
 impl Default for Output {
@@ -363,6 +462,9 @@ impl Default for Output {
             empty: None,
             outline: None,
             error: "{message}".into(),
+            clip: None,
+            escape_lines: Vec::new(),
+            escape_path: Vec::new(),
         }
     }
 }
@@ -427,4 +529,7 @@ pub struct ErrorTexts {
     /// A parameter the tool does not take (`{name}`, `{accepted}`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unknown: Option<String>,
+    /// A command the tool does not serve (`{name}`, `{value}`, `{accepted}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
 }

@@ -13,6 +13,8 @@ const PRESETS: &[(&str, &str)] = &[
     ("file_read", include_str!("presets/file_read.json")),
     ("fs_read", include_str!("presets/fs_read.json")),
     ("vault", include_str!("presets/vault.json")),
+    ("forge", include_str!("presets/forge.json")),
+    ("openhands", include_str!("presets/openhands.json")),
 ];
 
 impl Dialect {

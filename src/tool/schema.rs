@@ -20,8 +20,13 @@ pub(crate) fn input_schema(d: &Dialect) -> Map<String, Value> {
     schema.insert("properties".into(), Value::Object(props));
     schema.insert("required".into(), Value::Array(required));
     schema.insert("additionalProperties".into(), json!(false));
+    // The dialect's own keys; `null` removes one (a tool whose published schema has
+    // no `additionalProperties`).
     for (k, v) in &d.schema {
-        schema.insert(k.clone(), v.clone());
+        match v {
+            Value::Null => schema.remove(k),
+            v => schema.insert(k.clone(), v.clone()),
+        };
     }
     schema
 }
@@ -31,7 +36,8 @@ fn property(p: &Param) -> Map<String, Value> {
     let mut m = if p.schema.is_empty() {
         let v = match p.role {
             Role::Path | Role::Session | Role::Ignored => json!({"type": "string"}),
-            Role::Entire => json!({"type": "boolean"}),
+            Role::Command => json!({"type": "string", "enum": p.serves}),
+            Role::Entire | Role::Numbered => json!({"type": "boolean"}),
             Role::LineRange => json!({
                 "type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2
             }),

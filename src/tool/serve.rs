@@ -13,6 +13,7 @@ use crate::result::ReadResult;
 use crate::select::{LineSelection, Selection};
 use crate::tool::answer::{self, Answer, Body};
 use crate::tool::args::{args_of, param, JsonArgs};
+use crate::tool::checks;
 use crate::tool::decode::{decode, plan, Plan, Way};
 use crate::tool::dialect::{Dialect, PastEnd, Role};
 use crate::tool::template::fill;
@@ -156,16 +157,7 @@ impl DialectTool {
         let d = &self.dialect;
         let request = decode(d, args_of(args)?)?;
         let plan = plan(d, &request)?;
-        if let Some(message) = &d.paths.require_absolute {
-            if !Path::new(&request.path).is_absolute() {
-                let name = d
-                    .params
-                    .iter()
-                    .find(|p| p.role == Role::Path)
-                    .map_or("path", |p| p.name.as_str());
-                return Err(param(name, fill(message, &[("path", &request.path)])));
-            }
-        }
+        checks::path_gate(d, &request.path)?;
         let workspace = match &self.scope {
             Scope::Paths => None,
             Scope::Workspace(ws) => Some(ws.clone()),
@@ -174,11 +166,25 @@ impl DialectTool {
                 Some(reg.get(id)?)
             }
         };
+        if let Some(message) = &d.paths.require_absolute {
+            if !Path::new(&request.path).is_absolute() {
+                let name = d
+                    .params
+                    .iter()
+                    .find(|p| p.role == Role::Path)
+                    .map_or("path", |p| p.name.as_str());
+                let mut message = fill(message, &[("path", &request.path)]);
+                message += &checks::suggestion(d, workspace.as_ref(), &request.path);
+                return Err(param(name, message));
+            }
+        }
         let ctx = Ctx {
             tool: self,
             workspace: workspace.as_ref(),
             path: &request.path,
         };
+        let reader = &self.reader;
+        checks::before_read(d, reader, workspace.as_ref(), &request.path, &plan)?;
         let (result, requested) = match ctx.read(&plan) {
             Ok(r) => r,
             Err(Error::LineBeyondEnd { start, total_lines }) => {
@@ -265,6 +271,7 @@ impl Ctx<'_> {
             Some(ws) => reader.read_in(ws, Path::new(self.path), sel),
             None => reader.read(self.path, sel),
         }
+        .map_err(|e| checks::binary_error(&self.tool.dialect, e, self.path))
     }
 
     /// Reads what the plan selects under the dialect's caps; with the lines asked for
