@@ -34,6 +34,8 @@
 //! | `file_read` | `file_read` | `filename`, `start_line`, `end_line` | the numbered Markdown block; the outline after a full read |
 //! | `fs_read` | `fs_read` | `path`, `start_byte`, `end_byte` | JSON [`FsReadResponse`] |
 //! | `vault` | `read_file` | `path`, `start_line`, `end_line` | `N: line` text, `Error: ...` |
+//! | `forge` | `read` | `file_path` (or `path`), `start_line`, `end_line` (swapped when reversed), `show_line_numbers` | `<file path= display_lines= total_lines=><![CDATA[N:line]]></file>`; errors in `<tool_call_error>` |
+//! | `openhands` | `str_replace_editor` | `command` (`view` only), `path` (absolute), `view_range` | `` Here's the result of running `cat -n` on PATH: `` and `{n:>6}\t{line}`, clipped at 16,000 characters; `ERROR:\n...` |
 //!
 //! Parameters are checked when they are decoded: a value of the wrong type, two spellings
 //! of one parameter, two ways of selecting at once, or an unknown parameter fail with a

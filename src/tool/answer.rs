@@ -334,7 +334,7 @@ fn numbered(
                     marker,
                     &[
                         ("more", &more),
-                        ("next", &(c.next_start_byte - byte_cut)),
+                        ("next", &c.next_start_byte.saturating_sub(byte_cut)),
                         ("max", &max),
                     ],
                 ),

@@ -20,7 +20,7 @@ pub(crate) fn command(d: &Dialect, p: &Param, names: &[&str], a: &mut Args) -> R
     let Some((name, value)) = a.string(names)? else {
         return Ok(false);
     };
-    if p.serves.iter().any(|s| *s == value) {
+    if p.serves.contains(&value) {
         return Ok(true);
     }
     let accepted = p.serves.join(", ");
@@ -221,5 +221,101 @@ pub(crate) fn binary_error(d: &Dialect, e: Error, path: &str) -> Error {
             fill(t, &[("path", &path), ("mime", &mime.as_str())]),
         ),
         (e, _) => e,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tool::decode::{decode, plan};
+    use serde_json::json;
+
+    fn args(v: Value) -> Args {
+        match v {
+            Value::Object(m) => Args::new(m),
+            _ => unreachable!(),
+        }
+    }
+
+    fn lines(d: &Dialect, call: Value) -> Result<Selection> {
+        Ok(plan(d, &decode(d, args(call))?)?.selection)
+    }
+
+    #[test]
+    fn a_command_outside_the_served_ones_is_refused_in_the_dialects_words() {
+        let d = Dialect::preset("openhands").unwrap();
+        let ok = json!({"command": "view", "path": "/a"});
+        assert!(decode(&d, args(ok)).is_ok());
+        let e = decode(&d, args(json!({"command": "create", "path": "/a"}))).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("The `create` command is not available"),
+            "{e}"
+        );
+        let mut plain = d.clone();
+        plain.errors.command = None;
+        let e = decode(&plain, args(json!({"command": "undo_edit", "path": "/a"}))).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "Unsupported command \"undo_edit\": this tool serves view"
+        );
+    }
+
+    #[test]
+    fn checked_ranges_take_an_empty_list_as_absent_and_refuse_other_shapes() {
+        let d = Dialect::preset("openhands").unwrap();
+        let call = |r: Value| json!({"command": "view", "path": "/a", "view_range": r});
+        assert_eq!(lines(&d, call(json!([]))).unwrap(), Selection::default());
+        assert_eq!(
+            lines(&d, call(json!([2, -1]))).unwrap(),
+            LineSelection::range(Some(2), None).into()
+        );
+        for bad in [json!([1]), json!([1, 2, 3]), json!(["a", 2]), json!(5)] {
+            let e = lines(&d, call(bad.clone())).unwrap_err().to_string();
+            assert!(
+                e.ends_with("It should be a list of two integers."),
+                "{bad}: {e}"
+            );
+        }
+        // Order and start are checked against the file, not here.
+        assert!(lines(&d, call(json!([3, 1]))).is_ok());
+        assert!(lines(&d, call(json!([0, 1]))).is_ok());
+    }
+
+    #[test]
+    fn a_reversed_range_is_swapped_where_the_dialect_says_so() {
+        let d = Dialect::preset("forge").unwrap();
+        let call = |s: Value, e: Value| json!({"file_path": "/a", "start_line": s, "end_line": e});
+        let range = |s, e| Selection::from(LineSelection::range(Some(s), Some(e)));
+        assert_eq!(
+            lines(&d, call(json!(20), json!(10))).unwrap(),
+            range(10, 20)
+        );
+        assert_eq!(lines(&d, call(json!(5), json!(0))).unwrap(), range(1, 5));
+        assert_eq!(
+            lines(&d, call(json!(0), json!(10))).unwrap(),
+            LineSelection::range(None, Some(10)).into(),
+            "a start of 0 is line 1"
+        );
+        assert_eq!(lines(&d, call(Value::Null, json!(0))).unwrap(), range(1, 1));
+        assert!(lines(&d, call(json!(-2), json!(4))).is_err());
+        let mut strict = d.clone();
+        strict.lines.swap_reversed = false;
+        let e = lines(&strict, call(json!(20), json!(10))).unwrap_err();
+        assert!(e.to_string().contains("is greater than"), "{e}");
+    }
+
+    #[test]
+    fn refused_suffixes_ignore_case_and_come_before_the_file() {
+        let mut d = Dialect::preset("forge").unwrap();
+        assert!(path_gate(&d, "/x/a.PNG").is_ok(), "off by default");
+        d.paths.refuse_suffixes = Some(crate::tool::SuffixRefusal {
+            suffixes: vec![".png".into(), ".svg".into()],
+            message: "no images: {path}".into(),
+        });
+        let e = path_gate(&d, "/x/a.PNG").unwrap_err();
+        assert_eq!(e.to_string(), "no images: /x/a.PNG");
+        assert!(path_gate(&d, "/x/a.png.txt").is_ok());
+        assert!(path_gate(&d, "/x/svg").is_ok());
     }
 }

@@ -320,7 +320,8 @@ pub enum LineCut {
     #[default]
     Chars,
     /// UTF-8 bytes: a longer line keeps the characters that start before that byte
-    /// (so a character across the limit is kept whole), as Forge's read does.
+    /// (so a character across the limit is kept whole), as Forge's read does. The cut
+    /// marker's `{next}` is given for lines the reader cut by characters too.
     Bytes,
 }
 
