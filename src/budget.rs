@@ -8,7 +8,7 @@ use crate::error::Result;
 use crate::lines::Lines;
 use crate::result::TruncationReason;
 use crate::source::Source;
-use crate::text::{utf8, Units};
+use crate::text::{utf8, Measure, Units, MAX_BYTES_PER_UTF8, MAX_UTF8_PER_BYTE};
 
 /// A limit that may be off: the public setters take a number where `0` means no limit,
 /// and this type says so once, instead of at every use.
@@ -62,6 +62,60 @@ impl Default for Budget {
             max_bytes: Limit::new(100 * 1024),
             max_line_chars: Limit::new(2000),
         }
+    }
+}
+
+/// The UTF-8 bytes of the text from a line start up to a later line start, what the
+/// byte budget counts, measured only when the count may have reached a limit: a search
+/// bounded by the budget (a block's end) stops at the same line in every encoding.
+pub(crate) struct Utf8Count<'a> {
+    lines: &'a Lines<'a>,
+    measure: Measure,
+    origin: u64,
+    measured_to: u64,
+    count: u64,
+    scratch: Vec<u8>,
+}
+
+impl<'a> Utf8Count<'a> {
+    /// Counting from the line start `origin`.
+    pub fn new(lines: &'a Lines<'a>, origin: u64) -> Utf8Count<'a> {
+        Utf8Count {
+            lines,
+            measure: Measure::new(lines.layout.encoding),
+            origin,
+            measured_to: origin,
+            count: 0,
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Whether the text from the origin to the line start `to` (at or after the last
+    /// one asked about) decodes to at least `limit` UTF-8 bytes. Reads at most about
+    /// four times the limit in file bytes in all.
+    pub fn reached(&mut self, limit: Limit, to: u64) -> Result<bool> {
+        let Some(limit) = limit.get() else {
+            return Ok(false);
+        };
+        if self.measure.is_file_bytes() {
+            return Ok(to - self.origin >= limit);
+        }
+        let gap = to.saturating_sub(self.measured_to);
+        if self.count + gap.saturating_mul(MAX_UTF8_PER_BYTE) < limit {
+            return Ok(false);
+        }
+        if self.count + gap / MAX_BYTES_PER_UTF8 >= limit {
+            return Ok(true);
+        }
+        let measure = self.measure;
+        self.count += self
+            .lines
+            .src
+            .with_range(self.measured_to, to, &mut self.scratch, |b| {
+                measure.utf8_len(b)
+            })?;
+        self.measured_to = to;
+        Ok(self.count >= limit)
     }
 }
 
@@ -151,6 +205,10 @@ pub(crate) fn collect_lines(
     };
     let src = lines.src;
     let units = lines.layout.units;
+    // The byte budget counts the UTF-8 bytes of the content (file bytes in UTF-8).
+    let measure = Measure::new(lines.layout.encoding);
+    let exact = measure.is_file_bytes() || budget.max_bytes.get().is_none();
+    let mut used = page.content.len() as u64;
     let mut reader = lines.reader();
     let mut line = Vec::new();
     let len = src.len().min(stop_at);
@@ -171,10 +229,7 @@ pub(crate) fn collect_lines(
             });
             break;
         }
-        let remaining = budget
-            .max_bytes
-            .or_max()
-            .saturating_sub(page.content.len() as u64);
+        let remaining = budget.max_bytes.or_max().saturating_sub(used);
         // The fast path: a run of whole lines that no budget can cut (each no longer in
         // bytes than the line-length budget allows characters, all within the byte
         // budget and the line counts) is taken in one piece, without looking at each
@@ -186,11 +241,23 @@ pub(crate) fn collect_lines(
             .min(want.unwrap_or(u64::MAX))
             .saturating_sub(page.lines);
         let max_chars = budget.max_line_chars.or_max();
-        let limit = pos.saturating_add(remaining).min(len);
+        // In other encodings, as many file bytes as surely fit; measured once taken (the
+        // next round takes more while the budget lasts).
+        let reach = if exact {
+            remaining
+        } else {
+            remaining / MAX_UTF8_PER_BYTE
+        };
+        let limit = pos.saturating_add(reach).min(len);
         let at = page.content.len() as u64;
         let (taken, n) =
             reader.whole_lines(pos, limit, lines_left, max_chars, &mut page.content)?;
         if n > 0 {
+            used += if exact {
+                taken
+            } else {
+                measure.utf8_len(&page.content[at as usize..])
+            };
             page.mark(at, pos);
             page.lines += n;
             pos += taken;
@@ -200,7 +267,12 @@ pub(crate) fn collect_lines(
         // Keep enough of the line to decide both cuts; the rest is only scanned.
         // (8 past the budget: one whole character of up to 4 bytes and the next one's
         // first code unit, so that a character cut can always be found.)
-        let mut keep = remaining.saturating_add(8);
+        let mut keep = if exact {
+            remaining
+        } else {
+            remaining.saturating_mul(MAX_BYTES_PER_UTF8)
+        }
+        .saturating_add(8);
         let char_keep = budget
             .max_line_chars
             .or_max()
@@ -226,7 +298,15 @@ pub(crate) fn collect_lines(
             }
         }
         let cut = shown < raw.body;
-        let shown_len = shown + raw.term.len() as u64;
+        // The line's size for the byte budget: its UTF-8 bytes (a terminator is 1 or 2).
+        let shown_len = if exact {
+            shown + raw.term.len() as u64
+        } else if shown as usize > kept_body.len() {
+            // Longer than what was kept: more UTF-8 bytes than the budget has left.
+            u64::MAX
+        } else {
+            measure.utf8_len(&kept_body[..shown as usize]) + (raw.term.len() / units.width()) as u64
+        };
         if shown_len > remaining {
             if page.lines == 0 {
                 // A single line larger than the byte budget: page it by bytes.
@@ -243,7 +323,11 @@ pub(crate) fn collect_lines(
                     } else {
                         kept_body.len()
                     };
-                    let floor = units.floor_boundary(kept_body, (remaining as usize).min(avail));
+                    let floor = if exact {
+                        units.floor_boundary(kept_body, (remaining as usize).min(avail))
+                    } else {
+                        measure.floor(&kept_body[..avail], remaining).0
+                    };
                     let take = if matches!(units, Units::Utf8) {
                         // Always make progress (one character, even over budget), and end
                         // where the next page, a byte selection, starts without snapping
@@ -280,6 +364,7 @@ pub(crate) fn collect_lines(
             break;
         }
         page.push(pos, &kept_body[..shown as usize]);
+        used += shown_len;
         if cut {
             page.cuts.push(Cut {
                 index: page.lines,
@@ -320,7 +405,31 @@ pub(crate) fn byte_page(
         ..Page::default()
     };
     let mut take_end = e;
-    if let Some(budget) = max_bytes.get().filter(|&b| e - s > b) {
+    let measure = Measure::new(lines.layout.encoding);
+    if measure.is_file_bytes() {
+        // Content bytes are file bytes: handled below.
+    } else if let Some(budget) = max_bytes
+        .get()
+        .filter(|&b| (e - s).saturating_mul(MAX_UTF8_PER_BYTE) > b)
+    {
+        // The budget counts UTF-8 bytes: look at as many file bytes as the budget can
+        // take, and one character more.
+        let probe_end = (s + budget.saturating_mul(MAX_BYTES_PER_UTF8) + 8).min(e);
+        let probe = src.with_range(s, probe_end, &mut scratch, |b| b.to_vec())?;
+        let (fit, _) = measure.floor(&probe, budget);
+        if fit < probe.len() || probe_end < e {
+            take_end = if fit == 0 {
+                // Always make progress: one whole character, even over budget.
+                s + units.char_cut(&probe, 1).unwrap_or(probe.len()) as u64
+            } else {
+                s + fit as u64
+            };
+        }
+    }
+    if let Some(budget) = max_bytes
+        .get()
+        .filter(|&b| measure.is_file_bytes() && e - s > b)
+    {
         // Cut on a char boundary: look at the 4 bytes past the budget, and at enough
         // bytes to hold one whole character and the start of the next (8).
         let probe_end = (s + budget + 4).max(s + 8).min(e);

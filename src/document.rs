@@ -11,6 +11,7 @@ use crate::classify::{classify_source, Classification, TextInfo, SAMPLE_SIZE};
 use crate::config::{Config, Detection, Totals};
 use crate::decode::decode;
 use crate::error::{Error, Result};
+use crate::indentation::{find_indent_block, Bounds, IndentSelection, IndentSpan};
 use crate::index::LineIndex;
 use crate::landmarks::{around, outline, Around};
 use crate::lines::Lines;
@@ -59,9 +60,10 @@ fn class_slot() -> u64 {
 ///   is none the range is left as asked). ISO-2022-JP is stateful: a selection that does
 ///   not start in ASCII mode may decode wrongly.
 ///
-/// The byte budget and the byte counts of cut lines are in file bytes too: 100 KiB of
-/// UTF-16 is about 50,000 characters. The line-length budget counts characters in every
-/// encoding. Classification looks only at the start: a file whose first 8 KiB are ASCII
+/// The byte budget counts the UTF-8 bytes of `content` in every encoding (what reaches
+/// the caller: 100 KiB of UTF-16 text is the same text as 100 KiB of UTF-8), so a file
+/// gives the same pages everywhere; offsets, and the byte counts of cut lines, stay in
+/// file bytes. The line-length budget counts characters in every encoding. Classification looks only at the start: a file whose first 8 KiB are ASCII
 /// and whose later bytes are Latin-1 is read as UTF-8, lossily (with `invalid_utf8`).
 #[derive(Debug)]
 pub struct Document {
@@ -322,10 +324,13 @@ impl Document {
         let (requested, plan) = {
             let (config, path) = (&self.config, &self.path);
             let mut block = |line: u64, off: u64| block_span(&lines, config, path, line, off);
+            let mut indent =
+                |sel: &IndentSelection, off: u64| indent_span(&lines, config, sel, off);
             Planner {
                 lines,
                 index: &mut self.index,
                 block: &mut block,
+                indent: &mut indent,
             }
             .plan(sel)?
         };
@@ -352,6 +357,15 @@ impl Document {
                     }
                 }
             },
+            Plan::At {
+                start,
+                offset,
+                count,
+            } => {
+                let page = collect_lines(&lines, offset, Some(count), len, &budget, self.buffer())?;
+                let clamped = page.lines < count && page.stop.is_none();
+                (page, Some(start), clamped)
+            }
             Plan::Tail { n, skip } => {
                 let start_off = lines.tail_start(len, n)?;
                 let end_off = lines.tail_start(len, skip)?;
@@ -601,4 +615,20 @@ fn block_span(
     };
     let span = find_block(lines, Lang::for_path(Path::new(path)), line, off, limits)?;
     Ok((span.start, span.end, span.complete))
+}
+
+/// The indentation block of `sel` (its anchor at byte `off`): at most the smaller of the
+/// selection's `max_lines` and the line budget, each side looking at most
+/// [`BLOCK_WINDOW_CAP`] bytes.
+fn indent_span(
+    lines: &Lines<'_>,
+    config: &Config,
+    sel: &IndentSelection,
+    off: u64,
+) -> Result<IndentSpan> {
+    let cap = sel
+        .max_lines
+        .unwrap_or(u64::MAX)
+        .min(config.budget.max_lines.or_max());
+    find_indent_block(lines, sel, off, Bounds::new(cap, BLOCK_WINDOW_CAP))
 }

@@ -46,7 +46,7 @@
 //!
 //! | step | module | what it does |
 //! |---|---|---|
-//! | path | `workspace` (with `walk`, `protect`) | confines the path to a [`Workspace`] root, refuses protected paths, opens race-free |
+//! | path | `workspace` (with `walk`, `protect`) | confines the path to a [`Workspace`] root, refuses protected paths, opens race-free (`fsopen`: a name opened for reading only if it is a regular file, under both `workspace` and `source`) |
 //! | source | `source` (and `object`) | positional reads of a file, bytes in memory, an opt-in memory map, an object in object storage, or a host's own [`RandomAccess`] ([`Source`]) |
 //! | classify | `classify` | text or binary, and which encoding, from the first 8 KiB |
 //! | select | `select` (with `index`) | normalizes a [`Selection`] against the file through the [`LineIndex`]: the lines or bytes to return |
@@ -115,8 +115,10 @@
 //! (256 KiB) on each side, so a small read of a huge file stays small, and a reader with
 //! an [`IndexCache`] keeps what it found for later reads nearby; [`Reader::summaries`]
 //! turns it off.
-//! [`Document::outline`] lists the landmarks of a whole file, and
-//! [`LineSelection::Block`] reads the definition around a line.
+//! [`Document::outline`] lists the landmarks of a whole file (each with the line its
+//! block ends on, for outlines with ranges), [`LineSelection::Block`] reads the
+//! definition around a line, and [`LineSelection::indentation`] the block around a line
+//! by indentation alone, as Codex's indentation mode finds it.
 //!
 //! ```
 //! use rangeread::{LineSelection, Reader};
@@ -205,6 +207,8 @@ mod config;
 mod decode;
 mod document;
 mod error;
+mod fsopen;
+mod indentation;
 mod index;
 mod landmarks;
 mod lines;
@@ -240,6 +244,7 @@ pub use config::{
 pub use decode::Utf8Policy;
 pub use document::Document;
 pub use error::{Error, ErrorKind, FileKind, Result};
+pub use indentation::IndentSelection;
 pub use index::{LineIndex, DEFAULT_BLOCK_SIZE};
 #[cfg(feature = "object-store")]
 pub use object::{ObjectConfig, ObjectRoot, ObjectSource, ObjectStats};

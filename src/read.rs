@@ -48,6 +48,8 @@ impl Reader {
     }
 
     /// By default, at most 100 KiB of content are returned per read; `0` means no limit.
+    /// The budget counts the UTF-8 bytes of `content` whatever the file's encoding, so
+    /// that a UTF-16 or UTF-32 file gives the same pages as its UTF-8 twin.
     pub fn max_bytes(mut self, n: u64) -> Reader {
         self.config.budget.max_bytes = Limit::new(n);
         self

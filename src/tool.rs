@@ -34,6 +34,8 @@
 //! | `file_read` | `file_read` | `filename`, `start_line`, `end_line` | the numbered Markdown block; the outline after a full read |
 //! | `fs_read` | `fs_read` | `path`, `start_byte`, `end_byte` | JSON [`FsReadResponse`] |
 //! | `vault` | `read_file` | `path`, `start_line`, `end_line` | `N: line` text, `Error: ...` |
+//! | `codex` | `read_file` | `file_path` (absolute), `offset`, `limit`, `mode`, `indentation` | `L12: line` text, Codex's error texts |
+//! | `rust-mcp-filesystem/*` | `read_text_file`, `head_file`, `tail_file`, `read_file_lines` | `path` and `with_line_numbers` / `lines` / `offset` (lines to skip), `limit` | the text as on disk; `{n:>6} \| line` on request |
 //! | `forge` | `read` | `file_path` (or `path`), `start_line`, `end_line` (swapped when reversed), `show_line_numbers` | `<file path= display_lines= total_lines=><![CDATA[N:line]]></file>`; errors in `<tool_call_error>` |
 //! | `openhands` | `str_replace_editor` | `command` (`view` only), `path` (absolute), `view_range` | `` Here's the result of running `cat -n` on PATH: `` and `{n:>6}\t{line}`, clipped at 16,000 characters; `ERROR:\n...` |
 //!
@@ -69,6 +71,7 @@ mod content;
 mod decode;
 mod dialect;
 mod edit;
+mod indentation;
 mod presets;
 mod schema;
 mod serve;
@@ -77,9 +80,9 @@ mod template;
 
 pub use args::JsonArgs;
 pub use dialect::{
-    Caps, Clip, Dialect, ErrorTexts, Form, Limits, LineCut, LineRules, OutlineForm, Output, Param,
-    PastEnd, PathRules, PathShow, RangeChecks, Refusal, Role, SizeCap, Special, SuffixRefusal,
-    Unit,
+    ByteCut, Caps, Clip, Decoding, Dialect, ErrorTexts, Form, Limits, LineRules, OutlineForm,
+    Output, Param, PastEnd, PathRules, PathShow, RangeChecks, Refusal, Role, SizeCap, Special,
+    SuffixRefusal, Unit,
 };
 pub use edit::line_offsets;
 pub use serve::{DialectTool, ToolDefinition};
@@ -329,7 +332,8 @@ impl ReadFileParams {
                 value,
             }),
             range: None,
-            ..Request::default()
+            numbers: None,
+            indent: Default::default(),
         };
         Ok(plan(unified(), &r)?.selection)
     }

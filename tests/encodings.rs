@@ -16,66 +16,10 @@ struct Encoded {
 }
 
 fn encodings(text: &str, legacy: bool) -> Vec<Encoded> {
-    let utf16 =
-        |be: bool| -> Vec<u8> {
-            let bom: &[u8] = if be { &[0xFE, 0xFF] } else { &[0xFF, 0xFE] };
-            bom.iter()
-                .copied()
-                .chain(text.encode_utf16().flat_map(move |u| {
-                    if be {
-                        u.to_be_bytes()
-                    } else {
-                        u.to_le_bytes()
-                    }
-                }))
-                .collect()
-        };
-    let utf32 = |be: bool| -> Vec<u8> {
-        let bom: [u8; 4] = if be {
-            [0, 0, 0xFE, 0xFF]
-        } else {
-            [0xFF, 0xFE, 0, 0]
-        };
-        bom.into_iter()
-            .chain(text.chars().flat_map(move |c| {
-                if be {
-                    (c as u32).to_be_bytes()
-                } else {
-                    (c as u32).to_le_bytes()
-                }
-            }))
-            .collect()
-    };
-    let mut out = vec![
-        Encoded {
-            name: "utf-8",
-            bytes: text.as_bytes().to_vec(),
-        },
-        Encoded {
-            name: "utf-8 bom",
-            bytes: b"\xEF\xBB\xBF"
-                .iter()
-                .chain(text.as_bytes())
-                .copied()
-                .collect(),
-        },
-        Encoded {
-            name: "utf-16le",
-            bytes: utf16(false),
-        },
-        Encoded {
-            name: "utf-16be",
-            bytes: utf16(true),
-        },
-        Encoded {
-            name: "utf-32le",
-            bytes: utf32(false),
-        },
-        Encoded {
-            name: "utf-32be",
-            bytes: utf32(true),
-        },
-    ];
+    let mut out: Vec<Encoded> = common::unicode_encodings(text)
+        .into_iter()
+        .map(|(name, bytes)| Encoded { name, bytes })
+        .collect();
     // windows-1252 agrees with Latin-1 on every letter it has: possible when the text is
     // within U+0000..U+00FF and not only ASCII.
     if legacy
@@ -122,21 +66,26 @@ fn doc(reader: &Reader, src: Source) -> Document {
     reader.document(src)
 }
 
-/// Reads every page of `first`, following the continuation, and joins the content.
-fn all_pages(d: &mut Document, first: Selection) -> (String, usize) {
+/// Reads every page of `first`, following the continuation, and joins the content;
+/// with each page's lines and content size.
+fn all_pages(d: &mut Document, first: Selection) -> (String, Vec<String>) {
     let mut out = String::new();
     let mut sel = first;
-    let mut pages = 0;
+    let mut pages = Vec::new();
     loop {
         let r = d.read(sel).unwrap();
-        pages += 1;
+        pages.push(format!(
+            "{:?}/{}",
+            r.lines.map(|l| (l.start, l.end)),
+            r.content.len()
+        ));
         out.push_str(&r.content);
         let Some(t) = r.truncated else { break };
         sel = match t.next_start_line {
             Some(l) => LineSelection::from(l..).into(),
             None => ByteSelection::new(Some(t.next_start_byte), None).into(),
         };
-        assert!(pages < 100_000, "paging does not end");
+        assert!(pages.len() < 100_000, "paging does not end");
     }
     (out, pages)
 }
@@ -152,10 +101,10 @@ fn answers(name: &str, bytes: &[u8], path: &str, tiny: Option<usize>) -> Vec<(St
         }
         s
     };
-    // The byte budget counts file bytes (4 per character in UTF-32): off, so that it
-    // cuts no read differently; paging by bytes is tested below on its own.
+    // The byte budget counts the UTF-8 bytes of the content, in every encoding: small
+    // enough here to cut blocks and long reads, which must be cut the same everywhere.
     let reader = Reader::new()
-        .max_bytes(0)
+        .max_bytes(3000)
         .index_block_size(tiny.map_or(64 << 10, |_| 97));
     let mut d = doc(&reader, source());
     let r = d.read(LineSelection::head(1)).unwrap();
@@ -204,11 +153,14 @@ fn answers(name: &str, bytes: &[u8], path: &str, tiny: Option<usize>) -> Vec<(St
     // Paging by lines and by bytes gives the whole text back.
     let mut lines_paged = doc(&reader.clone().summaries(false).max_lines(37), source());
     let (text, pages) = all_pages(&mut lines_paged, LineSelection::from(1..).into());
-    put("paged by lines", format!("{pages} {text}"));
+    put("paged by lines", format!("{pages:?} {text}"));
+    // The same pages under a byte budget in every encoding: it counts UTF-8 bytes.
     let mut bytes_paged = doc(&reader.clone().summaries(false).max_bytes(1000), source());
-    let (text, _) = all_pages(&mut bytes_paged, LineSelection::from(1..).into());
-    // Page counts differ with the width of the encoding; the text must not.
+    let (text, pages) = all_pages(&mut bytes_paged, LineSelection::from(1..).into());
     put("paged by bytes", text);
+    put("pages by bytes", format!("{pages:?}"));
+    let (text, pages) = all_pages(&mut bytes_paged, ByteSelection::new(None, None).into());
+    put("byte selection paged", format!("{} {text}", pages.len()));
     // Lines cut at 40 characters, and the rest of each a byte selection away.
     let mut cut = doc(
         &reader

@@ -22,6 +22,8 @@ fn server_binary() -> PathBuf {
     let mut cargo = Command::new(env!("CARGO"));
     cargo
         .args(["build", "-p", "rangeread-mcp-server", "--bin", "mcp_server"])
+        // The tests of object storage need the feature: one build serves every test.
+        .args(["--features", "object-store"])
         .current_dir(env!("CARGO_MANIFEST_DIR"));
     if profile_dir.file_name().is_some_and(|n| n == "release") {
         cargo.arg("--release");

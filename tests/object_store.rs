@@ -472,7 +472,14 @@ fn a_persisted_index_makes_a_deep_read_two_requests_in_a_fresh_process() {
 /// The MCP server (package `rangeread-mcp-server`), built for this profile.
 fn mcp_server() -> std::path::PathBuf {
     built(
-        &["-p", "rangeread-mcp-server", "--bin", "mcp_server"],
+        &[
+            "-p",
+            "rangeread-mcp-server",
+            "--bin",
+            "mcp_server",
+            "--features",
+            "object-store",
+        ],
         "mcp_server",
     )
 }

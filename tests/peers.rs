@@ -22,11 +22,17 @@ use serde_json::{json, Map, Value};
 #[derive(Deserialize)]
 struct PeerFile {
     peer: String,
+    /// The tool's name, or the names of a peer's several tools.
+    tool: Value,
+    /// The input schema the peer publishes (keyed by tool name for several tools), or
+    /// null.
+    #[serde(default)]
+    schema: Value,
     cases: Vec<Case>,
+    /// The tool's description as the peer publishes it (keyed by tool name for several
+    /// tools), or null.
     #[serde(default)]
-    schema: Option<Value>,
-    #[serde(default)]
-    description: Option<String>,
+    description: Value,
 }
 
 #[derive(Deserialize, Clone)]
@@ -91,7 +97,12 @@ struct Expect {
 }
 
 /// Cases the crate does not pass yet: (peer, case id, why). Each must still fail.
-const PENDING: &[(&str, &str, &str)] = &[];
+const PENDING: &[(&str, &str, &str)] = &[(
+    "codex",
+    "indentation_mode_handles_javascript_sample",
+    "Codex marks this test #[ignore]: its expectation (lines 10-18) is not what Codex's own \
+     rules give (lines 14-16, the case's peer_answers), and the preset follows the rules",
+)];
 
 /// Writes a case's files under `root`.
 fn materialize(root: &Path, files: &[FileSpec]) {
@@ -176,7 +187,11 @@ fn setup(peer: &str, case: &Case, root: &Path) -> Result<Setup, String> {
                 let n = v.as_u64().ok_or(format!("max_read_lines {v}"))?;
                 s.dialect.push(("/limits/max_lines", json!(n.max(1))));
             }
-            ("forge", "max_line_chars") => s.dialect.push(("/limits/max_line_chars", v.clone())),
+            // Forge's max_line_chars: its per-line cut, compared in bytes.
+            ("forge", "max_line_chars") => {
+                s.dialect.push(("/limits/max_line_chars", v.clone()));
+                s.dialect.push(("/output/line_max_bytes", v.clone()));
+            }
             // Forge checks the file against the larger of its two size limits first.
             ("forge", "max_file_size_bytes" | "max_image_size_bytes") => {
                 let n = |k: &str| case.config.get(k).and_then(Value::as_u64).unwrap_or(0);
@@ -240,27 +255,6 @@ fn changed(dialect: Dialect, changes: &[(&str, Value)]) -> Result<Dialect, Strin
         *at = value.clone();
     }
     serde_json::from_value(v).map_err(|e| format!("dialect changes {changes:?}: {e}"))
-}
-
-/// The published tool definition (schema, description) is the preset's, for a peer
-/// with one tool.
-fn check_definition(peer: &str, file: &PeerFile) -> Result<(), String> {
-    let Ok(dialect) = Dialect::preset(peer) else {
-        return Ok(());
-    };
-    let def = DialectTool::new(dialect).definition();
-    if let Some(schema) = &file.schema {
-        let ours = Value::Object(def.input_schema);
-        if ours != *schema {
-            return Err(format!(
-                "{peer}: input schema differs from the published one:\n  ours:      {ours}\n  published: {schema}"
-            ));
-        }
-    }
-    match &file.description {
-        Some(d) if *d != def.description => Err(format!("{peer}: description differs")),
-        _ => Ok(()),
-    }
 }
 
 /// What the answer must be.
@@ -384,6 +378,8 @@ fn server_binary() -> PathBuf {
     let mut cargo = Command::new(env!("CARGO"));
     cargo
         .args(["build", "-p", "rangeread-mcp-server", "--bin", "mcp_server"])
+        // The tests of object storage need the feature: one build serves every test.
+        .args(["--features", "object-store"])
         .current_dir(env!("CARGO_MANIFEST_DIR"));
     if profile_dir.file_name().is_some_and(|n| n == "release") {
         cargo.arg("--release");
@@ -480,6 +476,47 @@ fn run_server(server: &Path, peer: &str, case: &Case) -> Outcome {
     }
 }
 
+/// The presets' input schemas and descriptions against those the peer publishes: one
+/// problem per tool and difference.
+fn check_schemas(file: &PeerFile) -> Vec<String> {
+    let tools: Vec<(String, &Value, &Value)> = match &file.tool {
+        Value::Array(names) => names
+            .iter()
+            .filter_map(Value::as_str)
+            .map(|t| {
+                let description = &file.description[t];
+                (format!("{}/{t}", file.peer), &file.schema[t], description)
+            })
+            .collect(),
+        _ => vec![(file.peer.clone(), &file.schema, &file.description)],
+    };
+    let mut problems = Vec::new();
+    for (preset, published, description) in tools {
+        if published.is_null() && description.is_null() {
+            continue;
+        }
+        let def = match Dialect::preset(&preset) {
+            Ok(d) => DialectTool::new(d).definition(),
+            Err(e) => {
+                problems.push(format!("{preset}: {e}"));
+                continue;
+            }
+        };
+        let ours = Value::Object(def.input_schema);
+        if !published.is_null() && ours != *published {
+            problems.push(format!(
+                "{preset}: the input schema differs from the published one:\n  ours:      {ours}\n  published: {published}"
+            ));
+        }
+        if description.as_str().is_some_and(|d| *d != def.description) {
+            problems.push(format!(
+                "{preset}: the description differs from the published one"
+            ));
+        }
+    }
+    problems
+}
+
 /// Runs every case of one peer both ways; fails listing each case that failed (or that
 /// passed while listed as pending).
 fn run(peer: &str, server: Option<&Path>) {
@@ -487,8 +524,7 @@ fn run(peer: &str, server: Option<&Path>) {
     let file: PeerFile = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(file.peer, peer);
     let mut counts: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
-    let mut problems = Vec::new();
-    problems.extend(check_definition(peer, &file).err());
+    let mut problems = check_schemas(&file);
     for case in &file.cases {
         let pending = PENDING
             .iter()

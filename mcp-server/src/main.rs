@@ -44,7 +44,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use rangeread::tool::{Dialect, DialectTool, Role, ToolResponse};
-use rangeread::{BufferPool, Error, IndexCache, ObjectRoot, Workspace, WorkspaceRegistry};
+use rangeread::{BufferPool, Error, IndexCache, Workspace, WorkspaceRegistry};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     InitializeResult, ListToolsResult, PaginatedRequestParams, ServerCapabilities, Tool,
@@ -221,10 +221,18 @@ fn build(o: Options) -> Result<Server, String> {
             if o.case_insensitive {
                 return Err("--case-insensitive applies to local roots only".to_string());
             }
-            let root = ObjectRoot::open(url)
-                .and_then(|r| r.protect(o.protect.iter().cloned()))
-                .map_err(e)?;
-            return Ok(Workspace::object(root));
+            #[cfg(feature = "object-store")]
+            {
+                let root = rangeread::ObjectRoot::open(url)
+                    .and_then(|r| r.protect(o.protect.iter().cloned()))
+                    .map_err(e)?;
+                return Ok(Workspace::object(root));
+            }
+            #[cfg(not(feature = "object-store"))]
+            return Err(format!(
+                "--root {url}: object storage needs the server's object-store feature \
+                 (cargo install --path mcp-server --features object-store)"
+            ));
         }
         Workspace::builder(root)
             .protect_all(o.protect.iter().cloned())

@@ -12,16 +12,21 @@
 //! - `Layout`: one text's encoding, its units and where its text starts (past a byte
 //!   order mark): what a document knows once it is classified.
 //! - `utf8`: the contract's outward snapping and character cutting for UTF-8.
+//! - `Measure`: how many UTF-8 bytes text decodes to, what the byte budget counts, so
+//!   that a file gives the same pages in every encoding.
 //! - line splitting of decoded (UTF-8) text, for renderers and tool presets.
 //!
-//! This module depends only on `memchr` and the error type; decoding lives in `decode`,
+//! This module depends only on `memchr`, the error type and (for legacy encodings)
+//! `encoding_rs`; decoding lives in `decode`,
 //! walking lines of a source in `lines`.
 
 mod encoding;
+mod measure;
 mod units;
 pub(crate) mod utf8;
 
 pub use encoding::{Encoding, LegacyEncoding};
+pub(crate) use measure::{Measure, MAX_BYTES_PER_UTF8, MAX_UTF8_PER_BYTE};
 pub(crate) use units::Units;
 
 use memchr::memchr_iter;

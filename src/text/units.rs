@@ -130,7 +130,16 @@ impl Units {
         }
     }
 
-    fn is_wide(self) -> bool {
+    /// The length in file bytes of the character that begins with `bytes[0]` (it may
+    /// reach past the end of `bytes`): the unit width, or a legacy lead byte's rule.
+    pub fn char_len_at(self, bytes: &[u8]) -> usize {
+        match self {
+            Units::MultiByte(m) => m.char_len(bytes),
+            _ => self.width(),
+        }
+    }
+
+    pub fn is_wide(self) -> bool {
         self.width() > 1
     }
 

@@ -30,8 +30,8 @@ pub(crate) struct Answer {
 
 /// The answer's substance.
 pub(crate) enum Body {
-    /// A read.
-    Read(ReadResult),
+    /// A read (boxed: the other answers are small).
+    Read(Box<ReadResult>),
     /// A text instead of content (a first line past the end, as some tools answer it).
     Note(String),
     /// The empty line after a final line feed, numbered (tools that split on `\n`).
@@ -57,7 +57,7 @@ impl Answer {
 /// Renders a successful call.
 pub(crate) fn render(d: &Dialect, a: Answer) -> ToolResponse {
     let r = match a.body {
-        Body::Read(r) => r,
+        Body::Read(r) => *r,
         Body::Note(text) => return ToolResponse::ok(text),
         Body::EmptyLine(n) => {
             let mut out = String::new();
@@ -189,9 +189,13 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
             ],
         );
     }
-    match &o.line {
+    let line = if plan.numbered {
+        o.line.as_deref()
+    } else {
+        o.unnumbered_line.as_deref()
+    };
+    match line {
         Some(t) if !bytes || o.number_bytes => {
-            let t = if plan.numbered { t.as_str() } else { "{line}" };
             let split = d.lines.split_lines || (d.lines.split_whole && !plan.ranged());
             numbered(&mut out, d, t, plan, r, split)
         }
@@ -207,7 +211,7 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
     }
     if let Some(t) = r.truncated {
         let next = match t.next_start_line {
-            Some(n) => fill(&o.next_line, &[("line", &n)]),
+            Some(n) => fill(&o.next_line, &[("line", &n), ("skip", &(n - 1))]),
             None => fill(&o.next_byte, &[("byte", &t.next_start_byte)]),
         };
         let budget = match t.reason {
@@ -326,7 +330,7 @@ fn numbered(
         let cut = n.and_then(|n| cuts.get(&n));
         if let (Some(marker), true) = (&o.cut_marker, cut.is_some() || byte_cut > 0) {
             let more = cut.map_or(0, |c| c.total_bytes - c.shown_bytes) + byte_cut;
-            let max = d.limits.max_line_chars;
+            let max = o.line_max_bytes.unwrap_or(d.limits.max_line_chars);
             match cut {
                 // Where the rest starts is known for lines the reader cut.
                 Some(c) => fill_into(

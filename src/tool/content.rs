@@ -5,7 +5,8 @@
 use std::borrow::Cow;
 
 use crate::result::ReadResult;
-use crate::tool::dialect::{Dialect, LineCut};
+use crate::text::utf8;
+use crate::tool::dialect::{ByteCut, Dialect};
 
 /// The text to show: the content, clipped at [`crate::tool::Output::clip`]'s characters
 /// with its notice after. A read the reader's budget stopped early gets the notice too:
@@ -22,17 +23,19 @@ pub(crate) fn clipped<'a>(d: &Dialect, r: &'a ReadResult) -> Cow<'a, str> {
     }
 }
 
-/// A line cut by [`LineCut::Bytes`]: the characters that start before byte `max` (so
-/// the kept part may pass `max` by up to 3 bytes), and how many bytes are left out;
-/// `None` when the line is not longer than `max` bytes or the dialect counts characters.
+/// A line cut at [`crate::tool::Output::line_max_bytes`], on the side of the boundary
+/// [`crate::tool::Output::line_byte_cut`] says, and how many bytes are left out; `None`
+/// when the line is not longer.
 pub(crate) fn byte_cut<'a>(d: &Dialect, line: &'a str) -> Option<(&'a str, u64)> {
-    let max = usize::try_from(d.limits.max_line_chars).unwrap_or(usize::MAX);
-    if d.limits.line_cut != LineCut::Bytes || max == 0 || line.len() <= max {
+    let max = d.output.line_max_bytes?;
+    if line.len() as u64 <= max {
         return None;
     }
-    // The first character boundary at or after `max`: at most 3 bytes on.
-    let at = (max..=line.len()).find(|&i| line.is_char_boundary(i))?;
-    Some((&line[..at], (line.len() - at) as u64))
+    let kept = match d.output.line_byte_cut {
+        ByteCut::Floor => utf8::floor_str(line, max),
+        ByteCut::Ceil => utf8::ceil_str(line, max),
+    };
+    Some((kept, (line.len() - kept.len()) as u64))
 }
 
 /// `text` with each `[from, to]` pair of `pairs` replaced, in order.
@@ -53,8 +56,8 @@ mod tests {
 
     fn bytes_dialect(max: u64) -> Dialect {
         let mut d = Dialect::preset("vault").unwrap();
-        d.limits.max_line_chars = max;
-        d.limits.line_cut = LineCut::Bytes;
+        d.output.line_max_bytes = Some(max);
+        d.output.line_byte_cut = ByteCut::Ceil;
         d
     }
 
@@ -68,9 +71,11 @@ mod tests {
         assert_eq!(byte_cut(&d, "short"), None);
         let d = bytes_dialect(20);
         assert_eq!(byte_cut(&d, "🚀🚀🚀🚀🚀"), None, "exactly at the limit");
-        let mut chars = bytes_dialect(2);
-        chars.limits.line_cut = LineCut::Chars;
-        assert_eq!(byte_cut(&chars, "abcdef"), None);
+        let mut floor = bytes_dialect(13);
+        floor.output.line_byte_cut = ByteCut::Floor;
+        assert_eq!(byte_cut(&floor, rockets), Some(("🚀🚀🚀", 8)));
+        floor.output.line_max_bytes = None;
+        assert_eq!(byte_cut(&floor, rockets), None);
     }
 
     #[test]

@@ -7,6 +7,7 @@ use crate::error::Result;
 use crate::select::{ByteSelection, LineSelection, Selection};
 use crate::tool::args::{invalid, missing, param, Args, Named};
 use crate::tool::dialect::{Dialect, Param, Role, Special, Unit};
+use crate::tool::indentation::IndentRequest;
 use crate::tool::template::fill;
 
 /// A value and the parameter name the caller gave it under.
@@ -32,7 +33,8 @@ pub(crate) struct Request {
     pub end_byte: Option<Given<i64>>,
     pub entire: Option<Given<bool>>,
     pub range: Option<Given<(i64, i64)>>,
-    pub numbered: Option<Given<bool>>,
+    pub numbers: Option<Given<bool>>,
+    pub indent: IndentRequest,
 }
 
 /// One way of selecting, for the conflict check and for what the answer says.
@@ -56,8 +58,8 @@ pub(crate) struct Plan {
     pub start_name: String,
     /// `offset: 0` kept: lines are numbered from 0 (Claude Code's Read).
     pub number_from_zero: bool,
-    /// Whether the lines are shown through the line template (a [`Role::Numbered`]
-    /// parameter turns it off).
+    /// Whether the line template applies: `false` when the dialect numbers lines on
+    /// request ([`Role::LineNumbers`]) and the call did not ask.
     pub numbered: bool,
 }
 
@@ -98,10 +100,11 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
                 r.range.is_some()
             }
             Role::Ignored => a.take(&names)?.is_some(),
-            Role::Numbered => {
-                r.numbered = given(a.boolean(&names)?);
-                r.numbered.is_some()
+            Role::LineNumbers => {
+                r.numbers = given(a.boolean(&names)?);
+                r.numbers.is_some()
             }
+            Role::Mode | Role::Indentation => r.indent.decode(p.role, &names, &mut a)?,
             Role::Command => crate::tool::checks::command(d, p, &names, &mut a)?,
             role => {
                 let v = number(p, &names, &mut a)?;
@@ -128,7 +131,7 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
             });
         }
     }
-    if let Some(k) = a.unknown() {
+    if let Some(k) = a.unknown().filter(|_| !d.ignore_unknown) {
         let accepted = accepted(d);
         let message = match &d.errors.unknown {
             Some(t) => fill(t, &[("name", &k), ("accepted", &accepted)]),
@@ -198,6 +201,27 @@ fn number(p: &Param, names: &[&str], a: &mut Args) -> Result<Option<Given<i64>>>
 /// The selection a request asks for, checked: one way of selecting at a time, an end
 /// not before the start.
 pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
+    let switch = d.params.iter().find(|p| p.role == Role::LineNumbers);
+    let numbered = switch.is_none_or(|p| match &r.numbers {
+        Some(g) => g.value,
+        None => p.schema.get("default").and_then(serde_json::Value::as_bool) == Some(true),
+    });
+    if r.indent.wanted() {
+        // The line parameters give the default anchor and cap; no widening applies
+        // (the selection is not a range).
+        let count = r.limit.as_ref().map(|g| g.value.max(0) as u64);
+        let first = r.offset.as_ref().or(r.start_line.as_ref());
+        let (selection, start_name) =
+            r.indent
+                .selection(d, first, count.or(d.lines.default_limit))?;
+        return Ok(Plan {
+            selection,
+            way: Way::Lines,
+            start_name,
+            number_from_zero: false,
+            numbered,
+        });
+    }
     let name = |g: &Option<Given<i64>>| g.as_ref().map(|g| g.name.clone());
     let first = |names: &[Option<String>]| names.iter().flatten().next().cloned();
     let entire = r.entire.as_ref().filter(|e| e.value);
@@ -332,7 +356,7 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
         way,
         start_name,
         number_from_zero,
-        numbered: r.numbered.as_ref().is_none_or(|g| g.value),
+        numbered,
     })
 }
 

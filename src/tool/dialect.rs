@@ -7,6 +7,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::config::Detection;
+use crate::decode::Utf8Policy;
+
 /// A read tool's behaviour, as data. See the [module documentation](self).
 ///
 /// Build one from a preset ([`Dialect::preset`]) and change what differs, or deserialize
@@ -49,6 +52,26 @@ pub struct Dialect {
     /// The texts of errors that differ from the library's.
     #[serde(default)]
     pub errors: ErrorTexts,
+    /// Ignore parameters the tool does not take, as a handler without
+    /// `deny_unknown_fields` does; the schema then leaves out `additionalProperties:
+    /// false`. By default an unknown parameter is refused, naming it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ignore_unknown: bool,
+    /// How the file's bytes become text: by default classified (binary refused,
+    /// UTF-16/32 and legacy encodings decoded) and decoded lossily.
+    #[serde(default)]
+    pub decoding: Decoding,
+}
+
+/// How a tool turns a file's bytes into text.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Decoding {
+    /// `auto` (classify: binary refused, encodings found) or `assume_utf8` (every file
+    /// is UTF-8 text, a byte order mark included as U+FEFF: Codex's lossy line reader).
+    pub detection: Detection,
+    /// `lossy` (invalid sequences become U+FFFD) or `strict` (refused).
+    pub utf8: Utf8Policy,
 }
 
 /// One parameter of a tool.
@@ -133,9 +156,17 @@ pub enum Role {
     LineRange,
     /// Accepted and not used (an explanation).
     Ignored,
-    /// `false`: each line as it is, without the line template's number (by default
-    /// lines are numbered).
-    Numbered,
+    /// `true`: each line through [`Output::line`]; `false`: through
+    /// [`Output::unnumbered_line`], or the content as it is (a tool whose numbering is a
+    /// switch); absent: the `default` of the parameter's schema, else `false`. Without
+    /// such a parameter the template always applies.
+    LineNumbers,
+    /// `slice` (the default: the line parameters) or `indentation` (the block around
+    /// an anchor line, found by indentation: see [`Role::Indentation`]).
+    Mode,
+    /// The indentation block's options (`anchor_line`, `max_levels`,
+    /// `include_siblings`, `include_header`, `max_lines`), read in indentation mode.
+    Indentation,
     /// The command of a tool that does several things (`view`, `create` ...): a string
     /// that must be one of [`Param::serves`].
     Command,
@@ -308,21 +339,6 @@ pub struct Limits {
     pub max_bytes: u64,
     /// Characters a line (default 2000); longer lines are cut and marked.
     pub max_line_chars: u64,
-    /// What [`Limits::max_line_chars`] counts: characters (the default), or bytes.
-    pub line_cut: LineCut,
-}
-
-/// What a line's length is measured in, against [`Limits::max_line_chars`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum LineCut {
-    /// Characters: a longer line keeps its first `max_line_chars` characters.
-    #[default]
-    Chars,
-    /// UTF-8 bytes: a longer line keeps the characters that start before that byte
-    /// (so a character across the limit is kept whole), as Forge's read does. The cut
-    /// marker's `{next}` is given for lines the reader cut by characters too.
-    Bytes,
 }
 
 impl Default for Limits {
@@ -331,7 +347,6 @@ impl Default for Limits {
             max_lines: 2000,
             max_bytes: 100 * 1024,
             max_line_chars: 2000,
-            line_cut: LineCut::Chars,
         }
     }
 }
@@ -400,7 +415,8 @@ pub struct Output {
     /// [`Output::truncated`] of a byte read; by default the line form.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub truncated_bytes: Option<String>,
-    /// `{next}` of a read that stopped at a line (`{line}`).
+    /// `{next}` of a read that stopped at a line (`{line}`; `{skip}`: the lines before
+    /// it, for tools that take lines to skip).
     pub next_line: String,
     /// `{next}` of a read that stopped inside a line (`{byte}`).
     pub next_byte: String,
@@ -419,6 +435,17 @@ pub struct Output {
     pub outline: Option<OutlineForm>,
     /// How an error reads (`{message}`).
     pub error: String,
+    /// Cut each shown line to at most this many UTF-8 bytes, on a character boundary
+    /// (Codex: 500), marked with [`Output::cut_marker`] if it has one. The reader's
+    /// characters-a-line budget ([`Limits::max_line_chars`]) still bounds what is read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line_max_bytes: Option<u64>,
+    /// Where a line cut by [`Output::line_max_bytes`] ends.
+    pub line_byte_cut: ByteCut,
+    /// The line template when a call turns numbering off ([`Role::LineNumbers`]
+    /// `false`); by default the content is shown as it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unnumbered_line: Option<String>,
     /// Cut the text at this many characters before it is numbered, and end it with a
     /// notice (which so ends up in the last, partial line).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -430,6 +457,19 @@ pub struct Output {
     /// `[from, to]` pairs replaced in the path a header shows (an XML attribute's `"`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub escape_path: Vec<(String, String)>,
+}
+
+/// Where a line cut at a number of bytes ends.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ByteCut {
+    /// At the last character boundary at or before the limit: at most that many bytes
+    /// (Codex's `take_bytes_at_char_boundary`). The default.
+    #[default]
+    Floor,
+    /// After every character that starts before the limit: a character across it is
+    /// kept whole, up to 3 bytes over (Forge's `truncate_line`).
+    Ceil,
 }
 
 /// A cut of the whole text at a number of characters.
@@ -463,6 +503,9 @@ impl Default for Output {
             empty: None,
             outline: None,
             error: "{message}".into(),
+            line_max_bytes: None,
+            line_byte_cut: ByteCut::Floor,
+            unnumbered_line: None,
             clip: None,
             escape_lines: Vec::new(),
             escape_path: Vec::new(),

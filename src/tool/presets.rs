@@ -13,6 +13,23 @@ const PRESETS: &[(&str, &str)] = &[
     ("file_read", include_str!("presets/file_read.json")),
     ("fs_read", include_str!("presets/fs_read.json")),
     ("vault", include_str!("presets/vault.json")),
+    ("codex", include_str!("presets/codex.json")),
+    (
+        "rust-mcp-filesystem/read_text_file",
+        include_str!("presets/rust-mcp-filesystem/read_text_file.json"),
+    ),
+    (
+        "rust-mcp-filesystem/head_file",
+        include_str!("presets/rust-mcp-filesystem/head_file.json"),
+    ),
+    (
+        "rust-mcp-filesystem/tail_file",
+        include_str!("presets/rust-mcp-filesystem/tail_file.json"),
+    ),
+    (
+        "rust-mcp-filesystem/read_file_lines",
+        include_str!("presets/rust-mcp-filesystem/read_file_lines.json"),
+    ),
     ("forge", include_str!("presets/forge.json")),
     ("openhands", include_str!("presets/openhands.json")),
 ];

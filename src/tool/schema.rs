@@ -19,14 +19,11 @@ pub(crate) fn input_schema(d: &Dialect) -> Map<String, Value> {
     schema.insert("type".into(), json!("object"));
     schema.insert("properties".into(), Value::Object(props));
     schema.insert("required".into(), Value::Array(required));
-    schema.insert("additionalProperties".into(), json!(false));
-    // The dialect's own keys; `null` removes one (a tool whose published schema has
-    // no `additionalProperties`).
+    if !d.ignore_unknown {
+        schema.insert("additionalProperties".into(), json!(false));
+    }
     for (k, v) in &d.schema {
-        match v {
-            Value::Null => schema.remove(k),
-            v => schema.insert(k.clone(), v.clone()),
-        };
+        schema.insert(k.clone(), v.clone());
     }
     schema
 }
@@ -35,9 +32,10 @@ pub(crate) fn input_schema(d: &Dialect) -> Map<String, Value> {
 fn property(p: &Param) -> Map<String, Value> {
     let mut m = if p.schema.is_empty() {
         let v = match p.role {
-            Role::Path | Role::Session | Role::Ignored => json!({"type": "string"}),
+            Role::Path | Role::Session | Role::Ignored | Role::Mode => json!({"type": "string"}),
+            Role::Indentation => json!({"type": "object"}),
             Role::Command => json!({"type": "string", "enum": p.serves}),
-            Role::Entire | Role::Numbered => json!({"type": "boolean"}),
+            Role::Entire | Role::LineNumbers => json!({"type": "boolean"}),
             Role::LineRange => json!({
                 "type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2
             }),

@@ -78,6 +78,8 @@ impl DialectTool {
             .max_lines(l.max_lines)
             .max_bytes(l.max_bytes)
             .max_line_chars(l.max_line_chars)
+            .detection(dialect.decoding.detection)
+            .utf8_policy(dialect.decoding.utf8)
             .totals(totals);
         DialectTool {
             dialect: Arc::new(dialect),
@@ -214,7 +216,7 @@ impl DialectTool {
         };
         Ok(Answer {
             plan,
-            body: Body::Read(result),
+            body: Body::Read(Box::new(result)),
             requested,
             outline,
             root: workspace.map(|w| w.root().to_path_buf()),

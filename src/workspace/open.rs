@@ -15,16 +15,13 @@ use std::fs::File;
 use std::path::Path;
 
 use super::{Inner, RootDir, MAX_PATH_BYTES};
+#[cfg(not(unix))]
 use crate::error::FileKind;
-
-/// What a name is, looked at without following a link.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Kind {
-    File,
-    Dir,
-    Link,
-    Special(FileKind),
-}
+#[cfg(any(target_os = "linux", target_os = "android"))]
+use crate::fsopen::reopen;
+pub(super) use crate::fsopen::Kind;
+#[cfg(unix)]
+use crate::fsopen::{kind_of, read_flags};
 
 /// What [`open_regular`] found.
 pub(super) enum Opening {
@@ -34,21 +31,6 @@ pub(super) enum Opening {
     Not(Kind),
     /// The name changed under the steps (the caller starts over).
     Race,
-}
-
-#[cfg(unix)]
-fn kind_of(mode: rustix::fs::RawMode) -> Kind {
-    use rustix::fs::FileType;
-    match FileType::from_raw_mode(mode) {
-        FileType::RegularFile => Kind::File,
-        FileType::Directory => Kind::Dir,
-        FileType::Symlink => Kind::Link,
-        FileType::Fifo => Kind::Special(FileKind::Fifo),
-        FileType::Socket => Kind::Special(FileKind::Socket),
-        FileType::CharacterDevice => Kind::Special(FileKind::CharDevice),
-        FileType::BlockDevice => Kind::Special(FileKind::BlockDevice),
-        _ => Kind::Special(FileKind::Other),
-    }
 }
 
 /// What `name` in `parent` is, without opening it.
@@ -71,14 +53,6 @@ pub(super) fn stat_kind(parent: &RootDir, name: &std::ffi::OsStr) -> std::io::Re
     } else {
         Kind::Special(FileKind::Other)
     })
-}
-
-/// Flags of every handle opened for reading: never blocks, never becomes the
-/// controlling terminal, never follows a link in the last component.
-#[cfg(unix)]
-fn read_flags() -> rustix::fs::OFlags {
-    use rustix::fs::OFlags;
-    OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC | OFlags::NOFOLLOW
 }
 
 /// Opens the last component for reading if, and only if, it is a regular file.
@@ -164,60 +138,6 @@ pub(super) fn open_regular(
         return Ok(Opening::Race);
     }
     Ok(Opening::File(file))
-}
-
-/// Opens `path` (links followed, no workspace) for reading only if it is a regular
-/// file. On Linux the path is opened with `O_PATH` first; a regular file is reopened for
-/// reading through that handle (so a FIFO renamed over the name meanwhile is never
-/// opened for reading), and anything else is returned as the `O_PATH` handle itself,
-/// which cannot be read: the caller refuses it by the type on the handle. Elsewhere,
-/// `options` open the path directly.
-pub(crate) fn open_checked(path: &Path, options: &std::fs::OpenOptions) -> std::io::Result<File> {
-    #[cfg(any(target_os = "linux", target_os = "android"))]
-    {
-        use rustix::fs::{fstat, openat, Mode, OFlags};
-        let _ = options;
-        let handle = openat(
-            rustix::fs::CWD,
-            path,
-            OFlags::PATH | OFlags::CLOEXEC,
-            Mode::empty(),
-        )?;
-        if kind_of(fstat(&handle)?.st_mode) != Kind::File {
-            return Ok(File::from(handle));
-        }
-        let fd = match reopen(&handle) {
-            Ok(fd) => fd,
-            // No `/proc`: the path again, checked against the handle below.
-            Err(rustix::io::Errno::NOENT) => openat(
-                rustix::fs::CWD,
-                path,
-                read_flags() & !OFlags::NOFOLLOW,
-                Mode::empty(),
-            )?,
-            Err(e) => return Err(e.into()),
-        };
-        // Without `/proc`, whatever the path names now: a regular file is read as any
-        // other, and anything else is refused by its type on this handle (opened without
-        // blocking, never read).
-        Ok(File::from(fd))
-    }
-    #[cfg(not(any(target_os = "linux", target_os = "android")))]
-    options.open(path)
-}
-
-/// Opens a regular file for reading through its `O_PATH` handle: the same inode,
-/// whatever is renamed over its name.
-#[cfg(any(target_os = "linux", target_os = "android"))]
-fn reopen(handle: &std::os::fd::OwnedFd) -> rustix::io::Result<std::os::fd::OwnedFd> {
-    let proc_path = format!("/proc/self/fd/{}", std::os::fd::AsRawFd::as_raw_fd(handle));
-    let flags = read_flags() & !rustix::fs::OFlags::NOFOLLOW;
-    rustix::fs::openat(
-        rustix::fs::CWD,
-        proc_path.as_str(),
-        flags,
-        rustix::fs::Mode::empty(),
-    )
 }
 
 /// Whether `openat2` with the flags the workspace uses works here.

@@ -185,3 +185,48 @@ pub fn await_listening(
     }
     Ok(())
 }
+
+/// `text` in UTF-8 without and with a byte order mark, and in UTF-16 and UTF-32 (with a
+/// byte order mark) in both byte orders: `(name, bytes)`.
+pub fn unicode_encodings(text: &str) -> Vec<(&'static str, Vec<u8>)> {
+    let utf16 =
+        |be: bool| -> Vec<u8> {
+            let bom: [u8; 2] = if be { [0xFE, 0xFF] } else { [0xFF, 0xFE] };
+            bom.into_iter()
+                .chain(text.encode_utf16().flat_map(move |u| {
+                    if be {
+                        u.to_be_bytes()
+                    } else {
+                        u.to_le_bytes()
+                    }
+                }))
+                .collect()
+        };
+    let utf32 = |be: bool| -> Vec<u8> {
+        let bom: [u8; 4] = if be {
+            [0, 0, 0xFE, 0xFF]
+        } else {
+            [0xFF, 0xFE, 0, 0]
+        };
+        bom.into_iter()
+            .chain(text.chars().flat_map(move |c| {
+                if be {
+                    (c as u32).to_be_bytes()
+                } else {
+                    (c as u32).to_le_bytes()
+                }
+            }))
+            .collect()
+    };
+    vec![
+        ("utf-8", text.as_bytes().to_vec()),
+        (
+            "utf-8 bom",
+            [&b"\xEF\xBB\xBF"[..], text.as_bytes()].concat(),
+        ),
+        ("utf-16le", utf16(false)),
+        ("utf-16be", utf16(true)),
+        ("utf-32le", utf32(false)),
+        ("utf-32be", utf32(true)),
+    ]
+}

@@ -4,7 +4,8 @@
 //!   line feeds);
 //! - [`decode`]: what a line is, per store ([`LineFormat`]);
 //! - [`paging`]: records assembled into messages, the request's window taken;
-//! - [`counts`]: the exact message count, a cached pass continued over appended lines;
+//! - [`pass`]: a pass over the whole file, cached and continued over appended lines;
+//! - [`counts`]: the exact message count, such a pass;
 //! - [`titles`]: title records found over the whole file or its ends;
 //! - [`retry`]: a transcript that changed while read is read again.
 //!
@@ -23,18 +24,20 @@ pub(crate) mod counts;
 pub(crate) mod decode;
 pub(crate) mod lines;
 pub(crate) mod paging;
+pub(crate) mod pass;
 pub(crate) mod retry;
 #[cfg(test)]
 mod tests;
 pub(crate) mod titles;
 
-pub(crate) use counts::follow;
 pub(crate) use decode::{normalize_time, Decoded, LineFormat, Meta, Piece, Prompt, ONCE};
+pub(crate) use pass::follow;
 pub(crate) use retry::retry;
 pub use titles::TitleScan;
 
-use counts::{Count, Pass};
+use counts::Count;
 use paging::read_window;
+use pass::Pass;
 use titles::Titles;
 
 /// Chunk of the backward line scan (64 KiB): small chunks keep a read of the last few

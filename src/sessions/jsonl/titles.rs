@@ -3,9 +3,9 @@
 
 use memchr::memmem;
 
-use super::counts::Pass;
 use super::decode::{decode_line, Decoded, LineFormat, Meta, Piece, Prompt};
 use super::lines::{forward, next_line_start, CHUNK};
+use super::pass::Pass;
 use super::{Engine, State};
 use crate::error::Result;
 use crate::source::Source;

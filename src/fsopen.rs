@@ -1,0 +1,168 @@
+//! Opening a name for reading only if it names a regular file: the race-free primitive
+//! under both [`Source::open`](crate::Source::open) (a path as given, links followed) and
+//! the workspace's confined resolution (`workspace::open`, which opens the last component
+//! beside its directory's handle).
+//!
+//! On Linux a name is first opened with `O_PATH`, which has no effect on the file (a FIFO
+//! does not see a reader, a device driver is not called) and cannot read it. Its type is
+//! looked at on that handle; only a regular file is then opened for reading, through the
+//! handle itself (`/proc/self/fd/N`, the same inode whatever is renamed over the name
+//! meanwhile). Every read handle is opened without blocking and never becomes the
+//! controlling terminal.
+
+use std::fs::File;
+use std::path::Path;
+
+use crate::error::{Error, FileKind, Result};
+
+/// What a name is, looked at without following a link.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    File,
+    Dir,
+    Link,
+    Special(FileKind),
+}
+
+#[cfg(unix)]
+pub(crate) fn kind_of(mode: rustix::fs::RawMode) -> Kind {
+    use rustix::fs::FileType;
+    match FileType::from_raw_mode(mode) {
+        FileType::RegularFile => Kind::File,
+        FileType::Directory => Kind::Dir,
+        FileType::Symlink => Kind::Link,
+        FileType::Fifo => Kind::Special(FileKind::Fifo),
+        FileType::Socket => Kind::Special(FileKind::Socket),
+        FileType::CharacterDevice => Kind::Special(FileKind::CharDevice),
+        FileType::BlockDevice => Kind::Special(FileKind::BlockDevice),
+        _ => Kind::Special(FileKind::Other),
+    }
+}
+
+/// Flags of every handle opened for reading: never blocks, never becomes the
+/// controlling terminal, never follows a link in the last component.
+#[cfg(unix)]
+pub(crate) fn read_flags() -> rustix::fs::OFlags {
+    use rustix::fs::OFlags;
+    OFlags::RDONLY | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC | OFlags::NOFOLLOW
+}
+
+pub(crate) fn check_regular(meta: &std::fs::Metadata, path: &Path) -> Result<()> {
+    let ft = meta.file_type();
+    if ft.is_file() {
+        return Ok(());
+    }
+    if ft.is_dir() {
+        return Err(Error::IsDirectory {
+            path: path.to_path_buf(),
+        });
+    }
+    #[cfg(unix)]
+    let kind = {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            FileKind::Fifo
+        } else if ft.is_socket() {
+            FileKind::Socket
+        } else if ft.is_char_device() {
+            FileKind::CharDevice
+        } else if ft.is_block_device() {
+            FileKind::BlockDevice
+        } else {
+            FileKind::Other
+        }
+    };
+    #[cfg(not(unix))]
+    let kind = FileKind::Other;
+    Err(Error::NotRegularFile {
+        path: path.to_path_buf(),
+        kind,
+    })
+}
+
+/// Opens read-only without blocking: `O_NONBLOCK` makes opening a FIFO return at once
+/// (the type check on the handle then refuses it) and `O_NOCTTY` keeps a terminal device
+/// from becoming the controlling terminal.
+pub(crate) fn open_nonblocking(path: &Path) -> Result<File> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let flags = rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOCTTY;
+        opts.custom_flags(flags.bits() as i32);
+    }
+    match open_checked(path, &opts) {
+        Ok(f) => Ok(f),
+        // A socket cannot be opened at all (ENXIO); name it as the contract does.
+        Err(e) if e.raw_os_error() == Some(6) => {
+            if let Ok(meta) = std::fs::metadata(path) {
+                check_regular(&meta, path)?;
+            }
+            Err(Error::io(path, e))
+        }
+        Err(e) => {
+            // Opening a directory read-only succeeds on Linux, but not everywhere.
+            if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+                return Err(Error::IsDirectory {
+                    path: path.to_path_buf(),
+                });
+            }
+            Err(Error::io(path, e))
+        }
+    }
+}
+
+/// Opens `path` (links followed, no workspace) for reading only if it is a regular
+/// file. On Linux the path is opened with `O_PATH` first; a regular file is reopened for
+/// reading through that handle (so a FIFO renamed over the name meanwhile is never
+/// opened for reading), and anything else is returned as the `O_PATH` handle itself,
+/// which cannot be read: the caller refuses it by the type on the handle. Elsewhere,
+/// `options` open the path directly.
+pub(crate) fn open_checked(path: &Path, options: &std::fs::OpenOptions) -> std::io::Result<File> {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    {
+        use rustix::fs::{fstat, openat, Mode, OFlags};
+        let _ = options;
+        let handle = openat(
+            rustix::fs::CWD,
+            path,
+            OFlags::PATH | OFlags::CLOEXEC,
+            Mode::empty(),
+        )?;
+        if kind_of(fstat(&handle)?.st_mode) != Kind::File {
+            return Ok(File::from(handle));
+        }
+        let fd = match reopen(&handle) {
+            Ok(fd) => fd,
+            // No `/proc`: the path again, checked against the handle below.
+            Err(rustix::io::Errno::NOENT) => openat(
+                rustix::fs::CWD,
+                path,
+                read_flags() & !OFlags::NOFOLLOW,
+                Mode::empty(),
+            )?,
+            Err(e) => return Err(e.into()),
+        };
+        // Without `/proc`, whatever the path names now: a regular file is read as any
+        // other, and anything else is refused by its type on this handle (opened without
+        // blocking, never read).
+        Ok(File::from(fd))
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    options.open(path)
+}
+
+/// Opens a regular file for reading through its `O_PATH` handle: the same inode,
+/// whatever is renamed over its name.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub(crate) fn reopen(handle: &std::os::fd::OwnedFd) -> rustix::io::Result<std::os::fd::OwnedFd> {
+    let proc_path = format!("/proc/self/fd/{}", std::os::fd::AsRawFd::as_raw_fd(handle));
+    let flags = read_flags() & !rustix::fs::OFlags::NOFOLLOW;
+    rustix::fs::openat(
+        rustix::fs::CWD,
+        proc_path.as_str(),
+        flags,
+        rustix::fs::Mode::empty(),
+    )
+}
