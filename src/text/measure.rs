@@ -242,7 +242,7 @@ mod tests {
         assert!(Measure::new(Encoding::Utf8).is_file_bytes());
         // A lone surrogate and a cut unit decode to U+FFFD.
         assert_eq!(m16.utf8_len(&[0x00, 0xD8, b'a', 0]), 4);
-        assert_eq!(m16.utf8_len(&[b'a']), 3);
+        assert_eq!(m16.utf8_len(b"a"), 3);
     }
 
     #[test]

@@ -30,7 +30,7 @@ pub(crate) struct Answer {
 
 /// The answer's substance.
 pub(crate) enum Body {
-    /// A read (boxed: the other answers are small).
+    /// A read.
     Read(Box<ReadResult>),
     /// A text instead of content (a first line past the end, as some tools answer it).
     Note(String),
