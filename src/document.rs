@@ -141,6 +141,7 @@ impl Document {
                 confidence: 1.0,
                 mime: None,
             }),
+            Detection::ByteOrderMark => crate::classify::classify_source_by_bom(&self.src)?,
         };
         if let Classification::Text(t) = c {
             let bom = u64::from(t.bom_len).min(self.src.len());

@@ -35,6 +35,7 @@
 //! | `fs_read` | `fs_read` | `path`, `start_byte`, `end_byte` | JSON [`FsReadResponse`] |
 //! | `vault` | `read_file` | `path`, `start_line`, `end_line` | `N: line` text, `Error: ...` |
 //! | `codex` | `read_file` | `file_path` (absolute), `offset`, `limit`, `mode`, `indentation` | `L12: line` text, Codex's error texts |
+//! | `claude-code` | `Read` | `file_path`, `offset`, `limit`, `pages`, `allow_large` | `N\tline` text, the size and token caps, Claude Code's reminders and error texts |
 //! | `rust-mcp-filesystem/*` | `read_text_file`, `head_file`, `tail_file`, `read_file_lines` | `path` and `with_line_numbers` / `lines` / `offset` (lines to skip), `limit` | the text as on disk; `{n:>6} \| line` on request |
 //! | `forge` | `read` | `file_path` (or `path`), `start_line`, `end_line` (swapped when reversed), `show_line_numbers` | `<file path= display_lines= total_lines=><![CDATA[N:line]]></file>`; errors in `<tool_call_error>` |
 //! | `openhands` | `str_replace_editor` | `command` (`view` only), `path` (absolute), `view_range` | `` Here's the result of running `cat -n` on PATH: `` and `{n:>6}\t{line}`, clipped at 16,000 characters; `ERROR:\n...` |
@@ -66,13 +67,22 @@ use crate::select::Selection;
 
 mod answer;
 mod args;
+mod caps;
 mod checks;
 mod content;
 mod decode;
 mod dialect;
 mod edit;
 mod indentation;
+mod listing;
+mod notes;
+mod notices;
+mod oversize;
+mod pages;
+mod paths;
 mod presets;
+mod refuse;
+mod roots;
 mod schema;
 mod serve;
 mod shapes;
@@ -80,11 +90,14 @@ mod template;
 
 pub use args::JsonArgs;
 pub use dialect::{
-    ByteCut, Caps, Clip, Decoding, Dialect, ErrorTexts, Form, Limits, LineRules, OutlineForm,
-    Output, Param, PastEnd, PathRules, PathShow, RangeChecks, Refusal, Role, SizeCap, Special,
-    SuffixRefusal, Unit,
+    ByteCut, CapLift, Caps, Clip, Decoding, Dialect, ErrorTexts, FirstPage, Form, Limits,
+    LineRules, NameRefusal, OutlineForm, Output, PageRules, Param, PastEnd, PathRules, PathShow,
+    RangeChecks, Refusal, Role, SizeCap, Special, TokenCap, Unit,
 };
 pub use edit::line_offsets;
+pub use listing::Listing;
+pub use oversize::Oversize;
+pub use roots::Roots;
 pub use serve::{DialectTool, ToolDefinition};
 pub use shapes::{
     CutLineInfo, FingerprintMeta, FsReadMetadata, FsReadResponse, LinesRead, OmittedContent,
@@ -334,6 +347,8 @@ impl ReadFileParams {
             range: None,
             numbers: None,
             indent: Default::default(),
+            pages: None,
+            lift: false,
         };
         Ok(plan(unified(), &r)?.selection)
     }

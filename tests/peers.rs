@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use base64::Engine as _;
-use rangeread::tool::{Dialect, DialectTool, ToolResponse};
+use rangeread::tool::{Dialect, DialectTool, Roots, ToolResponse};
 use rangeread::Workspace;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
@@ -153,20 +153,148 @@ fn with_root(v: &Value, root: &str) -> Value {
 }
 
 /// How a peer's test set its tool up: the workspace root (relative to the case's root),
-/// the protected patterns, and changes to the tool's dialect (JSON pointer, value), which
-/// the server takes as a `--dialect` file.
+/// the protected patterns, server flags for the same, and changes to the tool's dialect
+/// (JSON pointer, value), which the server takes as a `--dialect` file.
+#[derive(Default)]
 struct Setup {
     root: PathBuf,
     protect: Vec<String>,
     dialect: Vec<(&'static str, Value)>,
+    /// The root's own patterns, and further roots with theirs (Zed's worktrees and its
+    /// skills directory): a tool over several roots.
+    own: Vec<String>,
+    more_roots: Vec<(PathBuf, Vec<String>)>,
+    /// The rule each labelled pattern stands for (pattern, label).
+    labels: Vec<(String, String)>,
+    /// The byte budget, when the peer's test set its own.
+    max_bytes: Option<u64>,
+    /// Tokens the caller's context has left, when the peer's harness knew them.
+    room_tokens: Option<u64>,
+    /// Why the server way cannot set the tool up as the peer's test did.
+    server_skip: Option<String>,
+}
+
+impl Setup {
+    /// The tool over the setup's root(s).
+    fn tool(&self, dialect: Dialect) -> DialectTool {
+        let ws = |dir: &Path, own: &[String]| {
+            Workspace::builder(dir)
+                .protect_all(self.protect.iter().chain(own).cloned())
+                .build()
+                .unwrap()
+        };
+        let tool = DialectTool::new(dialect);
+        if self.more_roots.is_empty() && self.own.is_empty() && self.labels.is_empty() {
+            return tool.workspace(ws(&self.root, &[]));
+        }
+        let mut roots = Roots::new().root(ws(&self.root, &self.own));
+        for (dir, own) in &self.more_roots {
+            roots = roots.root(ws(dir, own));
+        }
+        for (pattern, label) in &self.labels {
+            roots = roots.label(pattern, label);
+        }
+        tool.roots(roots)
+    }
+
+    /// The same as `mcp_server` flags.
+    fn flags(&self, cmd: &mut Command) {
+        let label = |p: &String| self.labels.iter().find(|(q, _)| q == p).map(|l| &l.1);
+        let protect = |cmd: &mut Command, p: &String, scope: &str| {
+            match label(p) {
+                Some(l) => cmd
+                    .arg(format!("--{scope}protect-as"))
+                    .arg(format!("{l}={p}")),
+                None => cmd.arg(format!("--{scope}protect")).arg(p),
+            };
+        };
+        for p in &self.protect {
+            protect(cmd, p, "");
+        }
+        cmd.arg("--root").arg(&self.root);
+        for p in &self.own {
+            protect(cmd, p, "root-");
+        }
+        for (dir, own) in &self.more_roots {
+            cmd.arg("--root").arg(dir);
+            for p in own {
+                protect(cmd, p, "root-");
+            }
+        }
+        if let Some(n) = self.max_bytes {
+            cmd.arg("--max-bytes").arg(n.to_string());
+        }
+    }
+}
+
+/// Zed's test project: each worktree a root (paths name it first), the user's
+/// `file_scan_exclusions` / `private_files` for every worktree and each worktree's own
+/// (`.zed/settings.json`, mirrored in `worktree_settings`), the global skills directory
+/// as one more root. A refusal names the setting of the last labelled pattern that
+/// matches: a worktree's own over the user's, and within one list
+/// `file_scan_exclusions` (which Zed checks first) over `private_files`.
+fn zed_setup(config: &Map<String, Value>, root: &Path) -> Result<Setup, String> {
+    let list = |v: Option<&Value>| -> Vec<String> {
+        v.and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| x.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut s = Setup::default();
+    let mut label = |patterns: Vec<String>, scope: &str, setting: &str| {
+        for p in &patterns {
+            s.labels.push((p.clone(), format!("{scope} `{setting}`")));
+        }
+        patterns
+    };
+    let mut global = label(list(config.get("private_files")), "global", "private_files");
+    global.extend(label(
+        list(config.get("file_scan_exclusions")),
+        "global",
+        "file_scan_exclusions",
+    ));
+    let mut roots = Vec::new();
+    for w in list(config.get("worktrees")) {
+        let own = config
+            .get("worktree_settings")
+            .and_then(|ws| ws.get(&w))
+            .map(|ws| {
+                let mut own = label(list(ws.get("private_files")), "worktree", "private_files");
+                own.extend(label(
+                    list(ws.get("file_scan_exclusions")),
+                    "worktree",
+                    "file_scan_exclusions",
+                ));
+                own
+            })
+            .unwrap_or_default();
+        roots.push((root.join(w), own));
+    }
+    if let Some(dir) = config.get("global_skills_dir").and_then(Value::as_str) {
+        let dir = PathBuf::from(dir.replace("{root}", &root.to_string_lossy()));
+        fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        roots.push((dir, Vec::new()));
+    }
+    let mut roots = roots.into_iter();
+    let (first, own) = roots.next().ok_or("zed: no worktrees")?;
+    s.root = first;
+    s.own = own;
+    s.more_roots = roots.collect();
+    s.protect = global;
+    Ok(s)
 }
 
 /// A case's `config`, as the peer's own test harness applies it.
 fn setup(peer: &str, case: &Case, root: &Path) -> Result<Setup, String> {
+    if peer == "zed" {
+        return zed_setup(&case.config, root);
+    }
     let mut s = Setup {
         root: root.to_path_buf(),
-        protect: Vec::new(),
-        dialect: Vec::new(),
+        ..Setup::default()
     };
     let root_text = root.to_string_lossy();
     for (k, v) in &case.config {
@@ -179,8 +307,6 @@ fn setup(peer: &str, case: &Case, root: &Path) -> Result<Setup, String> {
                     _ => return Err(format!("allowed_directories {v}: one directory only")),
                 }
             }
-            // Zed's worktrees live under {root}; paths name the worktree first.
-            ("zed", "worktrees") => {}
             // Forge's max_read_lines: lines per read; 0 reads line 1 only (resolve_range's
             // edge case), which is a one-line budget here.
             ("forge", "max_read_lines") => {
@@ -196,7 +322,8 @@ fn setup(peer: &str, case: &Case, root: &Path) -> Result<Setup, String> {
             ("forge", "max_file_size_bytes" | "max_image_size_bytes") => {
                 let n = |k: &str| case.config.get(k).and_then(Value::as_u64).unwrap_or(0);
                 let max = n("max_file_size_bytes").max(n("max_image_size_bytes"));
-                s.dialect.push(("/caps/file_bytes/bytes", json!(max)));
+                s.dialect
+                    .push(("/caps/file_size_any_read/bytes", json!(max)));
             }
             // The current model's input modalities: without `image`, Forge's tool registry
             // refuses paths with an image extension before reading (tool_registry.rs:364).
@@ -206,7 +333,8 @@ fn setup(peer: &str, case: &Case, root: &Path) -> Result<Setup, String> {
                     None => vec!["unknown"],
                 };
                 if !modalities.contains(&"image") {
-                    let suffixes = [
+                    // Endings of the raw path: a file named `.png` is refused too.
+                    let extensions = [
                         ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".svg", ".pdf",
                     ];
                     let message = format!(
@@ -214,8 +342,8 @@ fn setup(peer: &str, case: &Case, root: &Path) -> Result<Setup, String> {
                         modalities.join(", ")
                     );
                     s.dialect.push((
-                        "/paths/refuse_suffixes",
-                        json!({"suffixes": suffixes, "message": message}),
+                        "/paths/refused_extensions",
+                        json!([{"names": extensions, "message": message, "match_suffix": true}]),
                     ));
                 }
             }
@@ -224,6 +352,22 @@ fn setup(peer: &str, case: &Case, root: &Path) -> Result<Setup, String> {
             ("openhands", "workspace_root") => match v.as_str() {
                 None => s.dialect.push(("/paths/suggest_absolute", Value::Null)),
                 Some(dir) => s.root = PathBuf::from(dir.replace("{root}", &root_text)),
+            },
+            // Crush's readTextFile(path, offset, limit, maxContentSize): its byte budget
+            // (0: none). The view tool passes MaxViewSize, which is the preset's.
+            ("crush", "maxContentSize") => s.max_bytes = v.as_u64(),
+            // Claude Code's working directory: the workspace root.
+            ("claude-code", "cwd") if v == "{root}" => {}
+            // The session's free context: unknown to the tool (an MCP server's case), or
+            // ample for a lifted read (a host that knows it sets `caps.lift.room_tokens`).
+            ("claude-code", "context_left") => match v.as_str() {
+                Some("unknown") => {}
+                Some("ample") => {
+                    s.room_tokens = Some(200_000);
+                    s.server_skip =
+                        Some("an MCP server does not know its client's free context".into());
+                }
+                _ => return Err(format!("context_left {v}: unknown or ample")),
             },
             (_, other) => return Err(format!("config {other} is not applied by the harness")),
         }
@@ -348,16 +492,18 @@ fn run_library(peer: &str, case: &Case) -> Outcome {
         Value::Object(m) => m,
         _ => unreachable!(),
     };
-    let dialect = match dialect_for(peer, &call).and_then(|d| changed(d, &s.dialect)) {
+    let mut dialect = match dialect_for(peer, &call).and_then(|d| changed(d, &s.dialect)) {
         Ok(d) => d,
         Err(e) => return Outcome::Fail(e),
     };
     call.remove("tool");
-    let ws = Workspace::builder(&s.root)
-        .protect_all(s.protect.iter().cloned())
-        .build()
-        .unwrap();
-    let tool = DialectTool::new(dialect).workspace(ws);
+    if let Some(n) = s.max_bytes {
+        dialect.limits.max_bytes = n;
+    }
+    if let (Some(room), Some(lift)) = (s.room_tokens, dialect.caps.lift.as_mut()) {
+        lift.room_tokens = Some(room);
+    }
+    let tool = s.tool(dialect);
     let r = tool.respond(Value::Object(call));
     let expect = expect_at(&case.expect, &root_text);
     match check(&expect, &answer_text(&r), r.is_error) {
@@ -403,6 +549,9 @@ fn run_server(server: &Path, peer: &str, case: &Case) -> Outcome {
         Ok(s) => s,
         Err(e) => return Outcome::Fail(e),
     };
+    if let Some(why) = s.server_skip {
+        return Outcome::Skip(why);
+    }
     let root_text = root.to_string_lossy().into_owned();
     let mut call = match with_root(&Value::Object(case.call.clone()), &root_text) {
         Value::Object(m) => m,
@@ -423,10 +572,7 @@ fn run_server(server: &Path, peer: &str, case: &Case) -> Outcome {
         fs::write(&file, serde_json::to_string(&dialect).unwrap()).unwrap();
         cmd.arg("--dialect").arg(file);
     }
-    cmd.arg("--root").arg(&s.root);
-    for p in &s.protect {
-        cmd.arg("--protect").arg(p);
-    }
+    s.flags(&mut cmd);
     let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -577,6 +723,35 @@ fn every_peer_file_is_run() {
         .collect();
     peers.sort();
     assert_eq!(peers, PEERS);
+}
+
+/// Each peer preset's name, description and input schema are the ones the peer
+/// publishes (where its JSON gives them): `DialectTool::definition` against the peer
+/// file's `schema` and `description`.
+#[test]
+fn presets_publish_the_peers_schemas() {
+    let mut compared = Vec::new();
+    for peer in PEERS {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/peers/{peer}.json"));
+        let file: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+        let Ok(dialect) = Dialect::preset(peer) else {
+            continue;
+        };
+        let def = DialectTool::new(dialect).definition();
+        if let Some(tool) = file["tool"].as_str() {
+            assert_eq!(def.name, tool, "{peer}: name");
+        }
+        if let Some(schema) = file["schema"].as_object() {
+            assert_eq!(&def.input_schema, schema, "{peer}: input schema");
+        }
+        if let Some(description) = file["description"].as_str() {
+            assert_eq!(def.description, description, "{peer}: description");
+        }
+        compared.push(*peer);
+    }
+    for peer in ["claude-code", "crush", "goose", "zed"] {
+        assert!(compared.contains(&peer), "{peer} has no preset");
+    }
 }
 
 const PEERS: &[&str] = &[

@@ -43,7 +43,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use rangeread::tool::{Dialect, DialectTool, Role, ToolResponse};
+use rangeread::tool::{Dialect, DialectTool, Role, Roots, ToolResponse};
 use rangeread::{BufferPool, Error, IndexCache, Workspace, WorkspaceRegistry};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
@@ -215,7 +215,8 @@ fn build(o: Options) -> Result<Server, String> {
         _ => None,
     };
     let e = |e: Error| e.to_string();
-    let workspace = |root: &Path| {
+    let workspace_with = |root: &Path, own: &[String]| {
+        let patterns = o.protect.iter().chain(own).cloned();
         // An object-store prefix (`s3://bucket/prefix`) confines like a directory.
         if let Some(url) = root.to_str().filter(|r| r.contains("://")) {
             if o.case_insensitive {
@@ -224,7 +225,7 @@ fn build(o: Options) -> Result<Server, String> {
             #[cfg(feature = "object-store")]
             {
                 let root = rangeread::ObjectRoot::open(url)
-                    .and_then(|r| r.protect(o.protect.iter().cloned()))
+                    .and_then(|r| r.protect(patterns))
                     .map_err(e)?;
                 return Ok(Workspace::object(root));
             }
@@ -235,10 +236,23 @@ fn build(o: Options) -> Result<Server, String> {
             ));
         }
         Workspace::builder(root)
-            .protect_all(o.protect.iter().cloned())
+            .protect_all(patterns)
             .case_insensitive(o.case_insensitive)
             .build()
             .map_err(e)
+    };
+    let workspace = |root: &Path| workspace_with(root, &[]);
+    // Several roots, patterns of one root, or labelled patterns: the tool reads in Roots.
+    let several = o.roots.len() > 1 || o.roots.iter().any(|r| !r.1.is_empty());
+    let roots = || -> Result<Roots, String> {
+        let mut roots = Roots::new();
+        for (dir, own) in &o.roots {
+            roots = roots.root(workspace_with(dir, own)?);
+        }
+        for (pattern, label) in &o.labels {
+            roots = roots.label(pattern.clone(), label.clone());
+        }
+        Ok(roots)
     };
     let buffers = Arc::new(BufferPool::new(2, stdio::KEEP_BYTES));
     let mut tools = Vec::new();
@@ -275,6 +289,12 @@ fn build(o: Options) -> Result<Server, String> {
                 registry.insert(name.clone(), workspace(dir)?);
             }
             tool.sessions(registry)
+        } else if several || !o.labels.is_empty() {
+            if o.roots.is_empty() {
+                tool.roots(roots()?.root(workspace(&o.root)?))
+            } else {
+                tool.roots(roots()?)
+            }
         } else {
             tool.workspace(workspace(&o.root)?)
         });

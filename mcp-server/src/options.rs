@@ -12,6 +12,11 @@ pub struct Options {
     pub preset: String,
     pub root: PathBuf,
     pub protect: Vec<String>,
+    /// Every `--root` with the patterns given for it alone (`--root-protect`); none:
+    /// `root` alone.
+    pub roots: Vec<(PathBuf, Vec<String>)>,
+    /// `--protect-as` / `--root-protect-as`: (pattern, label).
+    pub labels: Vec<(String, String)>,
     pub sessions: Vec<(String, PathBuf)>,
     /// `--max-lines`, `--max-bytes`, `--max-line-chars`: each replaces the preset's own.
     pub max_lines: Option<u64>,
@@ -48,6 +53,12 @@ usage: mcp_server [OPTIONS]
                            s3://bucket/prefix (gs://, az://, http(s)://) reads objects under
                            the prefix, credentials from the AWS_* (GOOGLE_*, AZURE_*) variables
   --protect GLOB           refuse paths matching GLOB, gitignore-style (repeatable)
+  --protect-as LABEL=GLOB  as --protect, and a refusal names LABEL where the preset's
+                           refusal names the rule (zed: the setting)
+  --root DIR (again)       several roots: a path is read in the root it lies in (zed: in
+                           the worktree its first component names), else in the first
+  --root-protect GLOB      refuse GLOB in the root given last only (repeatable)
+  --root-protect-as LABEL=GLOB   the same, labelled
   --case-insensitive       match protected paths with Unicode case folding and NFC
                            (for roots on case-insensitive file systems)
   --session NAME=DIR       session_read_file: the session NAME reads inside DIR (repeatable;
@@ -72,6 +83,8 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Opt
         preset: "read_file".to_string(),
         root: PathBuf::from("."),
         protect: Vec::new(),
+        roots: Vec::new(),
+        labels: Vec::new(),
         sessions: Vec::new(),
         max_lines: None,
         max_bytes: None,
@@ -101,10 +114,39 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Opt
                 preset_given = true;
             }
             Long("dialect") => o.dialects.push(dialect_file(p.value().map_err(err)?)?),
-            Long("root") => o.root = p.value().map_err(err)?.into(),
+            Long("root") => {
+                let dir: PathBuf = p.value().map_err(err)?.into();
+                if o.roots.is_empty() {
+                    o.root = dir.clone();
+                }
+                o.roots.push((dir, Vec::new()));
+            }
             Long("protect") => o
                 .protect
                 .push(p.value().map_err(err)?.string().map_err(err)?),
+            Long(flag @ ("protect-as" | "root-protect" | "root-protect-as")) => {
+                let flag = flag.to_string();
+                let v = p.value().map_err(err)?.string().map_err(err)?;
+                let pattern = if flag.ends_with("-as") {
+                    let (label, glob) = v
+                        .split_once('=')
+                        .filter(|(l, g)| !l.is_empty() && !g.is_empty())
+                        .ok_or_else(|| format!("--{flag} expects LABEL=GLOB, got {v:?}"))?;
+                    o.labels.push((glob.to_string(), label.to_string()));
+                    glob.to_string()
+                } else {
+                    v
+                };
+                if flag.starts_with("root-") {
+                    let (_, own) = o
+                        .roots
+                        .last_mut()
+                        .ok_or_else(|| format!("--{flag} applies to a --root given before it"))?;
+                    own.push(pattern);
+                } else {
+                    o.protect.push(pattern);
+                }
+            }
             Long("session") => o.sessions.push(session_arg(p.value().map_err(err)?)?),
             Long("sessions-store") => {
                 o.sessions_store = Some(p.value().map_err(err)?.string().map_err(err)?)

@@ -11,6 +11,7 @@ use crate::syntax::language_for;
 use crate::tool::content;
 use crate::tool::decode::Plan;
 use crate::tool::dialect::{Dialect, Form, PathShow};
+use crate::tool::paths::Place;
 use crate::tool::shapes::{
     CutLineInfo, FsReadResponse, LinesRead, OmittedContent, ReadMetadata, SessionReadFileResponse,
 };
@@ -26,6 +27,8 @@ pub(crate) struct Answer {
     pub outline: Option<Outline>,
     pub root: Option<PathBuf>,
     pub session: Option<String>,
+    /// Texts after the lines (notices about the text, a first page's banner).
+    pub notes: Vec<String>,
 }
 
 /// The answer's substance.
@@ -39,6 +42,11 @@ pub(crate) enum Body {
 }
 
 impl Answer {
+    /// A text instead of content (a listing, an outline).
+    pub(crate) fn note(plan: Plan, text: String) -> Answer {
+        Answer::past_end(plan, text, None)
+    }
+
     pub(crate) fn past_end(plan: Plan, note: String, empty_line: Option<u64>) -> Answer {
         Answer {
             plan,
@@ -50,6 +58,7 @@ impl Answer {
             outline: None,
             root: None,
             session: None,
+            notes: Vec::new(),
         }
     }
 }
@@ -71,7 +80,9 @@ pub(crate) fn render(d: &Dialect, a: Answer) -> ToolResponse {
         }
     };
     match d.output.form {
-        Form::Text => ToolResponse::ok(text(d, &a.plan, &r, a.outline.as_ref())),
+        Form::Text => {
+            ToolResponse::ok(text(d, &a.plan, &r, a.outline.as_ref()) + &a.notes.concat())
+        }
         Form::ContentAndNotes => {
             let notes = crate::render::notes(&r);
             let meta = serde_json::to_value(metadata(&r, a.root.as_deref())).ok();
@@ -94,8 +105,8 @@ fn json<T: serde::Serialize>(v: &T) -> ToolResponse {
 }
 
 /// Renders a failed call in the dialect's words.
-pub(crate) fn error(d: &Dialect, e: &Error) -> ToolResponse {
-    let message = error_text(d, e);
+pub(crate) fn error(d: &Dialect, e: &Error, place: &Place) -> ToolResponse {
+    let message = error_text(d, e, place);
     match d.output.form {
         Form::SessionJson => {
             let v = serde_json::json!({"success": false, "error": message});
@@ -119,7 +130,7 @@ pub(crate) fn error(d: &Dialect, e: &Error) -> ToolResponse {
 }
 
 /// The text of an error: the dialect's, where it has one for the error's kind.
-fn error_text(d: &Dialect, e: &Error) -> String {
+fn error_text(d: &Dialect, e: &Error, place: &Place) -> String {
     let t = &d.errors;
     let (template, path) = match e {
         Error::NotFound { path } => (&t.not_found, Some(path)),
@@ -139,12 +150,17 @@ fn error_text(d: &Dialect, e: &Error) -> String {
         Error::Binary { mime } => mime.as_str(),
         _ => "",
     };
+    let [cwd, abs, ext, did_you_mean] = place.values();
     fill(
         template,
         &[
             ("path", &path.as_str()),
             ("message", &message.as_str()),
             ("mime", &mime),
+            cwd,
+            abs,
+            ext,
+            did_you_mean,
         ],
     )
 }
@@ -152,7 +168,8 @@ fn error_text(d: &Dialect, e: &Error) -> String {
 /// The text form: header, numbered lines with cut markers, footer, notes, outline.
 fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> String {
     let o = &d.output;
-    if r.file_size == 0 {
+    // An empty file, or one that holds only a byte order mark (at most 4 bytes).
+    if r.file_size == 0 || (r.bom && r.file_size <= 4 && r.content.is_empty()) {
         if let Some(e) = &o.empty {
             return fill(e, &[("path", &shown_path(d, r))]);
         }
@@ -167,6 +184,7 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
                 .byte_range
                 .as_deref()
                 .map(|t| span(t, r.bytes.start, r.bytes.end)),
+            _ if o.range_asked => crate::tool::notes::asked_range(o, plan),
             (false, true, Some(l)) => o.range.as_deref().map(|t| span(t, l.start, l.end)),
             _ => None,
         };
@@ -205,6 +223,9 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
                 out.push('\n');
             }
         }
+    }
+    if let Some(t) = &o.more {
+        crate::tool::notes::more(&mut out, t, r);
     }
     if let Some(f) = &o.footer {
         out.push_str(f);
@@ -350,8 +371,16 @@ fn numbered(
         }
         next = n.map(|n| n + 1);
     }
+    if o.keep_line_ends && !o.final_newline && text.ends_with('\n') {
+        out.push('\n');
+    }
     let at_end = r.bytes.end == r.file_size && r.truncated.is_none();
-    if split && at_end && text.ends_with('\n') {
+    // The empty line after the last line feed, if the selection reaches it.
+    let selected = |n: Option<u64>| {
+        let end = crate::tool::serve::bounds(&plan.selection).and_then(|b| b.1);
+        n.zip(end).is_none_or(|(n, e)| n <= e)
+    };
+    if split && at_end && text.ends_with('\n') && selected(next) {
         if !text.is_empty() && !o.final_newline {
             out.push('\n');
         }

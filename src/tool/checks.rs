@@ -1,16 +1,16 @@
 //! What a call is checked for besides its parameters' types, as a dialect says: the
-//! command a many-command tool is asked for, paths refused by their ending, the
-//! suggestion after a refused relative path, a file-size cap on every read, and a
-//! `[start, end]` range checked against the file's line count before reading.
+//! command a many-command tool is asked for, the suggestion after a refused relative
+//! path, a file-size cap on every read, and a `[start, end]` range checked against the
+//! file's line count before reading.
 
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
-use crate::read::Reader;
 use crate::select::{LineSelection, Selection};
 use crate::tool::args::{param, Args, Named};
 use crate::tool::decode::{Plan, Way};
 use crate::tool::dialect::{Dialect, Param};
+use crate::tool::serve::{path_name, Ctx};
 use crate::tool::template::fill;
 use crate::workspace::Workspace;
 
@@ -73,25 +73,6 @@ fn shown(v: &Value) -> String {
     }
 }
 
-/// Refuses a path by how its name ends, before anything is looked up.
-pub(crate) fn path_gate(d: &Dialect, path: &str) -> Result<()> {
-    let Some(refusal) = &d.paths.refuse_suffixes else {
-        return Ok(());
-    };
-    let lower = path.to_ascii_lowercase();
-    if refusal
-        .suffixes
-        .iter()
-        .any(|s| lower.ends_with(&s.to_ascii_lowercase()))
-    {
-        return Err(param(
-            path_param(d),
-            fill(&refusal.message, &[("path", &path)]),
-        ));
-    }
-    Ok(())
-}
-
 /// The text after a refused relative path: the absolute path it may have meant, when
 /// it names something in the workspace.
 pub(crate) fn suggestion(d: &Dialect, workspace: Option<&Workspace>, path: &str) -> String {
@@ -104,51 +85,48 @@ pub(crate) fn suggestion(d: &Dialect, workspace: Option<&Workspace>, path: &str)
     }
 }
 
-/// The name of the dialect's path parameter, for messages.
-fn path_param(d: &Dialect) -> &str {
-    d.params
-        .iter()
-        .find(|p| p.role == crate::tool::Role::Path)
-        .map_or("path", |p| p.name.as_str())
-}
-
-/// The checks made on the file before it is read: the dialect's cap on the file's size,
-/// and its checks of a `[start, end]` range against the file's lines.
-pub(crate) fn before_read(
-    d: &Dialect,
-    reader: &Reader,
-    workspace: Option<&Workspace>,
-    path: &str,
-    plan: &Plan,
-) -> Result<()> {
+/// The checks made on the file before it is read: the dialect's cap on the file's size
+/// ([`crate::tool::Caps::file_size_any_read`]), and its checks of a `[start, end]` range
+/// against the file's lines. `path`: as the caller gave it, for the messages.
+pub(crate) fn before_read(ctx: &Ctx, path: &str, plan: &Plan) -> Result<()> {
+    let d = ctx.tool.dialect();
     let range = match (&d.lines.range_checks, plan.way) {
         (Some(checks), Way::Range) => Some(checks),
         _ => None,
     };
-    if d.caps.file_bytes.is_none() && range.is_none() {
+    if d.caps.file_size_any_read.is_none() && range.is_none() {
         return Ok(());
     }
-    let mut doc = match workspace {
-        Some(ws) => reader.open_in(ws, path)?,
-        None => reader.open(path)?,
+    let reader = ctx.reader();
+    let opened = match ctx.workspace {
+        Some(ws) => reader.open_in(ws, ctx.path),
+        None => reader.open(ctx.path),
     };
-    if let Some(cap) = &d.caps.file_bytes {
+    let mut doc = match opened {
+        Ok(doc) => doc,
+        // A directory has no size or lines: the read answers for it (its listing, or
+        // the dialect's error).
+        Err(Error::IsDirectory { .. }) => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    if let Some(cap) = &d.caps.file_size_any_read {
         let size = doc.source().len();
         if size > cap.bytes {
-            let mib = |n: u64| n as f64 / (1024.0 * 1024.0);
-            let size_mib = format!("{:.1}", mib(size));
+            let (kib, mib) = (size as f64 / 1024.0, size as f64 / (1024.0 * 1024.0));
+            let (kib, size_mib) = (format!("{kib:.2}"), format!("{mib:.1}"));
             let max_mib = (cap.bytes >> 20).to_string();
             let message = fill(
                 &cap.message,
                 &[
                     ("path", &path),
-                    ("size", &size),
-                    ("max", &cap.bytes),
+                    ("bytes", &size),
+                    ("kib", &kib.as_str()),
                     ("size_mib", &size_mib.as_str()),
+                    ("max", &cap.bytes),
                     ("max_mib", &max_mib.as_str()),
                 ],
             );
-            return Err(param(path_param(d), message));
+            return Err(param(path_name(d), message));
         }
     }
     let Some(checks) = range else {
@@ -217,7 +195,7 @@ pub(crate) fn clamped_note(d: &Dialect, plan: &Plan, total: Option<u64>) -> Opti
 pub(crate) fn binary_error(d: &Dialect, e: Error, path: &str) -> Error {
     match (e, &d.errors.binary) {
         (Error::Binary { mime }, Some(t)) => param(
-            path_param(d),
+            path_name(d),
             fill(t, &[("path", &path), ("mime", &mime.as_str())]),
         ),
         (e, _) => e,
@@ -306,16 +284,36 @@ mod tests {
     }
 
     #[test]
-    fn refused_suffixes_ignore_case_and_come_before_the_file() {
+    fn refused_endings_ignore_case_and_take_a_name_that_is_only_the_ending() {
         let mut d = Dialect::preset("forge").unwrap();
-        assert!(path_gate(&d, "/x/a.PNG").is_ok(), "off by default");
-        d.paths.refuse_suffixes = Some(crate::tool::SuffixRefusal {
-            suffixes: vec![".png".into(), ".svg".into()],
-            message: "no images: {path}".into(),
-        });
-        let e = path_gate(&d, "/x/a.PNG").unwrap_err();
-        assert_eq!(e.to_string(), "no images: /x/a.PNG");
-        assert!(path_gate(&d, "/x/a.png.txt").is_ok());
-        assert!(path_gate(&d, "/x/svg").is_ok());
+        let refuse = |d: &Dialect, p: &str| crate::tool::paths::refuse_by_name(d, p);
+        assert!(refuse(&d, "/x/a.PNG").is_ok(), "off by default");
+        let mut gate = crate::tool::NameRefusal {
+            names: vec![".png".into(), ".tar.gz".into()],
+            message: "no: {path}".into(),
+            match_suffix: true,
+        };
+        d.paths.refused_extensions = vec![gate.clone()];
+        assert_eq!(
+            refuse(&d, "/x/a.PNG").unwrap_err().to_string(),
+            "no: /x/a.PNG"
+        );
+        assert!(
+            refuse(&d, "/x/.png").is_err(),
+            "a name that is only the ending"
+        );
+        assert!(
+            refuse(&d, "/x/a.TAR.GZ").is_err(),
+            "an ending with two dots"
+        );
+        assert!(refuse(&d, "/x/a.png.txt").is_ok());
+        assert!(refuse(&d, "/x/png").is_ok());
+        gate.match_suffix = false;
+        d.paths.refused_extensions = vec![gate];
+        assert!(
+            refuse(&d, "/x/.png").is_ok(),
+            "extensions: a dot file has none"
+        );
+        assert!(refuse(&d, "/x/a.PNG").is_err());
     }
 }

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::select::{ByteSelection, LineSelection, Selection};
 use crate::tool::args::{invalid, missing, param, Args, Named};
 use crate::tool::dialect::{Dialect, Param, Role, Special, Unit};
@@ -35,6 +35,10 @@ pub(crate) struct Request {
     pub range: Option<Given<(i64, i64)>>,
     pub numbers: Option<Given<bool>>,
     pub indent: IndentRequest,
+    /// A page range as given ([`Role::Pages`]), checked.
+    pub pages: Option<Given<String>>,
+    /// The caller opted in to lifted caps ([`Role::LiftCaps`]).
+    pub lift: bool,
 }
 
 /// One way of selecting, for the conflict check and for what the answer says.
@@ -106,6 +110,16 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
             }
             Role::Mode | Role::Indentation => r.indent.decode(p.role, &names, &mut a)?,
             Role::Command => crate::tool::checks::command(d, p, &names, &mut a)?,
+            Role::Pages => {
+                // An empty page range is no page range.
+                r.pages = given(a.string(&names)?).filter(|g| !g.value.trim().is_empty());
+                r.pages.is_some()
+            }
+            Role::LiftCaps => {
+                let v = a.boolean(&names)?;
+                r.lift = v.as_ref().is_some_and(|v| v.1);
+                v.is_some()
+            }
             role => {
                 let v = number(p, &names, &mut a)?;
                 let present = v.is_some();
@@ -139,14 +153,18 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
         };
         return Err(param(k, message));
     }
+    if let (Some(rules), Some(g)) = (&d.pages, &r.pages) {
+        crate::tool::pages::check(rules, &g.name, &g.value)?;
+    }
     if let Some((name, p)) = path {
-        if p.is_empty() {
+        if p.is_empty() && !d.paths.empty_is_root {
             return Err(param(
                 &name,
                 format!("Invalid {name}: expected a file path, got an empty string"),
             ));
         }
-        r.path = p;
+        // An empty path, where the dialect allows it, is the root.
+        r.path = if p.is_empty() { ".".into() } else { p };
     }
     Ok(r)
 }
@@ -283,6 +301,10 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
         },
         Way::Lines => {
             let (mut start, mut end) = (v(&r.start_line), v(&r.end_line));
+            if d.lines.lenient_range {
+                start = start.map(|s| if s == 0 { 1 } else { s });
+                end = end.map(|e| if e >= 0 { e.max(start.unwrap_or(1)) } else { e });
+            }
             if let Some(g) = &r.start_line {
                 start_name = g.name.clone();
             }
@@ -296,13 +318,11 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
             if let (Some(s), Some(e), Some(sg), Some(eg)) = (start, end, &r.start_line, &r.end_line)
             {
                 if !swap && s > 0 && e > 0 && e < s {
-                    return Err(param(
-                        &eg.name,
-                        format!(
-                            "Invalid range specified: {} ({s}) is greater than {} ({e}).",
-                            sg.name, eg.name
-                        ),
-                    ));
+                    let default = format!(
+                        "Invalid range specified: {} ({s}) is greater than {} ({e}).",
+                        sg.name, eg.name
+                    );
+                    return Err(inverted(d, &eg.name, &sg.name, s, e, default));
                 }
             }
             LineSelection::range(start, end).into()
@@ -329,9 +349,14 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
         Way::Range => {
             let g = r.range.as_ref().expect("a range way has its range");
             start_name = g.name.clone();
-            let (s, e) = g.value;
+            let (mut s, e) = g.value;
             // A dialect that checks ranges against the file's lines does it before reading.
             let checked = d.lines.range_checks.is_some();
+            // `"zero": "keep"` on the range parameter: a start of 0 is line 1 (Goose).
+            let keep_zero = |p: &Param| p.role == Role::LineRange && p.zero == Some(Special::Keep);
+            if s == 0 && d.params.iter().any(keep_zero) {
+                s = 1;
+            }
             if s < 1 && !checked {
                 return Err(param(
                     &g.name,
@@ -340,13 +365,11 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
             }
             let end = (e != -1).then_some(e);
             if let Some(e) = end.filter(|&e| e < s && !checked) {
-                return Err(param(
-                    &g.name,
-                    format!(
-                        "Invalid {}: the end line {e} is before the start line {s}",
-                        g.name
-                    ),
-                ));
+                let default = format!(
+                    "Invalid {}: the end line {e} is before the start line {s}",
+                    g.name
+                );
+                return Err(inverted(d, &g.name, &g.name, s, e, default));
             }
             LineSelection::range(Some(s), end).into()
         }
@@ -358,6 +381,15 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
         number_from_zero,
         numbered,
     })
+}
+
+/// The error for a range that ends before it starts: the dialect's text, or `default`.
+fn inverted(d: &Dialect, name: &str, start_name: &str, s: i64, e: i64, default: String) -> Error {
+    let message = match &d.errors.inverted {
+        Some(t) => fill(t, &[("start", &s), ("end", &e), ("name", &start_name)]),
+        None => default,
+    };
+    param(name, message)
 }
 
 /// The ways a dialect selects, for the conflict message.

@@ -61,6 +61,16 @@ pub struct Dialect {
     /// UTF-16/32 and legacy encodings decoded) and decoded lossily.
     #[serde(default)]
     pub decoding: Decoding,
+    /// A directory answers its listing in this form; by default it is an error.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub directory: Option<super::listing::Listing>,
+    /// A read without a range of a file over a size answers its outline instead (or
+    /// its first bytes, when it has none); by default it answers the content, paged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub oversize: Option<super::oversize::Oversize>,
+    /// How a page-range parameter ([`Role::Pages`]) is checked; `None`: any text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pages: Option<PageRules>,
 }
 
 /// How a tool turns a file's bytes into text.
@@ -97,7 +107,7 @@ pub struct Param {
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub schema: Map<String, Value>,
     /// What a 0 means; by default 0 is refused for line numbers and kept for counts and
-    /// bytes.
+    /// bytes. On a [`Role::LineRange`] parameter, `keep` reads a start of 0 as line 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zero: Option<Special>,
     /// What a negative number means; by default it is refused.
@@ -167,6 +177,12 @@ pub enum Role {
     /// The indentation block's options (`anchor_line`, `max_levels`,
     /// `include_siblings`, `include_header`, `max_lines`), read in indentation mode.
     Indentation,
+    /// A page or page range of a paged document (`"3"`, `"1-5"`), checked by
+    /// [`Dialect::pages`]; text files ignore it.
+    Pages,
+    /// `true`: lift the caps up to the room the host says the caller has left
+    /// ([`CapLift`]).
+    LiftCaps,
     /// The command of a tool that does several things (`view`, `create` ...): a string
     /// that must be one of [`Param::serves`].
     Command,
@@ -183,24 +199,46 @@ pub struct PathRules {
     /// How a path is shown in answers: `relative` to the root (the default: the host's
     /// layout stays private), or `absolute`.
     pub show: PathShow,
+    /// A relative path starts with the name of the root it lies in (the root
+    /// directory's last component), as Zed names files by worktree: `project/src/a.rs`
+    /// is `src/a.rs` in the root `/home/me/project`. A path whose first component names
+    /// no root is read in the first root. By default a relative path is resolved in the
+    /// (first) root as it is.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub named_roots: bool,
+    /// An empty path names the workspace root (Claude Code's Read: `""` is the working
+    /// directory); by default an empty path is refused.
+    pub empty_is_root: bool,
+    /// Paths under these prefixes are refused by name, before anything is opened
+    /// (devices and process files: `/dev/`, `/proc/`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused_prefixes: Option<NameRefusal>,
+    /// Files with these extensions are refused before they are opened, whatever they hold
+    /// (`.zip`, `.exe` ...; `{ext}` in the message: the extension with its dot, lower
+    /// case); the first refusal that names the extension answers.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub refused_extensions: Vec<NameRefusal>,
     /// Appended to the [`PathRules::require_absolute`] refusal when the relative path
     /// names something in the workspace (`{path}`: its absolute path).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suggest_absolute: Option<String>,
-    /// Refuse paths whose name ends with one of these suffixes, before the file is
-    /// looked at (a host whose model takes no images refusing image files).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub refuse_suffixes: Option<SuffixRefusal>,
 }
 
-/// Paths refused by how their name ends, compared without regard to ASCII case.
+/// A refusal by name: a path matching one of `names` is answered with `message`
+/// (`{path}`: the path as given, `{ext}`: its extension).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct SuffixRefusal {
-    /// The endings (`.png`).
-    pub suffixes: Vec<String>,
-    /// The refusal (`{path}`).
+pub struct NameRefusal {
+    /// The prefixes or extensions (extensions with their dot, lower case).
+    pub names: Vec<String>,
+    /// The answer.
     pub message: String,
+    /// For [`PathRules::refused_extensions`]: `names` are endings of the path as given,
+    /// compared without regard to ASCII case, instead of extensions: a file named only
+    /// `.png` is refused by `.png` too (Forge's image gate), and an ending may hold
+    /// several dots (`.tar.gz`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub match_suffix: bool,
 }
 
 /// How a tool shows the path it read.
@@ -246,6 +284,12 @@ pub struct LineRules {
     /// A file that ends with a line feed has one more, empty, line after it, as
     /// splitting the text on `\n` gives (Claude Code's Read: `a\nb\n` has 3 lines).
     pub split_lines: bool,
+    /// `start_line`/`end_line` out of order are read, not refused, as Zed reads them: a
+    /// start of 0 is line 1, an end before the start (0 included) reads the start line
+    /// alone (0s reach the range when the parameters keep them: `"zero": "keep"`). By
+    /// default such a range is refused.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub lenient_range: bool,
     /// A range whose end is before its start is read from the end to the start (a
     /// start of 0 or none then means line 1), instead of refused.
     pub swap_reversed: bool,
@@ -286,6 +330,7 @@ impl Default for LineRules {
             past_end: PastEnd::Error,
             refuse_unranged_over: None,
             split_lines: false,
+            lenient_range: false,
             swap_reversed: false,
             split_whole: false,
             range_checks: None,
@@ -362,11 +407,85 @@ pub struct Caps {
     /// Refuse a read whose selected text is larger than this (`{size}`, `{max}`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub range_size: Option<SizeCap>,
-    /// Refuse every read, ranged or not, of a file larger than this, before reading
-    /// (`{path}`; `{size}`, `{max}` in bytes; `{size_mib}` with one decimal, `{max_mib}`
-    /// whole).
+    /// Refuse a read that the byte budget ([`Limits::max_bytes`]) would cut, with this
+    /// text (`{size}`: the bytes of the lines selected, as shown, counted up to the
+    /// first line over the budget; `{max}`: the budget), instead of answering its first
+    /// part: Crush's section cap.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub file_bytes: Option<SizeCap>,
+    pub over_byte_budget: Option<String>,
+    /// Refuse every read, with a range or without, of a file larger than this, before
+    /// it is read (`{path}`; `{bytes}`, `{kib}`, `{size_mib}`: its size in bytes, in
+    /// KiB with two decimals, in MiB with one; `{max}`, `{max_mib}`: the cap in bytes
+    /// and in whole MiB): Goose's, Forge's and OpenHands' file-size caps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_size_any_read: Option<SizeCap>,
+    /// Refuse (or, for a whole-file read, cut to a first page) a read whose text is
+    /// estimated at more tokens than this.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<TokenCap>,
+    /// An opt-in ([`Role::LiftCaps`]) that raises the caps to the room the caller has
+    /// left, and the sentence each refusal ends with (`{suffix}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lift: Option<CapLift>,
+}
+
+/// A cap on the tokens of a read, by an estimate from its characters (UTF-16 code
+/// units, as JavaScript counts them).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TokenCap {
+    /// The most tokens.
+    pub tokens: u64,
+    /// Characters a token, by default (the estimate is `round(chars / this)`).
+    pub chars_per_token: u64,
+    /// Characters a token for these extensions (without the dot: `{"json": 2}`).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub chars_per_token_by_extension: std::collections::BTreeMap<String, u64>,
+    /// The refusal (`{tokens}`: the estimate, `{max}`, `{suffix}`).
+    pub message: String,
+    /// A whole-file read over the cap answers its first page instead of refusing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_page: Option<FirstPage>,
+}
+
+/// The first page of a whole-file read over the token cap: `lines × cap / tokens ×
+/// fill_percent %` lines, shrunk by `shrink_percent` % (at most `shrink_steps` times)
+/// while still over the cap.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FirstPage {
+    /// The share of the cap the first estimate aims at, in percent.
+    pub fill_percent: u64,
+    /// How much each shrinking step keeps, in percent.
+    pub shrink_percent: u64,
+    /// The most shrinking steps.
+    pub shrink_steps: u32,
+    /// After the page's lines (`{path}` absolute, `{end}`: its last line, `{total}`,
+    /// `{tokens}`, `{max}`, `{next}`, `{suffix}`).
+    pub banner: String,
+    /// Instead of lines, when not even the first line fits: the first characters
+    /// (`{shown}`, `{chars}`, `{path}`, `{tokens}`, `{max}`, `{suffix}`).
+    pub chars_banner: String,
+}
+
+/// What raising the caps needs and says.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CapLift {
+    /// Tokens the caller's context has left, as the host knows them; `None`: unknown (an
+    /// MCP server does not know its client's context), and the opt-in lifts nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub room_tokens: Option<u64>,
+    /// The share of that room a lifted read may take, in percent.
+    pub room_percent: u64,
+    /// Lifted byte caps are at least `tokens × characters a token × this`.
+    pub bytes_per_token_factor: u64,
+    /// `{suffix}` when the room is known and the read would fit it lifted.
+    pub suggest: String,
+    /// `{suffix}` when the room is known and the read would not fit it.
+    pub no_room: String,
+    /// `{suffix}` when the caller opted in and the room is unknown.
+    pub unavailable: String,
 }
 
 /// A size over which a read is refused.
@@ -427,7 +546,7 @@ pub struct Output {
     /// the rest starts).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cut_marker: Option<String>,
-    /// The whole answer for an empty file.
+    /// The whole answer for an empty file (or one that holds only a byte order mark).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub empty: Option<String>,
     /// After a read without a range: the file's outline.
@@ -440,6 +559,27 @@ pub struct Output {
     /// characters-a-line budget ([`Limits::max_line_chars`]) still bounds what is read.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line_max_bytes: Option<u64>,
+    /// Each line keeps its own line end (a CRLF stays, the last line ends as the file
+    /// does), as Zed's `cat -n` numbering does; by default lines are joined by `\n` (see
+    /// [`Output::final_newline`]).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub keep_line_ends: bool,
+    /// Before the footer, when the file goes on after the last line shown and no budget
+    /// cut the read (`{end}`: the last line shown, `{next}`: the line after it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub more: Option<String>,
+    /// `{range}` of the header names the lines as the call asked for them (its numbers;
+    /// an open end as `end`), whenever the call named a range; by default it names the
+    /// lines read, for a partial read only.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub range_asked: bool,
+    /// After the lines, when the file is not valid UTF-8 (its invalid bytes read as
+    /// U+FFFD).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invalid_utf8_note: Option<String>,
+    /// After the lines, when the first 8 KiB of the text hold a NUL byte.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nul_note: Option<String>,
     /// Where a line cut by [`Output::line_max_bytes`] ends.
     pub line_byte_cut: ByteCut,
     /// The line template when a call turns numbering off ([`Role::LineNumbers`]
@@ -504,6 +644,11 @@ impl Default for Output {
             outline: None,
             error: "{message}".into(),
             line_max_bytes: None,
+            keep_line_ends: false,
+            more: None,
+            range_asked: false,
+            invalid_utf8_note: None,
+            nul_note: None,
             line_byte_cut: ByteCut::Floor,
             unnumbered_line: None,
             clip: None,
@@ -573,7 +718,30 @@ pub struct ErrorTexts {
     /// A parameter the tool does not take (`{name}`, `{accepted}`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unknown: Option<String>,
+    /// A range whose end is before its start (`{start}`, `{end}`, `{name}`: the
+    /// parameter of the start as spelled).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inverted: Option<String>,
+    /// `{did_you_mean}` of [`ErrorTexts::not_found`] when a file of the same stem and
+    /// another extension is beside the missing one (`{name}`: its file name).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub did_you_mean: Option<String>,
     /// A command the tool does not serve (`{name}`, `{value}`, `{accepted}`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub command: Option<String>,
+}
+
+/// How a page-range parameter is checked (`{value}`: as given, `{max}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PageRules {
+    /// The most pages one call reads.
+    pub max: u64,
+    /// How many pages an open range (`"10-"`) counts as; `None`: to the end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_end_counts: Option<u64>,
+    /// Not one page or one range.
+    pub invalid: String,
+    /// More than `max` pages.
+    pub too_many: String,
 }

@@ -30,6 +30,10 @@ const PRESETS: &[(&str, &str)] = &[
         "rust-mcp-filesystem/read_file_lines",
         include_str!("presets/rust-mcp-filesystem/read_file_lines.json"),
     ),
+    ("zed", include_str!("presets/zed.json")),
+    ("crush", include_str!("presets/crush.json")),
+    ("goose", include_str!("presets/goose.json")),
+    ("claude-code", include_str!("presets/claude-code.json")),
     ("forge", include_str!("presets/forge.json")),
     ("openhands", include_str!("presets/openhands.json")),
 ];

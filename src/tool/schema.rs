@@ -32,10 +32,12 @@ pub(crate) fn input_schema(d: &Dialect) -> Map<String, Value> {
 fn property(p: &Param) -> Map<String, Value> {
     let mut m = if p.schema.is_empty() {
         let v = match p.role {
-            Role::Path | Role::Session | Role::Ignored | Role::Mode => json!({"type": "string"}),
+            Role::Path | Role::Session | Role::Ignored | Role::Mode | Role::Pages => {
+                json!({"type": "string"})
+            }
             Role::Indentation => json!({"type": "object"}),
             Role::Command => json!({"type": "string", "enum": p.serves}),
-            Role::Entire | Role::LineNumbers => json!({"type": "boolean"}),
+            Role::Entire | Role::LineNumbers | Role::LiftCaps => json!({"type": "boolean"}),
             Role::LineRange => json!({
                 "type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2
             }),

@@ -10,14 +10,16 @@ use crate::config::Totals;
 use crate::error::{Error, Result};
 use crate::read::Reader;
 use crate::result::ReadResult;
-use crate::select::{LineSelection, Selection};
+use crate::select::{ByteSelection, LineSelection, Selection};
 use crate::tool::answer::{self, Answer, Body};
 use crate::tool::args::{args_of, param, JsonArgs};
 use crate::tool::checks;
-use crate::tool::decode::{decode, plan, Plan, Way};
+use crate::tool::decode::{decode, plan, Plan, Request, Way};
 use crate::tool::dialect::{Dialect, PastEnd, Role};
+use crate::tool::paths::Place;
+use crate::tool::roots::Roots;
 use crate::tool::template::fill;
-use crate::tool::ToolResponse;
+use crate::tool::{listing, oversize, refuse, ToolResponse};
 use crate::workspace::{Workspace, WorkspaceRegistry};
 
 /// Where a tool's paths resolve.
@@ -29,6 +31,8 @@ enum Scope {
     Workspace(Workspace),
     /// Inside the workspace of the session the call names.
     Sessions(Arc<WorkspaceRegistry>),
+    /// Inside the root the path names or lies in.
+    Roots(Arc<Roots>),
 }
 
 /// A tool's name, title, description and input schema, as a host advertises it.
@@ -115,9 +119,15 @@ impl DialectTool {
         &self.reader
     }
 
-    /// Resolves paths inside `workspace` (confined to its root, protected paths refused).
+    /// Resolves paths inside `workspace` (confined to its root, protected paths refused;
+    /// with [`super::PathRules::named_roots`], a path may name the root first).
     pub fn workspace(mut self, workspace: Workspace) -> DialectTool {
-        self.scope = Scope::Workspace(workspace);
+        self.scope = if self.dialect.paths.named_roots {
+            // Paths name the root first: one root of several.
+            Scope::Roots(Arc::new(Roots::new().root(workspace)))
+        } else {
+            Scope::Workspace(workspace)
+        };
         self
     }
 
@@ -125,6 +135,13 @@ impl DialectTool {
     /// dialect needs a [`Role::Session`] parameter).
     pub fn sessions(mut self, sessions: WorkspaceRegistry) -> DialectTool {
         self.scope = Scope::Sessions(Arc::new(sessions));
+        self
+    }
+
+    /// Resolves paths in several roots (see [`Roots`]): each in the root it names or
+    /// lies in; refusals of protected paths can name the rule.
+    pub fn roots(mut self, roots: Roots) -> DialectTool {
+        self.scope = Scope::Roots(Arc::new(roots));
         self
     }
 
@@ -148,52 +165,85 @@ impl DialectTool {
     /// sends out; every failure is an answer with `is_error`, in the dialect's words.
     pub fn respond(&self, args: impl JsonArgs) -> ToolResponse {
         let d = &self.dialect;
-        match self.call(args) {
+        let mut place = Place::default();
+        match self.call(args, &mut place) {
             Ok(a) => answer::render(d, a),
-            Err(e) => answer::error(d, &e),
+            Err(e) => answer::error(d, &e, &place.explain(d, &e)),
         }
     }
 
-    /// Decodes, checks, reads: what [`DialectTool::respond`] renders.
-    pub(crate) fn call(&self, args: impl JsonArgs) -> Result<Answer> {
+    /// Decodes, checks, reads: what [`DialectTool::respond`] renders; `place` learns
+    /// where the call reads, for the error messages.
+    pub(crate) fn call(&self, args: impl JsonArgs, place: &mut Place) -> Result<Answer> {
         let d = &self.dialect;
         let request = decode(d, args_of(args)?)?;
         let plan = plan(d, &request)?;
-        checks::path_gate(d, &request.path)?;
-        let workspace = match &self.scope {
-            Scope::Paths => None,
-            Scope::Workspace(ws) => Some(ws.clone()),
-            Scope::Sessions(reg) => {
-                let id = request.session.as_deref().unwrap_or_default();
-                Some(reg.get(id)?)
-            }
-        };
         if let Some(message) = &d.paths.require_absolute {
             if !Path::new(&request.path).is_absolute() {
-                let name = d
-                    .params
-                    .iter()
-                    .find(|p| p.role == Role::Path)
-                    .map_or("path", |p| p.name.as_str());
                 let mut message = fill(message, &[("path", &request.path)]);
-                message += &checks::suggestion(d, workspace.as_ref(), &request.path);
-                return Err(param(name, message));
+                if d.paths.suggest_absolute.is_some() {
+                    let workspace = self.place(&request).ok().and_then(|(ws, _)| ws);
+                    message += &checks::suggestion(d, workspace.as_ref(), &request.path);
+                }
+                return Err(param(path_name(d), message));
             }
         }
+        crate::tool::paths::refuse_by_name(d, &request.path)?;
+        let (workspace, path) = self.place(&request)?;
+        *place = Place::new(workspace.as_ref(), &path);
         let ctx = Ctx {
             tool: self,
             workspace: workspace.as_ref(),
-            path: &request.path,
+            path: &path,
+            max_bytes: crate::tool::caps::max_bytes(d, &request),
         };
-        let reader = &self.reader;
-        checks::before_read(d, reader, workspace.as_ref(), &request.path, &plan)?;
+        let given = request.path.clone();
+        match (&self.scope, &workspace) {
+            (Scope::Roots(roots), Some(ws)) => self
+                .read_answer(&ctx, plan, request)
+                .map_err(|e| roots.refusal(d, e, ws, &path, &given, path_name(d))),
+            _ => self.read_answer(&ctx, plan, request),
+        }
+    }
+
+    /// The workspace a call reads in, and the path inside it.
+    fn place(&self, request: &Request) -> Result<(Option<Workspace>, String)> {
+        Ok(match &self.scope {
+            Scope::Paths => (None, request.path.clone()),
+            Scope::Workspace(ws) => (Some(ws.clone()), request.path.clone()),
+            Scope::Sessions(reg) => {
+                let id = request.session.as_deref().unwrap_or_default();
+                (Some(reg.get(id)?), request.path.clone())
+            }
+            Scope::Roots(roots) => {
+                let placed = roots.place(&request.path, self.dialect.paths.named_roots)?;
+                (Some(placed.workspace.clone()), placed.path)
+            }
+        })
+    }
+
+    /// Reads what the plan selects and checks it against the dialect's caps.
+    fn read_answer(&self, ctx: &Ctx, plan: Plan, request: Request) -> Result<Answer> {
+        let d = &self.dialect;
+        crate::tool::caps::check_size(ctx, &request)?;
+        checks::before_read(ctx, &request.path, &plan)?;
         let (result, requested) = match ctx.read(&plan) {
             Ok(r) => r,
             Err(Error::LineBeyondEnd { start, total_lines }) => {
-                return self.past_end(&ctx, &plan, start, total_lines);
+                return self.past_end(ctx, &plan, start, total_lines);
+            }
+            Err(Error::IsDirectory { .. }) if d.directory.is_some() => {
+                let form = d.directory.as_ref().expect("checked above");
+                let text =
+                    listing::list(form, ctx.workspace, ctx.path, &request.path, d.paths.show)?;
+                return Ok(Answer::note(plan, text));
             }
             Err(e) => return Err(e),
         };
+        refuse::check(d, &result, path_name(d), |n| ctx.line(n))?;
+        let mut notes = crate::tool::notices::notes(ctx, &result)?;
+        let (result, page) = crate::tool::caps::check_read(ctx, &request, result)?;
+        notes.extend(page);
         if let Some(refusal) = &d.lines.refuse_unranged_over {
             let total = result.total_lines.unwrap_or(0);
             if !plan.ranged() && total > refusal.lines {
@@ -210,6 +260,23 @@ impl DialectTool {
                 ));
             }
         }
+        if let (Some(o), false) = (&d.oversize, plan.ranged()) {
+            let landmarks = || {
+                let outline = ctx.outline()?;
+                // The landmarks here carry their first line only (no block end, no depth).
+                let entry = |l: crate::result::Landmark| oversize::Entry {
+                    line: l.line,
+                    end: None,
+                    depth: 0,
+                    text: l.text,
+                };
+                Ok(outline.landmarks.into_iter().map(entry).collect())
+            };
+            let (size, shown) = (result.file_size, result.resolved_path.as_str());
+            if let Some(text) = oversize::answer(o, size, shown, landmarks, |n| ctx.head(n))? {
+                return Ok(Answer::note(plan, text));
+            }
+        }
         let outline = match &d.output.outline {
             Some(_) if !plan.ranged() || !result.is_partial => Some(ctx.outline()?),
             _ => None,
@@ -219,8 +286,9 @@ impl DialectTool {
             body: Body::Read(Box::new(result)),
             requested,
             outline,
-            root: workspace.map(|w| w.root().to_path_buf()),
+            root: ctx.workspace.map(|w| w.root().to_path_buf()),
             session: request.session,
+            notes,
         })
     }
 
@@ -261,14 +329,35 @@ impl DialectTool {
 }
 
 /// One call's reading context.
-struct Ctx<'a> {
-    tool: &'a DialectTool,
-    workspace: Option<&'a Workspace>,
-    path: &'a str,
+pub(crate) struct Ctx<'a> {
+    pub tool: &'a DialectTool,
+    pub workspace: Option<&'a Workspace>,
+    pub path: &'a str,
+    /// The byte budget of this call, when the dialect's caps set one.
+    pub max_bytes: Option<u64>,
 }
 
 impl Ctx<'_> {
-    fn read_with(&self, reader: &Reader, sel: Selection) -> Result<ReadResult> {
+    /// The tool's reader, with this call's byte budget.
+    pub(crate) fn reader(&self) -> Reader {
+        let reader = self.tool.reader.clone();
+        match self.max_bytes {
+            Some(n) => reader.max_bytes(n),
+            None => reader,
+        }
+    }
+
+    /// The size of the file, without reading it.
+    pub(crate) fn file_size(&self) -> Result<u64> {
+        let reader = &self.tool.reader;
+        let doc = match self.workspace {
+            Some(ws) => reader.open_in(ws, self.path)?,
+            None => reader.open(self.path)?,
+        };
+        Ok(doc.source().len())
+    }
+
+    pub(crate) fn read_with(&self, reader: &Reader, sel: Selection) -> Result<ReadResult> {
         match self.workspace {
             Some(ws) => reader.read_in(ws, Path::new(self.path), sel),
             None => reader.read(self.path, sel),
@@ -280,7 +369,7 @@ impl Ctx<'_> {
     /// when a short range was widened.
     fn read(&self, plan: &Plan) -> Result<(ReadResult, Option<(u64, u64)>)> {
         let d = &self.tool.dialect;
-        let mut reader = self.tool.reader.clone();
+        let mut reader = refuse::reader(d, self.reader());
         let lines_way = matches!(plan.way, Way::Lines | Way::OffsetLimit | Way::Range);
         if let (true, Some(max)) = (lines_way, d.lines.ranged_max) {
             reader = reader.max_lines(max);
@@ -345,6 +434,20 @@ impl Ctx<'_> {
         doc.outline()
     }
 
+    /// Line `n` as the tool shows it (cut at the line budget), whatever its size.
+    fn line(&self, n: u64) -> Result<String> {
+        let reader = self.tool.reader.clone().max_bytes(0);
+        let n = i64::try_from(n).unwrap_or(i64::MAX);
+        let sel = LineSelection::range(Some(n), Some(n)).into();
+        Ok(self.read_with(&reader, sel)?.content)
+    }
+
+    /// The text of the first `n` bytes of the file (or a little more, to a character).
+    fn head(&self, n: u64) -> Result<String> {
+        let sel = ByteSelection::new(Some(0), Some(n)).into();
+        Ok(self.read_with(&self.tool.reader, sel)?.content)
+    }
+
     /// Whether the file's last byte is a line feed.
     fn ends_with_lf(&self) -> Result<bool> {
         let reader = self.tool.reader.clone().totals(Totals::IfKnown);
@@ -353,8 +456,16 @@ impl Ctx<'_> {
     }
 }
 
+/// The name of the dialect's path parameter, for messages.
+pub(crate) fn path_name(d: &Dialect) -> &str {
+    d.params
+        .iter()
+        .find(|p| p.role == Role::Path)
+        .map_or("path", |p| p.name.as_str())
+}
+
 /// The first and last line (1-based, positive) of a forward line selection.
-fn bounds(sel: &Selection) -> Option<(u64, Option<u64>)> {
+pub(crate) fn bounds(sel: &Selection) -> Option<(u64, Option<u64>)> {
     match *sel {
         Selection::Lines(LineSelection::Range { start, end }) => {
             let s = start.unwrap_or(1);
