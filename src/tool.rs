@@ -39,6 +39,8 @@
 //! | `codex` | `read_file` | `file_path` (absolute), `offset`, `limit`, `mode`, `indentation` | `L12: line` text, Codex's error texts |
 //! | `claude-code` | `Read` | `file_path`, `offset`, `limit`, `pages`, `allow_large` | `N\tline` text, the size and token caps, Claude Code's reminders and error texts |
 //! | `rust-mcp-filesystem/*` | `read_text_file`, `head_file`, `tail_file`, `read_file_lines` | `path` and `with_line_numbers` / `lines` / `offset` (lines to skip), `limit` | the text as on disk; `{n:>6} \| line` on request |
+//! | `forge` | `read` | `file_path` (or `path`), `start_line`, `end_line` (swapped when reversed), `show_line_numbers` | `<file path= display_lines= total_lines=><![CDATA[N:line]]></file>`; errors in `<tool_call_error>` |
+//! | `openhands` | `str_replace_editor` | `command` (`view` only), `path` (absolute), `view_range` | `` Here's the result of running `cat -n` on PATH: `` and `{n:>6}\t{line}`, clipped at 16,000 characters; `ERROR:\n...` |
 //!
 //! Parameters are checked when they are decoded: a value of the wrong type, two spellings
 //! of one parameter, two ways of selecting at once, or an unknown parameter fail with a
@@ -68,6 +70,8 @@ use crate::select::Selection;
 mod answer;
 mod args;
 mod caps;
+mod checks;
+mod content;
 mod decode;
 mod dialect;
 mod edit;
@@ -89,9 +93,9 @@ mod template;
 
 pub use args::JsonArgs;
 pub use dialect::{
-    CapLift, Caps, Decoding, Dialect, ErrorTexts, FileRules, FirstPage, Form, LargeFile, Limits,
-    LineRules, Links, NameRefusal, OutlineForm, Output, PageRules, Param, PastEnd, PathRules,
-    PathShow, Refusal, Role, SizeCap, Special, TokenCap, Unit,
+    ByteCut, CapLift, Caps, Clip, Decoding, Dialect, ErrorTexts, FileRules, FirstPage, Form,
+    LargeFile, Limits, LineRules, Links, NameRefusal, OutlineForm, Output, PageRules, Param,
+    PastEnd, PathRules, PathShow, RangeChecks, Refusal, Role, SizeCap, Special, TokenCap, Unit,
 };
 pub use edit::line_offsets;
 pub use listing::Listing;

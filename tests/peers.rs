@@ -163,11 +163,13 @@ fn with_root(v: &Value, root: &str) -> Value {
 }
 
 /// How a peer's test set its tool up: the workspace root (relative to the case's root),
-/// the protected patterns, and server flags for the same.
+/// the protected patterns, server flags for the same, and changes to the tool's dialect
+/// (JSON pointer, value), which the server takes as a `--dialect` file.
 #[derive(Default)]
 struct Setup {
     root: PathBuf,
     protect: Vec<String>,
+    dialect: Vec<(&'static str, Value)>,
     /// The root's own patterns, and further roots with theirs (Zed's worktrees and its
     /// skills directory, the MCP filesystem server's allowed directories, Gemini CLI's
     /// project temp directory): a tool over several roots.
@@ -345,6 +347,52 @@ fn setup(peer: &str, case: &Case, root: &Path) -> Result<Setup, String> {
                     s.more_roots.push((dir, Vec::new()));
                 }
             }
+            // Forge's max_read_lines: lines per read; 0 reads line 1 only (resolve_range's
+            // edge case), which is a one-line budget here.
+            ("forge", "max_read_lines") => {
+                let n = v.as_u64().ok_or(format!("max_read_lines {v}"))?;
+                s.dialect.push(("/limits/max_lines", json!(n.max(1))));
+            }
+            // Forge's max_line_chars: its per-line cut, compared in bytes.
+            ("forge", "max_line_chars") => {
+                s.dialect.push(("/limits/max_line_chars", v.clone()));
+                s.dialect.push(("/output/line_max_bytes", v.clone()));
+            }
+            // Forge checks the file against the larger of its two size limits first.
+            ("forge", "max_file_size_bytes" | "max_image_size_bytes") => {
+                let n = |k: &str| case.config.get(k).and_then(Value::as_u64).unwrap_or(0);
+                let max = n("max_file_size_bytes").max(n("max_image_size_bytes"));
+                s.dialect
+                    .push(("/caps/file_size_any_read/bytes", json!(max)));
+            }
+            // The current model's input modalities: without `image`, Forge's tool registry
+            // refuses paths with an image extension before reading (tool_registry.rs:364).
+            ("forge", "model_input_modalities") => {
+                let modalities: Vec<&str> = match v.as_array() {
+                    Some(m) => m.iter().filter_map(Value::as_str).collect(),
+                    None => vec!["unknown"],
+                };
+                if !modalities.contains(&"image") {
+                    // Endings of the raw path: a file named `.png` is refused too.
+                    let extensions = [
+                        ".png", ".jpg", ".jpeg", ".gif", ".bmp", ".webp", ".svg", ".pdf",
+                    ];
+                    let message = format!(
+                        "Tool 'read' requires image modality, but model only supports: {}",
+                        modalities.join(", ")
+                    );
+                    s.dialect.push((
+                        "/paths/refused_extensions",
+                        json!([{"names": extensions, "message": message, "match_suffix": true}]),
+                    ));
+                }
+            }
+            // The editor's workspace_root: where a relative path's suggestion is looked
+            // up (the OpenHands runtime passes its working directory, the root here).
+            ("openhands", "workspace_root") => match v.as_str() {
+                None => s.dialect.push(("/paths/suggest_absolute", Value::Null)),
+                Some(dir) => s.root = PathBuf::from(dir.replace("{root}", &root_text)),
+            },
             // Crush's readTextFile(path, offset, limit, maxContentSize): its byte budget
             // (0: none). The view tool passes MaxViewSize, which is the preset's.
             ("crush", "maxContentSize") => s.max_bytes = v.as_u64(),
@@ -411,6 +459,23 @@ fn needs_met(needs: Option<&str>) -> bool {
         Some("symlinks") => cfg!(unix),
         Some(_) => false,
     }
+}
+
+/// `dialect` with the setup's changes (JSON pointer, value) made.
+fn changed(dialect: Dialect, changes: &[(&str, Value)]) -> Result<Dialect, String> {
+    let mut v = serde_json::to_value(dialect).map_err(|e| e.to_string())?;
+    for (pointer, value) in changes {
+        let mut at = &mut v;
+        for key in pointer.split('/').skip(1) {
+            at = at
+                .as_object_mut()
+                .ok_or(format!("{pointer}: not an object at {key}"))?
+                .entry(key)
+                .or_insert(json!({}));
+        }
+        *at = value.clone();
+    }
+    serde_json::from_value(v).map_err(|e| format!("dialect changes {changes:?}: {e}"))
 }
 
 /// What the answer must be.
@@ -504,7 +569,7 @@ fn run_library(peer: &str, case: &Case) -> Outcome {
         Value::Object(m) => m,
         _ => unreachable!(),
     };
-    let mut dialect = match dialect_for(peer, &call) {
+    let mut dialect = match dialect_for(peer, &call).and_then(|d| changed(d, &s.dialect)) {
         Ok(d) => d,
         Err(e) => return Outcome::Fail(e),
     };
@@ -569,13 +634,21 @@ fn run_server(server: &Path, peer: &str, case: &Case) -> Outcome {
         Value::Object(m) => m,
         _ => unreachable!(),
     };
-    let dialect = match dialect_for(peer, &call) {
+    let dialect = match dialect_for(peer, &call).and_then(|d| changed(d, &s.dialect)) {
         Ok(d) => d,
         Err(e) => return Outcome::Fail(e),
     };
     call.remove("tool");
     let mut cmd = Command::new(server);
-    cmd.arg("--preset").arg(peer);
+    // A changed dialect is served from a file of its own, outside the workspace.
+    let dialect_dir = tempfile::tempdir().unwrap();
+    if s.dialect.is_empty() {
+        cmd.arg("--preset").arg(peer);
+    } else {
+        let file = dialect_dir.path().join("dialect.json");
+        fs::write(&file, serde_json::to_string(&dialect).unwrap()).unwrap();
+        cmd.arg("--dialect").arg(file);
+    }
     s.flags(&mut cmd);
     let mut child = cmd
         .stdin(Stdio::piped())
@@ -626,14 +699,17 @@ fn run_server(server: &Path, peer: &str, case: &Case) -> Outcome {
     }
 }
 
-/// The presets' input schemas against the schemas the peer publishes: one problem per
-/// tool whose schema differs.
+/// The presets' input schemas and descriptions against those the peer publishes: one
+/// problem per tool and difference.
 fn check_schemas(file: &PeerFile) -> Vec<String> {
-    let tools: Vec<(String, &Value)> = match &file.tool {
+    let tools: Vec<(String, &Value, &Value)> = match &file.tool {
         Value::Array(names) => names
             .iter()
             .filter_map(Value::as_str)
-            .map(|t| (format!("{}/{t}", file.peer), &file.schema[t]))
+            .map(|t| {
+                let description = &file.description[t];
+                (format!("{}/{t}", file.peer), &file.schema[t], description)
+            })
             .collect(),
         // One tool: the peer's preset, or `PEER/TOOL` when the peer serves it beside
         // others (the MCP filesystem server's deprecated `read_file`).
@@ -642,24 +718,30 @@ fn check_schemas(file: &PeerFile) -> Vec<String> {
                 (Err(_), Some(t)) => format!("{}/{t}", file.peer),
                 _ => file.peer.clone(),
             };
-            vec![(name, &file.schema)]
+            vec![(name, &file.schema, &file.description)]
         }
     };
     let mut problems = Vec::new();
-    for (preset, published) in tools {
-        if published.is_null() {
+    for (preset, published, description) in tools {
+        if published.is_null() && description.is_null() {
             continue;
         }
-        let ours = match Dialect::preset(&preset) {
-            Ok(d) => Value::Object(DialectTool::new(d).definition().input_schema),
+        let def = match Dialect::preset(&preset) {
+            Ok(d) => DialectTool::new(d).definition(),
             Err(e) => {
                 problems.push(format!("{preset}: {e}"));
                 continue;
             }
         };
-        if ours != *published {
+        let ours = Value::Object(def.input_schema);
+        if !published.is_null() && ours != *published {
             problems.push(format!(
                 "{preset}: the input schema differs from the published one:\n  ours:      {ours}\n  published: {published}"
+            ));
+        }
+        if description.as_str().is_some_and(|d| *d != def.description) {
+            problems.push(format!(
+                "{preset}: the description differs from the published one"
             ));
         }
     }

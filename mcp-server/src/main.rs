@@ -7,6 +7,7 @@
 //!     [--root DIR] [--protect GLOB]... [--case-insensitive] [--session NAME=DIR]...
 //!     [--sessions-store claude|codex|opencode|jsonl --sessions-dir DIR [--all-projects]]
 //!     [--max-lines N] [--max-bytes N] [--max-line-chars N] [--index-dir DIR]
+//!     [--dialect FILE]...
 //! ```
 //!
 //! `--help` lists every flag. Each preset (`--preset`) is a dialect of the library
@@ -255,7 +256,12 @@ fn build(o: Options) -> Result<Server, String> {
     };
     let buffers = Arc::new(BufferPool::new(2, stdio::KEEP_BYTES));
     let mut tools = Vec::new();
-    for mut dialect in Dialect::preset_tools(&o.preset).map_err(e)? {
+    let dialects = if o.dialects.is_empty() {
+        Dialect::preset_tools(&o.preset).map_err(e)?
+    } else {
+        o.dialects.clone()
+    };
+    for mut dialect in dialects {
         // The flags replace the preset's own budgets (a cap on ranged reads too).
         if let Some(n) = o.max_lines {
             dialect.limits.max_lines = n;

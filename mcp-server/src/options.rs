@@ -28,6 +28,8 @@ pub struct Options {
     pub all_projects: bool,
     pub case_insensitive: bool,
     pub index_dir: Option<PathBuf>,
+    /// `--dialect FILE`: tools served instead of the preset's, one a file.
+    pub dialects: Vec<Dialect>,
 }
 
 /// The most bytes of stored line indexes `--index-dir` keeps (1 GiB: the indexes of
@@ -45,6 +47,8 @@ usage: mcp_server [OPTIONS]
                            file_read, fs_read, vault (the seeds' tools);
                            codex, claude-code, gemini, zed, goose, crush, forge,
                            openhands, mcp-filesystem, rust-mcp-filesystem (the peers')
+  --dialect FILE           serve the tool a dialect JSON file describes (as the presets in
+                           src/tool/presets/), instead of a preset (repeatable: one tool each)
   --root DIR               every path is resolved inside DIR (default: the current directory);
                            s3://bucket/prefix (gs://, az://, http(s)://) reads objects under
                            the prefix, credentials from the AWS_* (GOOGLE_*, AZURE_*) variables
@@ -95,7 +99,9 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Opt
         all_projects: false,
         case_insensitive: false,
         index_dir: None,
+        dialects: Vec::new(),
     };
+    let mut preset_given = false;
     let mut p = lexopt::Parser::from_args(args);
     let err = |e: lexopt::Error| e.to_string();
     let number = |flag: &str, v: OsString| -> Result<u64, String> {
@@ -105,7 +111,11 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Opt
     };
     while let Some(arg) = p.next().map_err(err)? {
         match arg {
-            Long("preset") => o.preset = p.value().map_err(err)?.string().map_err(err)?,
+            Long("preset") => {
+                o.preset = p.value().map_err(err)?.string().map_err(err)?;
+                preset_given = true;
+            }
+            Long("dialect") => o.dialects.push(dialect_file(p.value().map_err(err)?)?),
             Long("root") => {
                 let dir: PathBuf = p.value().map_err(err)?.into();
                 if o.roots.is_empty() {
@@ -184,10 +194,20 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Opt
                 .to_string(),
         );
     }
+    if preset_given && !o.dialects.is_empty() {
+        return Err("give --preset or --dialect, not both".to_string());
+    }
     if !o.sessions.is_empty() && o.preset != "session_read_file" {
         return Err("--session is for --preset session_read_file".to_string());
     }
     Ok(Some(o))
+}
+
+/// A dialect read from a JSON file.
+fn dialect_file(path: OsString) -> Result<Dialect, String> {
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("--dialect {}: {e}", path.to_string_lossy()))?;
+    serde_json::from_str(&text).map_err(|e| format!("--dialect {}: {e}", path.to_string_lossy()))
 }
 
 /// `NAME=DIR`, split at the first `=`; DIR may be any path.

@@ -8,8 +8,9 @@ use crate::error::Error;
 use crate::result::{CutLine, Outline, ReadResult, TruncationReason};
 use crate::select::Selection;
 use crate::syntax::language_for;
+use crate::tool::content;
 use crate::tool::decode::Plan;
-use crate::tool::dialect::{Dialect, Form, Output, PathShow};
+use crate::tool::dialect::{Dialect, Form, PathShow};
 use crate::tool::paths::Place;
 use crate::tool::shapes::{
     CutLineInfo, FsReadResponse, LinesRead, OmittedContent, ReadMetadata, SessionReadFileResponse,
@@ -181,7 +182,7 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
     // An empty file, or one that holds only a byte order mark (at most 4 bytes).
     if r.file_size == 0 || (r.bom && r.file_size <= 4 && r.content.is_empty()) {
         if let Some(e) = &o.empty {
-            return e.clone();
+            return fill(e, &[("path", &shown_path(d, r))]);
         }
     }
     let bytes = matches!(plan.selection, Selection::Bytes(_));
@@ -190,6 +191,7 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
     let strip_raw = o.strip_cr_for.contains(&plan.way.role());
     let strip_cr = o.strip_cr || strip_raw;
     let mut out = String::with_capacity(r.content.len() + r.content.len() / 4 + 64);
+    out.extend(crate::tool::checks::clamped_note(d, plan, r.total_lines));
     if let Some(h) = &o.header {
         let range = match (bytes, partial, r.lines) {
             (true, _, _) => o
@@ -202,13 +204,20 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
         };
         let path = shown_path(d, r);
         let lang = language_for(Path::new(&r.path)).unwrap_or("");
+        let (start, end) = r.lines.map_or((0, 0), |l| (l.start, l.end));
+        let total = r
+            .total_lines
+            .map_or_else(|| "?".to_string(), |n| n.to_string());
         fill_into(
             &mut out,
             h,
             &[
-                ("path", &path),
+                ("path", &content::escaped(&path, &o.escape_path).as_ref()),
                 ("range", &range.unwrap_or_default()),
                 ("lang", &lang),
+                ("start", &start),
+                ("end", &end),
+                ("total", &total),
             ],
         );
     }
@@ -229,9 +238,15 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
             );
         }
     }
-    match &o.line {
-        Some(t) if plan.numbered && (!bytes || o.number_bytes) => {
-            numbered(&mut out, o, t, plan, r, d.lines.split_lines, strip_cr)
+    let line = if plan.numbered {
+        o.line.as_deref()
+    } else {
+        o.unnumbered_line.as_deref()
+    };
+    match line {
+        Some(t) if !bytes || o.number_bytes => {
+            let split = d.lines.split_lines || (d.lines.split_whole && !plan.ranged());
+            numbered(&mut out, d, t, plan, r, split, strip_cr)
         }
         _ if strip_raw => {
             for (body, ended) in crate::text::split_lines(&r.content) {
@@ -242,7 +257,7 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
             }
         }
         _ => {
-            out.push_str(&r.content);
+            out.push_str(&content::escaped(&content::clipped(d, r), &o.escape_lines));
             if bytes && o.header.is_some() && !r.content.is_empty() && !r.content.ends_with('\n') {
                 out.push('\n');
             }
@@ -328,21 +343,28 @@ fn span(template: &str, start: u64, end: u64) -> String {
 /// text ending with a line feed shows the empty line after it.
 fn numbered(
     out: &mut String,
-    o: &Output,
+    d: &Dialect,
     template: &str,
     plan: &Plan,
     r: &ReadResult,
     split: bool,
     strip_cr: bool,
 ) {
+    let o = &d.output;
+    let text = content::clipped(d, r);
     let cuts: HashMap<u64, &CutLine> = r.cut_lines.iter().map(|c| (c.line, c)).collect();
     let first = if plan.number_from_zero {
         Some(0)
     } else {
         r.lines.map(|l| l.start)
     };
+    // `{n:>width}`: the width of the largest number shown.
+    let last = first.map_or(0, |f| {
+        f + r.lines.map_or(0, |l| l.end - l.start) + u64::from(split)
+    });
+    let width = last.to_string().len();
     let mut next = first;
-    for (i, line) in lines_of(&r.content).enumerate() {
+    for (i, line) in lines_of(&text).enumerate() {
         if i > 0 && !o.final_newline {
             out.push('\n');
         }
@@ -352,30 +374,44 @@ fn numbered(
         } else {
             line
         };
-        let line = match o.line_max_bytes {
-            Some(max) => crate::text::utf8::floor_str(line, max),
-            None => line,
+        let (line, byte_cut) = match content::byte_cut(d, line) {
+            Some((kept, more)) => (kept, more),
+            None => (line, 0),
         };
+        let line = content::escaped(line, &o.escape_lines);
+        let line = line.as_ref();
         match n {
-            Some(n) => fill_into(out, template, &[("n", &n), ("line", &line)]),
+            Some(n) => fill_into(
+                out,
+                template,
+                &[("n", &n), ("line", &line), ("width", &width)],
+            ),
             None => fill_into(out, template, &[("n", &"?"), ("line", &line)]),
         }
-        if let (Some(marker), Some(c)) = (&o.cut_marker, n.and_then(|n| cuts.get(&n))) {
-            fill_into(
-                out,
-                marker,
-                &[
-                    ("more", &(c.total_bytes - c.shown_bytes)),
-                    ("next", &c.next_start_byte),
-                ],
-            );
+        let cut = n.and_then(|n| cuts.get(&n));
+        if let (Some(marker), true) = (&o.cut_marker, cut.is_some() || byte_cut > 0) {
+            let more = cut.map_or(0, |c| c.total_bytes - c.shown_bytes) + byte_cut;
+            let max = o.line_max_bytes.unwrap_or(d.limits.max_line_chars);
+            match cut {
+                // Where the rest starts is known for lines the reader cut.
+                Some(c) => fill_into(
+                    out,
+                    marker,
+                    &[
+                        ("more", &more),
+                        ("next", &c.next_start_byte.saturating_sub(byte_cut)),
+                        ("max", &max),
+                    ],
+                ),
+                None => fill_into(out, marker, &[("more", &more), ("max", &max)]),
+            }
         }
         if o.final_newline {
             out.push('\n');
         }
         next = n.map(|n| n + 1);
     }
-    if o.keep_line_ends && !o.final_newline && r.content.ends_with('\n') {
+    if o.keep_line_ends && !o.final_newline && text.ends_with('\n') {
         out.push('\n');
     }
     let at_end = r.bytes.end == r.file_size && r.truncated.is_none();
@@ -384,12 +420,16 @@ fn numbered(
         let end = crate::tool::serve::bounds(&plan.selection).and_then(|b| b.1);
         n.zip(end).is_none_or(|(n, e)| n <= e)
     };
-    if split && at_end && r.content.ends_with('\n') && selected(next) {
-        if !r.content.is_empty() && !o.final_newline {
+    if split && at_end && text.ends_with('\n') && selected(next) {
+        if !text.is_empty() && !o.final_newline {
             out.push('\n');
         }
         if let Some(n) = next {
-            fill_into(out, template, &[("n", &n), ("line", &"")]);
+            fill_into(
+                out,
+                template,
+                &[("n", &n), ("line", &""), ("width", &width)],
+            );
         }
         if o.final_newline {
             out.push('\n');

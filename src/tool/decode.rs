@@ -115,7 +115,7 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
                 r.entire.is_some()
             }
             Role::LineRange => {
-                r.range = given(a.pair(&names)?);
+                r.range = given(crate::tool::checks::range_arg(d, &names, &mut a)?);
                 r.range.is_some()
             }
             Role::Ignored => a.take(&names)?.is_some(),
@@ -124,6 +124,7 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
                 r.numbers.is_some()
             }
             Role::Mode | Role::Indentation => r.indent.decode(p.role, &names, &mut a)?,
+            Role::Command => crate::tool::checks::command(d, p, &names, &mut a)?,
             Role::Pages => {
                 // An empty page range is no page range.
                 r.pages = given(a.string(&names)?).filter(|g| !g.value.trim().is_empty());
@@ -234,8 +235,11 @@ fn number(p: &Param, names: &[&str], a: &mut Args) -> Result<Option<Given<i64>>>
 /// The selection a request asks for, checked: one way of selecting at a time, an end
 /// not before the start.
 pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
-    let on_request = d.params.iter().any(|p| p.role == Role::LineNumbers);
-    let numbered = !on_request || r.numbers.as_ref().is_some_and(|g| g.value);
+    let switch = d.params.iter().find(|p| p.role == Role::LineNumbers);
+    let numbered = switch.is_none_or(|p| match &r.numbers {
+        Some(g) => g.value,
+        None => p.schema.get("default").and_then(serde_json::Value::as_bool) == Some(true),
+    });
     if r.indent.wanted() {
         // The line parameters give the default anchor and cap; no widening applies
         // (the selection is not a range).
@@ -321,9 +325,16 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
             if let Some(g) = &r.start_line {
                 start_name = g.name.clone();
             }
+            let swap = d.lines.swap_reversed;
+            if let (true, Some(e)) = (swap, end) {
+                let s = start.unwrap_or(1);
+                if e < s {
+                    (start, end) = (Some(e.max(1)), Some(s));
+                }
+            }
             if let (Some(s), Some(e), Some(sg), Some(eg)) = (start, end, &r.start_line, &r.end_line)
             {
-                if s > 0 && e > 0 && e < s {
+                if !swap && s > 0 && e > 0 && e < s {
                     let default = format!(
                         "Invalid range specified: {} ({s}) is greater than {} ({e}).",
                         sg.name, eg.name
@@ -356,19 +367,21 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
             let g = r.range.as_ref().expect("a range way has its range");
             start_name = g.name.clone();
             let (mut s, e) = g.value;
+            // A dialect that checks ranges against the file's lines does it before reading.
+            let checked = d.lines.range_checks.is_some();
             // `"zero": "keep"` on the range parameter: a start of 0 is line 1 (Goose).
             let keep_zero = |p: &Param| p.role == Role::LineRange && p.zero == Some(Special::Keep);
             if s == 0 && d.params.iter().any(keep_zero) {
                 s = 1;
             }
-            if s < 1 {
+            if s < 1 && !checked {
                 return Err(param(
                     &g.name,
                     format!("Invalid {}: the first line is 1-based, got {s}", g.name),
                 ));
             }
             let end = (e != -1).then_some(e);
-            if let Some(e) = end.filter(|&e| e < s) {
+            if let Some(e) = end.filter(|&e| e < s && !checked) {
                 let default = format!(
                     "Invalid {}: the end line {e} is before the start line {s}",
                     g.name

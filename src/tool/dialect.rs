@@ -117,6 +117,10 @@ pub struct Param {
     /// What a negative number means; by default it is refused.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub negative: Option<Special>,
+    /// For a [`Role::Command`]: the commands this tool serves (the others are refused
+    /// with [`ErrorTexts::command`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub serves: Vec<String>,
 }
 
 /// What a special value (0, a negative number) of a numeric parameter does.
@@ -166,9 +170,10 @@ pub enum Role {
     LineRange,
     /// Accepted and not used (an explanation).
     Ignored,
-    /// `true`: each line through [`Output::line`]; absent or `false`: the content as it
-    /// is (a tool whose numbering is a switch). Without such a parameter the template
-    /// always applies.
+    /// `true`: each line through [`Output::line`]; `false`: through
+    /// [`Output::unnumbered_line`], or the content as it is (a tool whose numbering is a
+    /// switch); absent: the `default` of the parameter's schema, else `false`. Without
+    /// such a parameter the template always applies.
     LineNumbers,
     /// `slice` (the default: the line parameters) or `indentation` (the block around
     /// an anchor line, found by indentation: see [`Role::Indentation`]).
@@ -182,6 +187,9 @@ pub enum Role {
     /// `true`: lift the caps up to the room the host says the caller has left
     /// ([`CapLift`]).
     LiftCaps,
+    /// The command of a tool that does several things (`view`, `create` ...): a string
+    /// that must be one of [`Param::serves`].
+    Command,
 }
 
 /// How paths are taken and shown.
@@ -218,6 +226,10 @@ pub struct PathRules {
     /// case); the first refusal that names the extension answers.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub refused_extensions: Vec<NameRefusal>,
+    /// Appended to the [`PathRules::require_absolute`] refusal when the relative path
+    /// names something in the workspace (`{path}`: its absolute path).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggest_absolute: Option<String>,
 }
 
 /// A refusal by name: a path matching one of `names` is answered with `message`
@@ -229,6 +241,12 @@ pub struct NameRefusal {
     pub names: Vec<String>,
     /// The answer.
     pub message: String,
+    /// For [`PathRules::refused_extensions`]: `names` are endings of the path as given,
+    /// compared without regard to ASCII case, instead of extensions: a file named only
+    /// `.png` is refused by `.png` too (Forge's image gate), and an ending may hold
+    /// several dots (`.tar.gz`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub match_suffix: bool,
 }
 
 /// How a tool judges the symbolic links on a path.
@@ -298,6 +316,33 @@ pub struct LineRules {
     /// default such a range is refused.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub lenient_range: bool,
+    /// A range whose end is before its start is read from the end to the start (a
+    /// start of 0 or none then means line 1), instead of refused.
+    pub swap_reversed: bool,
+    /// [`LineRules::split_lines`] for reads without a range only: the whole text split
+    /// on `\n` shows an empty last line after a final line feed, while ranges count
+    /// lines as usual (OpenHands' view).
+    pub split_whole: bool,
+    /// Check a [`Role::LineRange`] against the file's line count before reading, with
+    /// these texts, instead of the library's checks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub range_checks: Option<RangeChecks>,
+}
+
+/// The checks of a `[start, end]` line range made against the file's line count, and
+/// their texts (`{name}`: the parameter, `{value}`: the range as given, `{start}`,
+/// `{end}`, `{total}`: the file's lines). An empty range counts as absent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RangeChecks {
+    /// Not two integers.
+    pub shape: String,
+    /// A start before line 1 or past the last line.
+    pub start: String,
+    /// An end (past-the-end clamped, `-1` the last line) before the start.
+    pub order: String,
+    /// Before the answer when the end was past the last line and clamped.
+    pub clamped: String,
 }
 
 impl Default for LineRules {
@@ -312,6 +357,9 @@ impl Default for LineRules {
             refuse_unranged_over: None,
             split_lines: false,
             lenient_range: false,
+            swap_reversed: false,
+            split_whole: false,
+            range_checks: None,
         }
     }
 }
@@ -392,9 +440,10 @@ pub struct Caps {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub over_byte_budget: Option<String>,
     /// Refuse every read, with a range or without, of a file larger than this, before
-    /// reading it (`{path}`: as given; `{bytes}`, `{kib}`, `{mib}`: its size in bytes, in
-    /// KiB and MiB with two decimals; `{max}`: the cap in bytes): Goose's file-size cap,
-    /// Gemini CLI's.
+    /// it is read (`{path}`: as given; `{bytes}`, `{kib}`, `{mib}`: its size in bytes, in
+    /// KiB and MiB with two decimals; `{size_mib}`: in MiB with one; `{max}`,
+    /// `{max_mib}`: the cap in bytes and in whole MiB): Goose's, Gemini CLI's, Forge's
+    /// and OpenHands' file-size caps.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file_size_any_read: Option<SizeCap>,
     /// Refuse (or, for a whole-file read, cut to a first page) a read whose text is
@@ -570,6 +619,46 @@ pub struct Output {
     /// After the lines, when the first 8 KiB of the text hold a NUL byte.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nul_note: Option<String>,
+    /// Where a line cut by [`Output::line_max_bytes`] ends.
+    pub line_byte_cut: ByteCut,
+    /// The line template when a call turns numbering off ([`Role::LineNumbers`]
+    /// `false`); by default the content is shown as it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unnumbered_line: Option<String>,
+    /// Cut the text at this many characters before it is numbered, and end it with a
+    /// notice (which so ends up in the last, partial line).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clip: Option<Clip>,
+    /// `[from, to]` pairs replaced in the text of each line: markup of the answer's
+    /// wrapper kept out of the content (CDATA's `]]>`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub escape_lines: Vec<(String, String)>,
+    /// `[from, to]` pairs replaced in the path a header shows (an XML attribute's `"`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub escape_path: Vec<(String, String)>,
+}
+
+/// Where a line cut at a number of bytes ends.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ByteCut {
+    /// At the last character boundary at or before the limit: at most that many bytes
+    /// (Codex's `take_bytes_at_char_boundary`). The default.
+    #[default]
+    Floor,
+    /// After every character that starts before the limit: a character across it is
+    /// kept whole, up to 3 bytes over (Forge's `truncate_line`).
+    Ceil,
+}
+
+/// A cut of the whole text at a number of characters.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Clip {
+    /// The most characters of text shown.
+    pub chars: u64,
+    /// What follows a cut text.
+    pub notice: String,
 }
 
 impl Default for Output {
@@ -602,6 +691,11 @@ impl Default for Output {
             range_asked: false,
             invalid_utf8_note: None,
             nul_note: None,
+            line_byte_cut: ByteCut::Floor,
+            unnumbered_line: None,
+            clip: None,
+            escape_lines: Vec::new(),
+            escape_path: Vec::new(),
         }
     }
 }
@@ -687,6 +781,9 @@ pub struct ErrorTexts {
     /// another extension is beside the missing one (`{name}`: its file name).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub did_you_mean: Option<String>,
+    /// A command the tool does not serve (`{name}`, `{value}`, `{accepted}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub command: Option<String>,
 }
 
 /// How a page-range parameter is checked (`{value}`: as given, `{max}`).

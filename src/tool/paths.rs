@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
 use crate::tool::args::param;
-use crate::tool::dialect::{Dialect, PathRules};
+use crate::tool::dialect::{Dialect, NameRefusal, PathRules};
 use crate::tool::roots::path_name;
 use crate::tool::template::{fill, Value};
 use crate::workspace::Workspace;
@@ -34,10 +34,15 @@ pub(crate) fn refuse_by_name(d: &Dialect, path: &str) -> Result<()> {
     let by_prefix = refused_prefixes
         .iter()
         .find(|r| r.names.iter().any(|p| path.starts_with(p.as_str())));
+    let lower = path.to_ascii_lowercase();
+    let refuses = |r: &NameRefusal, name: &String| match r.match_suffix {
+        true => lower.ends_with(&name.to_ascii_lowercase()),
+        false => !ext.is_empty() && *name == ext,
+    };
     let by_ext = || {
         refused_extensions
             .iter()
-            .find(|r| !ext.is_empty() && r.names.contains(&ext))
+            .find(|r| r.names.iter().any(|n| refuses(r, n)))
     };
     let Some(refusal) = by_prefix.or_else(by_ext) else {
         return Ok(());

@@ -43,6 +43,8 @@ const PRESETS: &[(&str, &str)] = &[
     ("crush", include_str!("presets/crush.json")),
     ("goose", include_str!("presets/goose.json")),
     ("claude-code", include_str!("presets/claude-code.json")),
+    ("forge", include_str!("presets/forge.json")),
+    ("openhands", include_str!("presets/openhands.json")),
 ];
 
 impl Dialect {

@@ -1,15 +1,14 @@
 //! Refusals by size that some tools make instead of paging: Crush refuses a section over
-//! its byte budget, Goose any read of a file over 400 KiB.
+//! its byte budget (a file over a size, whatever the read, is refused before reading:
+//! `checks::before_read`).
 
 use crate::error::Result;
 use crate::read::Reader;
 use crate::result::{ReadResult, TruncationReason};
 use crate::tool::args::param;
 use crate::tool::dialect::Dialect;
-use crate::tool::files;
 use crate::tool::lines_of;
-use crate::tool::template::{fill, Value};
-use crate::workspace::Workspace;
+use crate::tool::template::fill;
 
 /// The reader for a dialect that refuses a read over its byte budget: one byte more, so
 /// that a section of exactly the budget, whose last line has a line feed (not counted
@@ -21,41 +20,9 @@ pub(crate) fn reader(d: &Dialect, reader: Reader) -> Reader {
     }
 }
 
-/// Refuses any read of a file over the dialect's size cap
-/// ([`super::Caps::file_size_any_read`]), before the read: `path` as the tool reads it,
-/// `given` as the call gave it, under the parameter `name`. A path the size cannot be
-/// taken of is left to the read, which says why.
-pub(crate) fn size(
-    d: &Dialect,
-    ws: Option<&Workspace>,
-    path: &str,
-    given: &str,
-    name: &str,
-) -> Result<()> {
-    let Some(cap) = &d.caps.file_size_any_read else {
-        return Ok(());
-    };
-    let Ok((bytes, _)) = files::stat(ws, path) else {
-        return Ok(());
-    };
-    if bytes <= cap.bytes {
-        return Ok(());
-    }
-    let kib = format!("{:.2}", bytes as f64 / 1024.0);
-    let mib = format!("{:.2}", bytes as f64 / (1024.0 * 1024.0));
-    let vals: [(&str, &dyn Value); 5] = [
-        ("path", &given),
-        ("bytes", &bytes),
-        ("kib", &kib),
-        ("mib", &mib),
-        ("max", &cap.bytes),
-    ];
-    Err(param(name, fill(&cap.message, &vals)))
-}
-
-/// Refuses `r` (given under the parameter `name`) when it is over the dialect's byte
-/// budget ([`super::Caps::over_byte_budget`]). `line(n)` reads line `n` as shown, for the size of the first line over
-/// the budget.
+/// Refuses `r` (the path given under the parameter `name`) when the dialect's caps say
+/// so. `line(n)` reads line `n` as shown, for the size of the first line over the
+/// budget.
 pub(crate) fn check(
     d: &Dialect,
     r: &ReadResult,

@@ -36,6 +36,7 @@ fn property(p: &Param) -> Map<String, Value> {
                 json!({"type": "string"})
             }
             Role::Indentation => json!({"type": "object"}),
+            Role::Command => json!({"type": "string", "enum": p.serves}),
             Role::Entire | Role::LineNumbers | Role::LiftCaps => json!({"type": "boolean"}),
             Role::LineRange => json!({
                 "type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2

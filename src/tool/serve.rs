@@ -13,6 +13,7 @@ use crate::result::ReadResult;
 use crate::select::{ByteSelection, LineSelection, Selection};
 use crate::tool::answer::{self, Answer, Body};
 use crate::tool::args::{args_of, param, JsonArgs};
+use crate::tool::checks;
 use crate::tool::decode::{decode, plan, Plan, Request, Way};
 use crate::tool::dialect::{Dialect, PastEnd};
 use crate::tool::paths::Place;
@@ -182,25 +183,16 @@ impl DialectTool {
         let plan = plan(d, &request)?;
         if let Some(message) = &d.paths.require_absolute {
             if !Path::new(&request.path).is_absolute() {
-                return Err(param(
-                    path_name(d),
-                    fill(message, &[("path", &request.path)]),
-                ));
+                let mut message = fill(message, &[("path", &request.path)]);
+                if d.paths.suggest_absolute.is_some() {
+                    let workspace = self.place(&request).ok().and_then(|(ws, _)| ws);
+                    message += &checks::suggestion(d, workspace.as_ref(), &request.path);
+                }
+                return Err(param(path_name(d), message));
             }
         }
         crate::tool::paths::refuse_by_name(d, &request.path)?;
-        let (workspace, path) = match &self.scope {
-            Scope::Paths => (None, request.path.clone()),
-            Scope::Workspace(ws) => {
-                located(roots::place(std::slice::from_ref(ws), d, &request.path)?)
-            }
-            Scope::Sessions(reg) => {
-                let id = request.session.as_deref().unwrap_or_default();
-                let ws = reg.get(id)?;
-                located(roots::place(std::slice::from_ref(&ws), d, &request.path)?)
-            }
-            Scope::Roots(roots) => located(roots.place(d, &request.path)?),
-        };
+        let (workspace, path) = self.place(&request)?;
         *place = Place::new(workspace.as_ref(), &path);
         let ctx = Ctx {
             tool: self,
@@ -217,11 +209,28 @@ impl DialectTool {
         }
     }
 
+    /// The workspace a call reads in, and the path inside it.
+    fn place(&self, request: &Request) -> Result<(Option<Workspace>, String)> {
+        let d = &self.dialect;
+        Ok(match &self.scope {
+            Scope::Paths => (None, request.path.clone()),
+            Scope::Workspace(ws) => {
+                located(roots::place(std::slice::from_ref(ws), d, &request.path)?)
+            }
+            Scope::Sessions(reg) => {
+                let id = request.session.as_deref().unwrap_or_default();
+                let ws = reg.get(id)?;
+                located(roots::place(std::slice::from_ref(&ws), d, &request.path)?)
+            }
+            Scope::Roots(roots) => located(roots.place(d, &request.path)?),
+        })
+    }
+
     /// Reads what the plan selects and checks it against the dialect's caps.
     fn read_answer(&self, ctx: &Ctx, plan: Plan, request: Request) -> Result<Answer> {
         let d = &self.dialect;
         crate::tool::caps::check_size(ctx, &request)?;
-        refuse::size(d, ctx.workspace, ctx.path, &request.path, path_name(d))?;
+        checks::before_read(ctx, &request.path, &plan)?;
         // What the file's name, size or kind answers instead of its lines.
         let instead = |text| Ok(Answer::past_end(plan.clone(), text, None));
         if let Some(text) = files::before(d, ctx.workspace, ctx.path)? {
@@ -380,6 +389,7 @@ impl Ctx<'_> {
             Some(ws) => reader.read_in(ws, Path::new(self.path), sel),
             None => reader.read(self.path, sel),
         }
+        .map_err(|e| checks::binary_error(&self.tool.dialect, e, self.path))
     }
 
     /// Reads what the plan selects under the dialect's caps; with the lines asked for

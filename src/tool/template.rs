@@ -15,8 +15,17 @@ pub(crate) fn fill_into(out: &mut String, template: &str, values: &[(&str, &dyn 
             return;
         };
         let spec = &after[..close];
+        // A width is a number, or the name of a value that holds one.
         let (name, width) = match spec.split_once(":>") {
-            Some((n, w)) => (n, w.parse::<usize>().ok()),
+            Some((n, w)) => (
+                n,
+                w.parse::<usize>().ok().or_else(|| {
+                    let (_, v) = values.iter().find(|(n, _)| *n == w)?;
+                    let mut s = String::new();
+                    v.write(&mut s);
+                    s.parse().ok()
+                }),
+            ),
             None => (spec, None),
         };
         match values.iter().find(|(n, _)| *n == name) {
@@ -101,5 +110,12 @@ mod tests {
         assert_eq!(fill("{n:>2}|", &[("n", &1234u64)]), "1234|");
         assert_eq!(fill("fn a() {} {x", &[("n", &n)]), "fn a() {} {x");
         assert_eq!(fill("{other}", &[]), "{other}");
+        let w = 3usize;
+        assert_eq!(fill("{n:>w}:", &[("n", &n), ("w", &w)]), "  7:");
+        assert_eq!(
+            fill("{n:>w}:", &[("n", &n)]),
+            "7:",
+            "an unknown width is none"
+        );
     }
 }
