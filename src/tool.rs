@@ -74,6 +74,8 @@ mod checks;
 mod content;
 mod decode;
 mod dialect;
+mod doc_answer;
+mod doc_forms;
 mod edit;
 mod files;
 mod indentation;
@@ -96,6 +98,9 @@ pub use dialect::{
     ByteCut, CapLift, Caps, Clip, Decoding, Dialect, ErrorTexts, FileRules, FirstPage, Form,
     LargeFile, Limits, LineRules, Links, NameRefusal, OutlineForm, Output, PageRules, Param,
     PastEnd, PathRules, PathShow, RangeChecks, Refusal, Role, SizeCap, Special, TokenCap, Unit,
+};
+pub use doc_forms::{
+    CellForm, Documents, ImageForm, NotebookForm, PageCap, PdfForm, RawMedia,
 };
 pub use edit::line_offsets;
 pub use listing::Listing;
@@ -125,6 +130,33 @@ pub struct ToolResponse {
     /// MCP's `structuredContent`: the JSON answer itself for JSON tools, the
     /// [`ReadMetadata`] of the unified `read_file`.
     pub structured: Option<serde_json::Value>,
+    /// Images (and files sent whole) that go with the text, in order; each names where
+    /// in [`ToolResponse::text`] it goes ([`ToolResponse::items`] puts them there).
+    pub media: Vec<ToolMedia>,
+}
+
+/// An image, or a file a tool sends whole (a PDF as Forge and Gemini CLI send it), that
+/// goes with an answer's text: MCP's image content, or an embedded resource.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolMedia {
+    /// Its MIME type (`image/png` ...).
+    pub mime_type: String,
+    /// Its bytes, as base64 (standard alphabet, padded).
+    pub data: String,
+    /// Where it goes: before byte `at` of [`ToolResponse::text`] (0: before the text;
+    /// the text's length: after it).
+    pub at: usize,
+    /// The file it comes from, as the answer shows it (a resource's name).
+    pub name: String,
+}
+
+/// One item of an answer, in order ([`ToolResponse::items`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolItem<'a> {
+    /// A text block.
+    Text(&'a str),
+    /// An image or a file sent whole.
+    Media(&'a ToolMedia),
 }
 
 impl ToolResponse {
@@ -143,6 +175,48 @@ impl ToolResponse {
             is_error: true,
             ..ToolResponse::default()
         }
+    }
+
+    /// The answer's items in order: the text cut where each media item goes (empty
+    /// pieces left out), the media items, then the notes. Without media, the text is one
+    /// item even when empty.
+    ///
+    /// ```
+    /// use rangeread::tool::{ToolItem, ToolMedia, ToolResponse};
+    ///
+    /// let mut r = ToolResponse::ok("before\nafter\n");
+    /// r.media.push(ToolMedia { mime_type: "image/png".into(), data: "iVBORw0KGgo=".into(), at: 7, name: "a.png".into() });
+    /// let items = r.items();
+    /// assert_eq!(items[0], ToolItem::Text("before\n"));
+    /// assert!(matches!(items[1], ToolItem::Media(m) if m.mime_type == "image/png"));
+    /// assert_eq!(items[2], ToolItem::Text("after\n"));
+    /// ```
+    pub fn items(&self) -> Vec<ToolItem<'_>> {
+        let mut items = Vec::new();
+        if self.media.is_empty() {
+            items.push(ToolItem::Text(&self.text));
+        } else {
+            let mut from = 0;
+            for m in &self.media {
+                let at = m.at.clamp(from, self.text.len());
+                // A media item goes at a character boundary of the text.
+                let at = (at..=self.text.len())
+                    .find(|&i| self.text.is_char_boundary(i))
+                    .unwrap_or(self.text.len());
+                if at > from {
+                    items.push(ToolItem::Text(&self.text[from..at]));
+                }
+                items.push(ToolItem::Media(m));
+                from = at;
+            }
+            if from < self.text.len() {
+                items.push(ToolItem::Text(&self.text[from..]));
+            }
+        }
+        if let Some(n) = &self.notes {
+            items.push(ToolItem::Text(n));
+        }
+        items
     }
 
     /// The text and the notes, as one text: what a model that reads one block sees.
@@ -352,6 +426,8 @@ impl ReadFileParams {
             indent: Default::default(),
             pages: None,
             lift: false,
+            cells: None,
+            crop: None,
         };
         Ok(plan(unified(), &r)?.selection)
     }

@@ -5,7 +5,10 @@
 //!
 //! A case that the crate does not pass yet is listed in [`PENDING`] with why; the test
 //! asserts that it still fails (so a fix shows up as a failure to update the list).
-//! Cases that need a document reader the build lacks (`needs`) are counted as skipped.
+//! Cases that need a document reader the build lacks (`needs`: the `images` or `pdf`
+//! feature; audio and video, which no reader reads) are counted as skipped. An answer's
+//! media items (images, files sent whole) are compared by `media_type` (the first item's
+//! MIME type) and `inline_data` (Gemini's `{mimeType, data}`: an item's type and base64).
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -93,6 +96,8 @@ struct Expect {
     json_subset: Option<Value>,
     #[serde(default)]
     media_type: Option<String>,
+    #[serde(default)]
+    inline_data: Option<Value>,
 }
 
 /// Cases the crate does not pass yet: (peer, case id, why). Each must still fail.
@@ -396,6 +401,8 @@ fn setup(peer: &str, case: &Case, root: &Path) -> Result<Setup, String> {
             // Crush's readTextFile(path, offset, limit, maxContentSize): its byte budget
             // (0: none). The view tool passes MaxViewSize, which is the preset's.
             ("crush", "maxContentSize") => s.max_bytes = v.as_u64(),
+            // Crush's model takes images: the preset's own answer to image files.
+            ("crush", "supports_images") if v == &json!(true) => {}
             // Claude Code's working directory: the workspace root.
             ("claude-code", "cwd") if v.as_str().map(Path::new) == Some(root) => {}
             // The session's free context: unknown to the tool (an MCP server's case), or
@@ -452,11 +459,17 @@ fn peer_file(peer: &str) -> PeerFile {
     serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap()
 }
 
-/// A case's `needs` that this build and platform meet: symbolic links on Unix.
+/// A case's `needs` that this build and platform meet: symbolic links on Unix, the
+/// document readers of the build's features (notebooks need none); audio and video
+/// cases run and fail (no reader reads them: each is in [`PENDING`]).
 fn needs_met(needs: Option<&str>) -> bool {
     match needs {
-        None => true,
+        None | Some("notebooks") => true,
         Some("symlinks") => cfg!(unix),
+        Some("images") => cfg!(feature = "images"),
+        Some("pdf") => cfg!(feature = "pdf"),
+        // Run, to fail as PENDING says: no reader reads them.
+        Some("audio" | "video") => true,
         Some(_) => false,
     }
 }
@@ -478,9 +491,24 @@ fn changed(dialect: Dialect, changes: &[(&str, Value)]) -> Result<Dialect, Strin
     serde_json::from_value(v).map_err(|e| format!("dialect changes {changes:?}: {e}"))
 }
 
-/// What the answer must be.
-fn check(e: &Expect, text: &str, is_error: bool) -> Result<(), String> {
+/// What the answer must be (`media`: its media items' MIME types and base64 data).
+fn check(e: &Expect, text: &str, is_error: bool, media: &[(String, String)]) -> Result<(), String> {
     let mut why = Vec::new();
+    if let Some(t) = &e.media_type {
+        if media.first().map(|m| &m.0) != Some(t) {
+            why.push(format!("media type {t} expected, got {:?}", media.first().map(|m| &m.0)));
+        }
+    }
+    if let Some(want) = &e.inline_data {
+        let found = media.iter().any(|(mime, data)| {
+            want.get("mimeType").is_none_or(|m| m == mime)
+                && want.get("data").is_none_or(|d| d == data)
+        });
+        if !found {
+            let got: Vec<(&str, usize)> = media.iter().map(|m| (m.0.as_str(), m.1.len())).collect();
+            why.push(format!("no media item {want}; got (type, base64 length) {got:?}"));
+        }
+    }
     if is_error != e.is_error {
         why.push(format!("is_error {is_error}, expected {}", e.is_error));
     }
@@ -554,9 +582,6 @@ fn run_library(peer: &str, case: &Case) -> Outcome {
     if let Some(n) = case.needs.as_deref().filter(|n| !needs_met(Some(n))) {
         return Outcome::Skip(format!("needs {n}"));
     }
-    if case.expect.media_type.is_some() {
-        return Outcome::Skip("an image answer (needs images)".into());
-    }
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
     materialize(&root, &case.files);
@@ -583,7 +608,12 @@ fn run_library(peer: &str, case: &Case) -> Outcome {
     let tool = s.tool(dialect);
     let r = tool.respond(Value::Object(call));
     let expect = expect_at(&case.expect, &root_text);
-    match check(&expect, &answer_text(&r), r.is_error) {
+    let media: Vec<(String, String)> = r
+        .media
+        .iter()
+        .map(|m| (m.mime_type.clone(), m.data.clone()))
+        .collect();
+    match check(&expect, &answer_text(&r), r.is_error, &media) {
         Ok(()) => Outcome::Pass,
         Err(e) => Outcome::Fail(e),
     }
@@ -616,8 +646,10 @@ fn server_binary() -> PathBuf {
 
 /// Runs one case through `mcp_server --preset PEER` over raw JSON-RPC on stdio.
 fn run_server(server: &Path, peer: &str, case: &Case) -> Outcome {
-    if !needs_met(case.needs.as_deref()) || case.expect.media_type.is_some() {
-        return Outcome::Skip("needs a document reader".into());
+    // The server is built with its default features: both document readers.
+    let met = |n: &str| matches!(n, "images" | "pdf") || needs_met(Some(n));
+    if let Some(n) = case.needs.as_deref().filter(|n| !met(n)) {
+        return Outcome::Skip(format!("needs {n}"));
     }
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
@@ -692,8 +724,23 @@ fn run_server(server: &Path, peer: &str, case: &Case) -> Outcome {
         })
         .unwrap_or_default();
     let is_error = result["isError"].as_bool().unwrap_or(false);
+    // Images and audio as MCP's own content; other files whole as embedded resources.
+    let media: Vec<(String, String)> = result["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|i| match i["type"].as_str() {
+            Some("image" | "audio") => Some((&i["mimeType"], &i["data"])),
+            Some("resource") => Some((&i["resource"]["mimeType"], &i["resource"]["blob"])),
+            _ => None,
+        })
+        .map(|(m, d)| {
+            let s = |v: &Value| v.as_str().unwrap_or_default().to_string();
+            (s(m), s(d))
+        })
+        .collect();
     let expect = expect_at(&case.expect, &root_text);
-    match check(&expect, &text, is_error) {
+    match check(&expect, &text, is_error, &media) {
         Ok(()) => Outcome::Pass,
         Err(e) => Outcome::Fail(e),
     }

@@ -43,12 +43,12 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use rangeread::tool::{Dialect, DialectTool, Role, Roots, ToolResponse};
+use rangeread::tool::{Dialect, DialectTool, Role, Roots, ToolItem, ToolResponse};
 use rangeread::{BufferPool, Error, IndexCache, Workspace, WorkspaceRegistry};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    InitializeResult, ListToolsResult, PaginatedRequestParams, ServerCapabilities, Tool,
-    ToolAnnotations,
+    InitializeResult, ListToolsResult, PaginatedRequestParams, ResourceContents,
+    ServerCapabilities, Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -101,13 +101,29 @@ fn definition(tool: &DialectTool) -> Tool {
     )
 }
 
-/// A tool's answer as MCP content: its text, the notes as a second block, the
-/// structured content.
+/// A tool's answer as MCP content: its text, with its images in their places (image
+/// content; audio as audio content, other files sent whole as embedded resources), the
+/// notes as a last block, the structured content.
 fn tool_result(r: ToolResponse) -> CallToolResult {
-    let mut content = vec![ContentBlock::text(r.text)];
-    if let Some(notes) = r.notes {
-        content.push(ContentBlock::text(notes));
-    }
+    let content: Vec<ContentBlock> = r
+        .items()
+        .into_iter()
+        .map(|item| match item {
+            ToolItem::Text(t) => ContentBlock::text(t),
+            ToolItem::Media(m) if m.mime_type.starts_with("image/") => {
+                ContentBlock::image(m.data.clone(), m.mime_type.clone())
+            }
+            ToolItem::Media(m) if m.mime_type.starts_with("audio/") => {
+                ContentBlock::audio(m.data.clone(), m.mime_type.clone())
+            }
+            ToolItem::Media(m) => {
+                let uri = format!("file://{}{}", if m.name.starts_with('/') { "" } else { "/" }, m.name);
+                ContentBlock::resource(
+                    ResourceContents::blob(m.data.clone(), uri).with_mime_type(m.mime_type.clone()),
+                )
+            }
+        })
+        .collect();
     let mut out = if r.is_error {
         CallToolResult::error(content)
     } else {

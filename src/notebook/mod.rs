@@ -455,50 +455,63 @@ fn outline(
 
 /// The text of one cell as [`NotebookRead::render`] writes it.
 fn render_cell(cell: &Cell, language: Option<&str>) -> String {
-    let mut s = format!(
+    let mut s = String::new();
+    render_cell_into(&mut s, cell, language, &mut Vec::new());
+    s
+}
+
+/// [`render_cell`] appended to `s`, with where each output image goes (the offset in
+/// `s` of its note line).
+fn render_cell_into<'a>(
+    s: &mut String,
+    cell: &'a Cell,
+    language: Option<&str>,
+    images: &mut Vec<(usize, &'a crate::images::ImageRead)>,
+) {
+    *s += &format!(
         "--- cell {} [{}] id={}",
         cell.index, cell.cell_type, cell.id
     );
     if let Some(n) = cell.execution_count {
-        s += &format!(" execution_count={n}");
+        *s += &format!(" execution_count={n}");
     }
     if cell.cell_type == "code" {
         if let Some(l) = language {
-            s += &format!(" language={l}");
+            *s += &format!(" language={l}");
         }
     }
-    s += " ---\n";
-    s += &cell.source;
+    *s += " ---\n";
+    *s += &cell.source;
     if !cell.source.is_empty() && !cell.source.ends_with('\n') {
         s.push('\n');
     }
     for (k, o) in cell.outputs.iter().enumerate() {
-        s += &format!("--- output {k} ({}", o.output_type);
+        *s += &format!("--- output {k} ({}", o.output_type);
         if let Some(n) = &o.name {
-            s += &format!(" {n}");
+            *s += &format!(" {n}");
         }
-        s += ") ---\n";
+        *s += ") ---\n";
         if let Some(t) = &o.text {
-            s += t;
+            *s += t;
             if !t.ends_with('\n') {
                 s.push('\n');
             }
         }
         if let Some(img) = &o.image {
-            s += &img.note();
+            images.push((s.len(), img));
+            *s += &img.note();
             s.push('\n');
         }
         if let Some(e) = &o.image_error {
-            s += &format!("[image not shown: {e}]\n");
+            *s += &format!("[image not shown: {e}]\n");
         }
         if !o.other_data.is_empty() {
-            s += &format!(
+            *s += &format!(
                 "[also in this output, not shown: {}]\n",
                 o.other_data.join(", ")
             );
         }
     }
-    s
 }
 
 impl NotebookRead {
@@ -507,6 +520,13 @@ impl NotebookRead {
     /// `--- output K (type) ---`, image outputs as their [`crate::images::ImageRead::note`], and a
     /// last line that says where to continue when the budget stopped the read.
     pub fn render(&self) -> String {
+        self.render_with_images().0
+    }
+
+    /// [`NotebookRead::render`], and the images of the outputs with where each goes in
+    /// the text: the byte offset of its note line (send the image there, before it).
+    pub fn render_with_images(&self) -> (String, Vec<(usize, &crate::images::ImageRead)>) {
+        let mut images = Vec::new();
         let mut s = format!(
             "Notebook {} ({} cells{}{})\n",
             self.path,
@@ -531,7 +551,7 @@ impl NotebookRead {
             }
         }
         for c in &self.cells {
-            s += &render_cell(c, self.language.as_deref());
+            render_cell_into(&mut s, c, self.language.as_deref(), &mut images);
         }
         if let Some(t) = &self.truncated {
             let last = self.cells.last().map_or(0, |c| c.index);
@@ -542,6 +562,6 @@ impl NotebookRead {
                 t.next_cell
             );
         }
-        s
+        (s, images)
     }
 }

@@ -236,6 +236,12 @@ impl PdfRead {
     /// without text on a read without a selection, each page under `--- page N ---`,
     /// and where to continue when the budget stopped the read.
     pub fn render(&self) -> String {
+        self.render_overview() + &self.render_pages(|page| format!("--- page {page} ---\n"))
+    }
+
+    /// The header line of [`PdfRead::render`] (pages, title) and, for a read without a
+    /// selection, the overview (outline, pages without text): its text before the pages.
+    pub fn render_overview(&self) -> String {
         let mut s = format!("PDF {} ({} pages", self.path, self.page_count);
         if let Some(t) = &self.title {
             s += &format!(", title \"{t}\"");
@@ -276,8 +282,16 @@ impl PdfRead {
                 );
             }
         }
+        s
+    }
+
+    /// The pages as [`PdfRead::render`] writes them, each under `marker(page)`, and
+    /// where to continue when the budget stopped the read: the text without the header
+    /// and overview.
+    pub fn render_pages(&self, marker: impl Fn(u64) -> String) -> String {
+        let mut s = String::new();
         for p in &self.pages {
-            s += &format!("--- page {} ---\n", p.page);
+            s += &marker(p.page);
             if p.likely_scanned {
                 s += "[no text layer: this page is an image, likely scanned; OCR would be needed to read it]\n";
             } else if p.no_text {

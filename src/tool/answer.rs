@@ -39,6 +39,8 @@ pub(crate) enum Body {
     Note(String),
     /// The empty line after a final line feed, numbered (tools that split on `\n`).
     EmptyLine(u64),
+    /// An image, PDF pages, notebook cells, or a file sent whole.
+    Document(Box<crate::tool::doc_answer::Doc>),
 }
 
 impl Answer {
@@ -68,6 +70,9 @@ pub(crate) fn render(d: &Dialect, a: Answer) -> ToolResponse {
     let r = match a.body {
         Body::Read(r) => *r,
         Body::Note(text) => return structured(d, ToolResponse::ok(text)),
+        Body::Document(doc) => {
+            return crate::tool::doc_answer::render(d, *doc);
+        }
         Body::EmptyLine(n) => {
             let mut out = String::new();
             if let Some(t) = &d.output.line {

@@ -39,6 +39,10 @@ pub(crate) struct Request {
     pub pages: Option<Given<String>>,
     /// The caller opted in to lifted caps ([`Role::LiftCaps`]).
     pub lift: bool,
+    /// A notebook's cells as given ([`Role::Cells`]).
+    pub cells: Option<Given<String>>,
+    /// An image's region as given ([`Role::Crop`]).
+    pub crop: Option<Given<String>>,
 }
 
 /// One way of selecting, for the conflict check and for what the answer says.
@@ -129,6 +133,14 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
                 // An empty page range is no page range.
                 r.pages = given(a.string(&names)?).filter(|g| !g.value.trim().is_empty());
                 r.pages.is_some()
+            }
+            Role::Cells => {
+                r.cells = given(a.string(&names)?).filter(|g| !g.value.trim().is_empty());
+                r.cells.is_some()
+            }
+            Role::Crop => {
+                r.crop = given(a.string(&names)?).filter(|g| !g.value.trim().is_empty());
+                r.crop.is_some()
             }
             Role::LiftCaps => {
                 let v = a.boolean(&names)?;

@@ -75,6 +75,10 @@ pub struct Dialect {
     /// How a page-range parameter ([`Role::Pages`]) is checked; `None`: any text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pages: Option<PageRules>,
+    /// What the tool does with images, PDFs and notebooks; by default it reads none
+    /// (images and PDFs are binary, a notebook is JSON text).
+    #[serde(default, skip_serializing_if = "super::doc_forms::Documents::is_default")]
+    pub documents: super::doc_forms::Documents,
 }
 
 /// How a tool turns a file's bytes into text.
@@ -184,6 +188,12 @@ pub enum Role {
     /// A page or page range of a paged document (`"3"`, `"1-5"`), checked by
     /// [`Dialect::pages`]; text files ignore it.
     Pages,
+    /// A notebook's cells (`"3"`, `"2-9"`, `"10-"`, from 0, or a cell id); other files
+    /// ignore it.
+    Cells,
+    /// A region of an image in its original pixels, `"x,y,width,height"`; other files
+    /// ignore it.
+    Crop,
     /// `true`: lift the caps up to the room the host says the caller has left
     /// ([`CapLift`]).
     LiftCaps,

@@ -32,7 +32,13 @@ pub(crate) fn input_schema(d: &Dialect) -> Map<String, Value> {
 fn property(p: &Param) -> Map<String, Value> {
     let mut m = if p.schema.is_empty() {
         let v = match p.role {
-            Role::Path | Role::Session | Role::Ignored | Role::Mode | Role::Pages => {
+            Role::Path
+            | Role::Session
+            | Role::Ignored
+            | Role::Mode
+            | Role::Pages
+            | Role::Cells
+            | Role::Crop => {
                 json!({"type": "string"})
             }
             Role::Indentation => json!({"type": "object"}),

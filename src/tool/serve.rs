@@ -229,6 +229,17 @@ impl DialectTool {
     /// Reads what the plan selects and checks it against the dialect's caps.
     fn read_answer(&self, ctx: &Ctx, plan: Plan, request: Request) -> Result<Answer> {
         let d = &self.dialect;
+        if let Some(doc) = crate::tool::doc_answer::read(ctx, &request, &plan)? {
+            return Ok(Answer {
+                plan,
+                body: Body::Document(Box::new(doc)),
+                requested: None,
+                outline: None,
+                root: ctx.workspace.map(|w| w.root().to_path_buf()),
+                session: request.session,
+                notes: Vec::new(),
+            });
+        }
         crate::tool::caps::check_size(ctx, &request)?;
         checks::before_read(ctx, &request.path, &plan)?;
         // What the file's name, size or kind answers instead of its lines.
