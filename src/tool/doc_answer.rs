@@ -44,7 +44,8 @@ pub(crate) fn read(ctx: &Ctx, request: &Request, plan: &Plan) -> Result<Option<D
     if docs.is_default() {
         return Ok(None);
     }
-    let reader = ctx.reader();
+    // A document's kind comes from its content, whatever the dialect's text decoding.
+    let reader = ctx.reader().detection(crate::config::Detection::Auto);
     let opened = match ctx.workspace {
         Some(ws) => reader.open_in(ws, ctx.path),
         None => reader.open(ctx.path),
