@@ -245,8 +245,8 @@ mod tests {
         // Refused by extension before it is looked for.
         let r = t.respond(json!({"file_path": "missing.ZIP"}));
         assert!(r.text.contains("a binary .zip file"), "{}", r.text);
-        // Images and PDFs wait for the document readers.
+        // Images and PDFs are read (by content): a missing one is looked for.
         let r = t.respond(json!({"file_path": "shot.png"}));
-        assert!(r.text.contains("cannot show .png files yet"), "{}", r.text);
+        assert!(r.text.starts_with("File does not exist."), "{}", r.text);
     }
 }

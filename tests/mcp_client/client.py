@@ -12,6 +12,7 @@ isError results); a second server without a store must not list that tool. The
 mcp-filesystem preset runs over two allowed directories, and the gemini preset beside it. Prints one line per check and `N passed, M failed`; exits 1 on any failure.
 """
 
+import base64
 import os
 import sys
 import tempfile
@@ -36,6 +37,12 @@ BINARY_PNG = (
     "Binary files are not supported. File detected as image/png. "
     "Please use another tool or method to process this file."
 )
+# A zip archive's local file header: binary, and no document the server reads.
+ZIP = b"PK\x03\x04\x14\x00\x00\x00\x08\x00" + bytes(20)
+BINARY_ZIP = (
+    "Binary files are not supported. File detected as application/zip. "
+    "Please use another tool or method to process this file."
+)
 LINES = 5000
 
 passed = 0
@@ -58,7 +65,7 @@ def field(obj, snake, camel):
 
 
 def texts(result):
-    return [c.text for c in result.content]
+    return [c.text for c in result.content if getattr(c, "type", "text") == "text"]
 
 
 def make_fixtures(tmp):
@@ -79,6 +86,8 @@ def make_fixtures(tmp):
         f.write("fn main() {\n    run();\n}\n\nstruct A;\n")
     with open(os.path.join(root, "pixel.png"), "wb") as f:
         f.write(PNG)
+    with open(os.path.join(root, "archive.zip"), "wb") as f:
+        f.write(ZIP)
     with open(os.path.join(root, "server.pem"), "w") as f:
         f.write("-----BEGIN PRIVATE KEY-----\n")
     with open(os.path.join(tmp, "outside.txt"), "w") as f:
@@ -345,7 +354,8 @@ async def session(server, root, lines, long_line):
         schema = field(tools["read_file"], "input_schema", "inputSchema")
         props = schema.get("properties", {})
         expected = {"path", "start_line", "end_line", "offset", "limit", "head", "tail",
-                    "start_byte", "end_byte", "should_read_entire_file", "explanation"}
+                    "start_byte", "end_byte", "should_read_entire_file", "explanation",
+                    "pages", "cells", "crop"}
         check("schema lists the parameters", set(props) == expected, sorted(props))
         check("schema requires path", schema.get("required") == ["path"], schema.get("required"))
         check("schema refuses unknown parameters", schema.get("additionalProperties") is False,
@@ -435,11 +445,20 @@ async def session(server, root, lines, long_line):
         # Failures: tool results with isError, never protocol errors or a crash; the message
         # once, in the text, and its kind for the host.
         r = await call({"path": "pixel.png"})
+        images = [c for c in r.content if getattr(c, "type", "") == "image"]
+        check("an image comes back as image content with its size line",
+              not field(r, "is_error", "isError") and len(images) == 1
+              and field(images[0], "mime_type", "mimeType") == "image/png"
+              and base64.b64decode(images[0].data) == PNG
+              and any(t.startswith("[Image: original 1x1, sent 1x1 image/png") for t in texts(r))
+              and (field(r, "structured_content", "structuredContent") or {}).get("kind") == "image",
+              (r.content, field(r, "structured_content", "structuredContent")))
+        r = await call({"path": "archive.zip"})
         check("a refused binary file: kind binary, the message not repeated",
               field(r, "structured_content", "structuredContent") == {"kind": "binary"},
               field(r, "structured_content", "structuredContent"))
         errors = [
-            ("binary file", {"path": "pixel.png"}, BINARY_PNG),
+            ("binary file", {"path": "archive.zip"}, BINARY_ZIP),
             ("absolute path outside the root", {"path": "/etc/passwd"},
              'Path "/etc/passwd" is outside the workspace'),
             ("relative path outside the root", {"path": "../outside.txt"},
