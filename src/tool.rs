@@ -99,9 +99,7 @@ pub use dialect::{
     LargeFile, Limits, LineRules, Links, NameRefusal, OutlineForm, Output, PageRules, Param,
     PastEnd, PathRules, PathShow, RangeChecks, Refusal, Role, SizeCap, Special, TokenCap, Unit,
 };
-pub use doc_forms::{
-    CellForm, Documents, ImageForm, NotebookForm, PageCap, PdfForm, RawMedia,
-};
+pub use doc_forms::{CellForm, Documents, ImageForm, NotebookForm, PageCap, PdfForm, RawMedia};
 pub use edit::line_offsets;
 pub use listing::Listing;
 pub use oversize::Oversize;

@@ -10,6 +10,8 @@
 //! media items (images, files sent whole) are compared by `media_type` (the first item's
 //! MIME type) and `inline_data` (Gemini's `{mimeType, data}`: an item's type and base64).
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
@@ -545,7 +547,10 @@ fn check(e: &Expect, text: &str, is_error: bool, media: &[(String, String)]) -> 
     let mut why = Vec::new();
     if let Some(t) = &e.media_type {
         if media.first().map(|m| &m.0) != Some(t) {
-            why.push(format!("media type {t} expected, got {:?}", media.first().map(|m| &m.0)));
+            why.push(format!(
+                "media type {t} expected, got {:?}",
+                media.first().map(|m| &m.0)
+            ));
         }
     }
     if let Some(want) = &e.inline_data {
@@ -555,7 +560,9 @@ fn check(e: &Expect, text: &str, is_error: bool, media: &[(String, String)]) -> 
         });
         if !found {
             let got: Vec<(&str, usize)> = media.iter().map(|m| (m.0.as_str(), m.1.len())).collect();
-            why.push(format!("no media item {want}; got (type, base64 length) {got:?}"));
+            why.push(format!(
+                "no media item {want}; got (type, base64 length) {got:?}"
+            ));
         }
     }
     if is_error != e.is_error {
@@ -671,26 +678,6 @@ fn run_library(peer: &str, case: &Case) -> Outcome {
 /// The expectation with `{root}` filled in.
 fn expect_at(e: &Expect, root: &str) -> Expect {
     serde_json::from_value(with_root(&serde_json::to_value(e).unwrap(), root)).unwrap()
-}
-
-/// `target/<profile>/mcp_server`, built by cargo if out of date.
-fn server_binary() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().and_then(Path::parent).unwrap().to_path_buf();
-    let mut cargo = Command::new(env!("CARGO"));
-    cargo
-        .args(["build", "-p", "rangeread-mcp-server", "--bin", "mcp_server"])
-        // The tests of object storage need the feature: one build serves every test.
-        .args(["--features", "object-store"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"));
-    if profile_dir.file_name().is_some_and(|n| n == "release") {
-        cargo.arg("--release");
-    }
-    assert!(
-        cargo.status().unwrap().success(),
-        "cargo build of mcp_server failed"
-    );
-    profile_dir.join(format!("mcp_server{}", std::env::consts::EXE_SUFFIX))
 }
 
 /// Runs one case through `mcp_server --preset PEER` over raw JSON-RPC on stdio.
@@ -967,7 +954,7 @@ macro_rules! peer_tests {
     ($($name:ident => $peer:expr),* $(,)?) => {$(
         #[test]
         fn $name() {
-            let server = server_binary();
+            let server = common::mcp_server_binary();
             run($peer, Some(&server));
         }
     )*};

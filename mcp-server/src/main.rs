@@ -7,7 +7,7 @@
 //!     [--root DIR] [--protect GLOB]... [--case-insensitive] [--session NAME=DIR]...
 //!     [--sessions-store claude|codex|opencode|jsonl --sessions-dir DIR [--all-projects]]
 //!     [--max-lines N] [--max-bytes N] [--max-line-chars N] [--index-dir DIR]
-//!     [--dialect FILE]...
+//!     [--image-policy NAME] [--dialect FILE]...
 //! ```
 //!
 //! `--help` lists every flag. Each preset (`--preset`) is a dialect of the library
@@ -117,7 +117,11 @@ fn tool_result(r: ToolResponse) -> CallToolResult {
                 ContentBlock::audio(m.data.clone(), m.mime_type.clone())
             }
             ToolItem::Media(m) => {
-                let uri = format!("file://{}{}", if m.name.starts_with('/') { "" } else { "/" }, m.name);
+                let uri = format!(
+                    "file://{}{}",
+                    if m.name.starts_with('/') { "" } else { "/" },
+                    m.name
+                );
                 ContentBlock::resource(
                     ResourceContents::blob(m.data.clone(), uri).with_mime_type(m.mime_type.clone()),
                 )
@@ -290,6 +294,9 @@ fn build(o: Options) -> Result<Server, String> {
         }
         if let Some(n) = o.max_line_chars {
             dialect.limits.max_line_chars = n;
+        }
+        if let (Some(name), Some(images)) = (&o.image_policy, dialect.documents.images.as_mut()) {
+            images.policy = name.clone();
         }
         let by_session = dialect.params.iter().any(|p| p.role == Role::Session);
         let scan = o.max_scan_bytes;

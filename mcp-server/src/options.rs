@@ -22,6 +22,8 @@ pub struct Options {
     pub max_lines: Option<u64>,
     pub max_bytes: Option<u64>,
     pub max_line_chars: Option<u64>,
+    /// `--image-policy`: the image policy of a preset that reads images.
+    pub image_policy: Option<String>,
     pub max_scan_bytes: u64,
     pub sessions_store: Option<String>,
     pub sessions_dir: Option<PathBuf>,
@@ -72,6 +74,9 @@ usage: mcp_server [OPTIONS]
   --max-lines N            lines per call (default: the preset's, 2000 for most; 0: no limit)
   --max-bytes N            bytes per call (default: the preset's, 102400 for most; 0: no limit)
   --max-line-chars N       characters a line before it is cut (default: the preset's; 0: no limit)
+  --image-policy NAME      the limits images are sent within, for a preset that reads
+                           images: anthropic (read_file's), claude-code, openai, gemini
+                           or none
   --max-scan-bytes N       bytes of a file counted for line numbers in one call (default
                            4294967296, 4 GiB; 0: no limit); the count goes on in later calls
   --index-dir DIR          keep line indexes of large files in DIR (created if missing, at
@@ -91,6 +96,7 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Opt
         max_lines: None,
         max_bytes: None,
         max_line_chars: None,
+        image_policy: None,
         // A model drives this server: one call never scans more than 4 GiB (about two
         // seconds) of a file to count its lines; the index keeps the count for later calls.
         max_scan_bytes: DEFAULT_MAX_SCAN_BYTES,
@@ -168,6 +174,16 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Opt
             }
             Long("max-line-chars") => {
                 o.max_line_chars = Some(number("--max-line-chars", p.value().map_err(err)?)?)
+            }
+            Long("image-policy") => {
+                let name = p.value().map_err(err)?.string().map_err(err)?;
+                if rangeread::images::ImagePolicy::preset(&name).is_none() {
+                    return Err(format!(
+                        "--image-policy {name:?}: the policies are anthropic, claude-code, \
+                         openai, gemini and none"
+                    ));
+                }
+                o.image_policy = Some(name);
             }
             Short('h') | Long("help") => return Ok(None),
             other => return Err(format!("{} (see --help)", other.unexpected())),

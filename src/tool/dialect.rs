@@ -77,7 +77,10 @@ pub struct Dialect {
     pub pages: Option<PageRules>,
     /// What the tool does with images, PDFs and notebooks; by default it reads none
     /// (images and PDFs are binary, a notebook is JSON text).
-    #[serde(default, skip_serializing_if = "super::doc_forms::Documents::is_default")]
+    #[serde(
+        default,
+        skip_serializing_if = "super::doc_forms::Documents::is_default"
+    )]
     pub documents: super::doc_forms::Documents,
 }
 

@@ -120,8 +120,10 @@ pub(crate) fn read(ctx: &Ctx, request: &Request, plan: &Plan) -> Result<Option<D
         req = req.cells(parsed::<CellSelection>(g)?);
     }
     let pdf_form = docs.pdf.as_ref().filter(|_| kind == DocumentKind::Pdf);
-    if let (Some(cap), None) = (pdf_form.and_then(|f| f.whole_max_pages.as_ref()), &request.pages)
-    {
+    if let (Some(cap), None) = (
+        pdf_form.and_then(|f| f.whole_max_pages.as_ref()),
+        &request.pages,
+    ) {
         // The page count, from a read of the first page, before every page is read.
         let first = PageSelection::Range {
             start: 1,
@@ -144,7 +146,9 @@ pub(crate) fn read(ctx: &Ctx, request: &Request, plan: &Plan) -> Result<Option<D
 
 /// A selection parameter parsed by the library, its error naming the parameter.
 fn parsed<T: std::str::FromStr<Err = Error>>(g: &Given<String>) -> Result<T> {
-    g.value.parse().map_err(|e: Error| param(&g.name, e.to_string()))
+    g.value
+        .parse()
+        .map_err(|e: Error| param(&g.name, e.to_string()))
 }
 
 /// A page selection past the last page, in the dialect's text.
@@ -218,7 +222,11 @@ pub(crate) fn render(d: &Dialect, doc: Doc) -> ToolResponse {
             }
             DocumentRead::Notebook(n) => {
                 let shown = shown(d, &n.path, &n.resolved_path);
-                let cells = d.documents.notebooks.as_ref().and_then(|f| f.cells.as_ref());
+                let cells = d
+                    .documents
+                    .notebooks
+                    .as_ref()
+                    .and_then(|f| f.cells.as_ref());
                 let images = match cells {
                     Some(form) => cell_text(form, &n, &shown, &mut out.text),
                     None => {

@@ -200,10 +200,16 @@ mod tests {
             content_types: vec!["image/jpeg".into(), "image/png".into()],
             ..RawMedia::default()
         };
-        assert_eq!(r.mime_for(Some("png"), Some("image/jpeg")).unwrap(), "image/png");
+        assert_eq!(
+            r.mime_for(Some("png"), Some("image/jpeg")).unwrap(),
+            "image/png"
+        );
         assert_eq!(r.mime_for(Some("txt"), Some("image/jpeg")), None);
         r.sniff = true;
-        assert_eq!(r.mime_for(Some("png"), Some("image/jpeg")).unwrap(), "image/jpeg");
+        assert_eq!(
+            r.mime_for(Some("png"), Some("image/jpeg")).unwrap(),
+            "image/jpeg"
+        );
         assert_eq!(r.mime_for(Some("png"), None).unwrap(), "image/png");
         r.content_selects = true;
         assert_eq!(r.mime_for(None, Some("image/jpeg")).unwrap(), "image/jpeg");

@@ -232,3 +232,31 @@ pub fn unicode_encodings(text: &str) -> Vec<(&'static str, Vec<u8>)> {
         ("utf-32be", utf32(true)),
     ]
 }
+
+/// `target/<profile>/mcp_server` (package `rangeread-mcp-server`, with its default
+/// features: the document readers), built by cargo if out of date: a no-op when it is up
+/// to date, a rebuild when the library or the server changed (a stale binary would test
+/// old code).
+pub fn mcp_server_binary() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    let profile_dir = exe
+        .parent()
+        .and_then(std::path::Path::parent)
+        .expect("target/<profile>/deps/<test>")
+        .to_path_buf();
+    let mut cargo = std::process::Command::new(env!("CARGO"));
+    cargo
+        .args(["build", "-p", "rangeread-mcp-server", "--bin", "mcp_server"])
+        // The tests of object storage need the feature: one build serves every test.
+        .args(["--features", "object-store"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"));
+    if profile_dir.file_name().is_some_and(|n| n == "release") {
+        cargo.arg("--release");
+    }
+    let status = cargo.status().expect("run cargo build");
+    assert!(
+        status.success(),
+        "cargo build -p rangeread-mcp-server failed"
+    );
+    profile_dir.join(format!("mcp_server{}", std::env::consts::EXE_SUFFIX))
+}
