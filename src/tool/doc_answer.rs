@@ -370,11 +370,15 @@ fn cell_text<'a>(
                 &[("index", &c.index), ("path", &shown)],
             );
             fill_into(out, &form.output, &[("text", &text)]);
+            out.push('\n');
             continue;
         }
         for o in &c.outputs {
             if let Some(t) = &o.text {
                 fill_into(out, &form.output, &[("text", t)]);
+                if !out.ends_with('\n') {
+                    out.push('\n');
+                }
             }
             if let Some(i) = &o.image {
                 images.push((out.len(), i));

@@ -130,7 +130,8 @@ pub struct CellForm {
     pub language: String,
     /// The language whose code cells carry no `{meta}`.
     pub default_language: String,
-    /// Each output's text (`{text}`), its images after it.
+    /// Each output's text (`{text}`), then a line feed if it does not end with one; its
+    /// images after it.
     pub output: String,
     /// When a cell's output texts together are longer than this many characters, they
     /// are replaced by [`CellForm::outputs_too_large`].
