@@ -29,7 +29,7 @@
 //!
 //! | preset | tool | parameters | answer |
 //! |---|---|---|---|
-//! | `read_file` | `read_file` | [`ReadFileParams`]: every spelling below | the content; the notes as a second block; [`ReadMetadata`] as structured content |
+//! | `read_file` | `read_file` | [`ReadFileParams`]: every spelling below; `pages`, `cells`, `crop` for documents | the content; the notes as a second block; [`ReadMetadata`] as structured content; images as [`ToolMedia`] |
 //! | `session_read_file` | `session_read_file` | `session`, `path` (or `target_file`), Cursor's line parameters | JSON [`SessionReadFileResponse`] |
 //! | `file_read` | `file_read` | `filename`, `start_line`, `end_line` | the numbered Markdown block; the outline after a full read |
 //! | `fs_read` | `fs_read` | `path`, `start_byte`, `end_byte` | JSON [`FsReadResponse`] |
@@ -37,7 +37,7 @@
 //! | `gemini` | `read_file` | `file_path`, `start_line`, `end_line` | the lines, a truncation header before a partial read |
 //! | `mcp-filesystem` | `read_text_file`, `read_file` | `path`, `head`, `tail` | the text, also as structured `{content}` |
 //! | `codex` | `read_file` | `file_path` (absolute), `offset`, `limit`, `mode`, `indentation` | `L12: line` text, Codex's error texts |
-//! | `claude-code` | `Read` | `file_path`, `offset`, `limit`, `pages`, `allow_large` | `N\tline` text, the size and token caps, Claude Code's reminders and error texts |
+//! | `claude-code` | `Read` | `file_path`, `offset`, `limit`, `pages`, `allow_large` | `N\tline` text, the size and token caps, Claude Code's reminders and error texts; images, `<cell id>` notebook cells, PDF pages as text |
 //! | `rust-mcp-filesystem/*` | `read_text_file`, `head_file`, `tail_file`, `read_file_lines` | `path` and `with_line_numbers` / `lines` / `offset` (lines to skip), `limit` | the text as on disk; `{n:>6} \| line` on request |
 //! | `forge` | `read` | `file_path` (or `path`), `start_line`, `end_line` (swapped when reversed), `show_line_numbers` | `<file path= display_lines= total_lines=><![CDATA[N:line]]></file>`; errors in `<tool_call_error>` |
 //! | `openhands` | `str_replace_editor` | `command` (`view` only), `path` (absolute), `view_range` | `` Here's the result of running `cat -n` on PATH: `` and `{n:>6}\t{line}`, clipped at 16,000 characters; `ERROR:\n...` |
@@ -47,6 +47,14 @@
 //! message that names the parameter as the caller spelled it. Every failure is an answer
 //! with `is_error`, in the dialect's words: a host has no failure path of its own to get
 //! wrong.
+//!
+//! # Documents
+//!
+//! A dialect's [`Documents`] say which files it reads as images (through an
+//! [`ImagePolicy`](crate::images::ImagePolicy) preset), PDF pages, notebook cells, or
+//! sends whole, and the texts of each answer; by default none (images and PDFs are
+//! binary, a notebook is JSON text). Images go with the text as [`ToolMedia`] items, in
+//! their place ([`ToolResponse::items`]): an MCP server sends them as image content.
 //!
 //! # Structured content
 //!
@@ -266,6 +274,7 @@ fn unified() -> &'static Dialect {
 /// | `offset`, `limit` | | `limit` lines from line `offset` (1-based; Claude Code, Codex) |
 /// | `head`, `tail` | | the first / last N lines (MCP filesystem server) |
 /// | `start_byte`, `end_byte` | | bytes `[start_byte, end_byte)`, snapped to whole characters |
+/// | `pages`, `cells`, `crop` | | a PDF's pages, a notebook's cells, an image's region |
 /// | `explanation` | | accepted and ignored (Cursor) |
 ///
 /// Without any selecting parameter the whole file is read (within the reader's budgets).
@@ -320,6 +329,15 @@ pub struct ReadFileParams {
     /// End of the byte range, exclusive. Widened to a character boundary.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub end_byte: Option<u64>,
+    /// PDFs: the pages to read, `"3"`, `"2-9"` or `"10-"` (from 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pages: Option<String>,
+    /// Notebooks: the cells to read, `"3"`, `"0-4"` or `"10-"` (from 0), or a cell id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cells: Option<String>,
+    /// Images: the region to read, `"x,y,width,height"` in the original's pixels.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub crop: Option<String>,
     /// Why the file is read (accepted and ignored).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub explanation: Option<String>,
@@ -374,6 +392,9 @@ impl ReadFileParams {
             tail: u(&r.tail),
             start_byte: u(&r.start_byte),
             end_byte: u(&r.end_byte),
+            pages: r.pages.map(|g| g.value),
+            cells: r.cells.map(|g| g.value),
+            crop: r.crop.map(|g| g.value),
             explanation: None,
             path: r.path,
         })
@@ -640,12 +661,15 @@ mod tests {
         assert_eq!(
             names,
             [
+                "cells",
+                "crop",
                 "end_byte",
                 "end_line",
                 "explanation",
                 "head",
                 "limit",
                 "offset",
+                "pages",
                 "path",
                 "should_read_entire_file",
                 "start_byte",
