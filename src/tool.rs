@@ -98,7 +98,7 @@ pub use dialect::{
     PastEnd, PathRules, PathShow, RangeChecks, Refusal, Role, SizeCap, Special, TokenCap, Unit,
 };
 pub use edit::line_offsets;
-pub use listing::Listing;
+pub use listing::{Listing, ListingOrder};
 pub use oversize::Oversize;
 pub use roots::Roots;
 pub use serve::{DialectTool, ToolDefinition};
