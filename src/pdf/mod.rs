@@ -226,7 +226,7 @@ pub struct PdfRead {
     pub title: Option<String>,
     /// Whether the file is encrypted (opened with the password given, empty by default).
     pub encrypted: bool,
-    /// The bookmarks, in order.
+    /// The bookmarks, in order, for a read without a selection (else empty).
     pub outline: Vec<OutlineItem>,
     /// The selection, as asked.
     pub requested: String,
