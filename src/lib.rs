@@ -175,10 +175,10 @@
 //! ```
 //! use rangeread::{DocumentRead, DocumentRequest, Reader, Source};
 //!
-//! let nb = br#"{"cells": [{"cell_type": "markdown", "id": "a", "source": "# Title"},
+//! let nb = br##"{"cells": [{"cell_type": "markdown", "id": "a", "source": "# Title"},
 //!   {"cell_type": "code", "id": "b", "execution_count": 1, "source": "1 + 1",
 //!    "outputs": [{"output_type": "execute_result", "data": {"text/plain": "2"}}]}],
-//!   "metadata": {}, "nbformat": 4, "nbformat_minor": 5}"#;
+//!   "metadata": {}, "nbformat": 4, "nbformat_minor": 5}"##;
 //! let reader = Reader::new();
 //! let mut doc = reader.document(Source::from_bytes(nb.to_vec(), "calc.ipynb"));
 //! let request = DocumentRequest::new().cells("b".parse()?);
