@@ -516,14 +516,15 @@ fn read_object(
         return Err(fail("--case-insensitive applies to local roots only"));
     }
     let root = ObjectRoot::open(&root)?.protect(args.protect.iter().cloned())?;
-    let src = root.source(&rel)?;
-    let mut doc = reader.document(src);
+    // Through a workspace: with --index-dir, an object the directory knows is opened
+    // without a request, and a read of a replaced one is retried from its new version.
+    let ws = rangeread::Workspace::object(root);
     let out = if args.outline {
-        doc.outline().map(Output::Outline)
+        (reader.open_in(&ws, &rel)).and_then(|mut doc| doc.outline().map(Output::Outline))
     } else {
-        doc.read(selection).map(|r| Output::Read(Box::new(r)))
+        (reader.read_in(&ws, &rel, selection)).map(|r| Output::Read(Box::new(r)))
     };
-    if args.object_stats {
+    if let Some(root) = ws.object_root().filter(|_| args.object_stats) {
         let stats = root.stats();
         eprintln!(
             "object-store: {} requests, {} bytes",

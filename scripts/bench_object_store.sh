@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reads a 1 GiB object through a real S3 API server on loopback with the release `read`
+# Reads a 1 GiB object (or SIZE_BYTES) through a real S3 API server on loopback with the release `read`
 # example, and reports for each read the requests it made, the bytes it received and the
 # whole-process time (median of RUNS), beside the same read of the local file.
 #
@@ -78,6 +78,8 @@ cases = [
     ("64 KiB at 50%", ["--bytes", f"{mid}:{mid + 65536}"]),
     ("250 lines at 90%, first read (count)", ["--lines", f"{deep}:+249"]),
     ("250 lines at 90%, persisted index", ["--lines", f"{deep}:+249", "--index-dir", idx]),
+    ("tail 250, persisted index", ["--tail", "250", "--index-dir", idx]),
+    ("64 KiB at 50%, persisted index", ["--bytes", f"{mid}:{mid + 65536}", "--index-dir", idx]),
 ]
 def run(args):
     t = time.perf_counter()

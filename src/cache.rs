@@ -43,12 +43,20 @@ use std::any::Any;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
 use crate::index::LineIndex;
+#[cfg(feature = "object-store")]
+use crate::persist::source_identity;
 use crate::persist::{IndexDir, Loaded, Stored, PERSIST_MIN};
 use crate::source::Source;
+
+/// The slot of a file's first bytes (its classification sample).
+fn sample_slot() -> u64 {
+    static SLOT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *SLOT.get_or_init(IndexCache::slot)
+}
 
 /// Bytes of the file kept just before the indexed end, to tell an append from a rewrite.
 const SAMPLE: u64 = 64;
@@ -458,7 +466,7 @@ impl IndexCache {
         };
         let mut inner = self.lock();
         match &loaded {
-            Some(index) => {
+            Some((index, _)) => {
                 inner.stats.loaded += 1;
                 if found == Lookup::Dropped {
                     Self::record(&mut inner, found);
@@ -467,11 +475,19 @@ impl IndexCache {
             }
             None => Self::record(&mut inner, found),
         }
-        loaded
+        drop(inner);
+        let (index, sample) = loaded?;
+        if !sample.is_empty() {
+            // The file is classified from it, without reading it.
+            let cost = sample.len();
+            self.attach(src, sample_slot(), Arc::<[u8]>::from(sample), cost);
+        }
+        Some(index)
     }
 
-    /// The stored index of `src` in the index directory, if there is a valid one.
-    fn load(&self, src: &Source, block: u64) -> Option<LineIndex> {
+    /// The stored index of `src` in the index directory, if there is a valid one, with
+    /// the file's first bytes stored beside it.
+    fn load(&self, src: &Source, block: u64) -> Option<(LineIndex, Vec<u8>)> {
         let disk = self.disk.as_ref()?;
         // No smaller file is ever stored: spare it the path resolution and the lookup.
         if src.len() < PERSIST_MIN {
@@ -479,7 +495,7 @@ impl IndexCache {
         }
         let key = src.persist_key()?;
         match disk.load(&key, src.len(), block) {
-            Loaded::Index(index) => Some(index),
+            Loaded::Index(index, sample) => Some((index, sample)),
             Loaded::Absent => None,
             Loaded::Rejected => {
                 self.lock().stats.rejected += 1;
@@ -524,7 +540,10 @@ impl IndexCache {
         let Some(key) = src.persist_key() else {
             return;
         };
-        let stored = disk.store(&key, index);
+        let sample = self
+            .attachment::<Arc<[u8]>>(src, sample_slot(), false)
+            .map(|(s, _)| s);
+        let stored = disk.store(&key, index, sample.as_deref().unwrap_or_default());
         let mut inner = self.lock();
         let s = &mut inner.stats;
         match stored {
@@ -632,6 +651,50 @@ impl IndexCache {
             cost: cost + std::mem::size_of::<Attached>(),
         });
         self.insert(&mut inner, key, entry);
+    }
+
+    /// The first bytes of `src` (its classification sample) when the cache keeps them:
+    /// loaded from the index directory with its index, or kept by [`IndexCache::keep_sample`].
+    pub(crate) fn sample(&self, src: &Source) -> Option<Arc<[u8]>> {
+        self.attachment::<Arc<[u8]>>(src, sample_slot(), false)
+            .map(|(s, _)| s)
+    }
+
+    /// Keeps the first bytes of `src`, classified from them, to store them with its index:
+    /// only for files the directory may store (with a directory, at least
+    /// [`PERSIST_MIN`] bytes).
+    pub(crate) fn keep_sample(&self, src: &Source, sample: &[u8]) {
+        if self.disk.is_some() && src.len() >= PERSIST_MIN && src.persist_key().is_some() {
+            self.attach(src, sample_slot(), Arc::<[u8]>::from(sample), sample.len());
+        }
+    }
+
+    /// The length and version stored in the index directory for the source a host
+    /// brought whose identity is `identity` (an object's URL): a source can be opened at
+    /// that version without a request, its first read conditional on it.
+    #[cfg(feature = "object-store")]
+    pub(crate) fn stored_version(&self, identity: &str) -> Option<(u64, String)> {
+        let (len, version) = self
+            .disk
+            .as_ref()?
+            .stored_version(&source_identity(identity))?;
+        Some((len, String::from_utf8(version).ok()?))
+    }
+
+    /// Forgets what is kept for the version of `src` (a source a host brought) in memory
+    /// and in the index directory: the source was found changed, and that version must
+    /// not be offered again.
+    pub(crate) fn discard(&self, src: &Source) {
+        if let Some((_, key)) = Self::key_of(src) {
+            let mut inner = self.lock();
+            if inner.entries.contains_key(&key) {
+                inner.remove(key);
+                inner.stats.invalidated += 1;
+            }
+        }
+        if let (Some(disk), Some(key)) = (&self.disk, src.persist_key()) {
+            disk.remove_version(&key);
+        }
     }
 
     /// A slot number no other user of any cache has: what a layer above attaches under.

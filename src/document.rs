@@ -7,7 +7,7 @@ use std::sync::Arc;
 use crate::block::{find_block, Limits};
 use crate::budget::{byte_page, collect_lines, Page};
 use crate::cache::{Attachment, IndexCache};
-use crate::classify::{classify_source, Classification, TextInfo, SAMPLE_SIZE};
+use crate::classify::{classify, classify_source, Classification, TextInfo, SAMPLE_SIZE};
 use crate::config::{Config, Detection, Totals};
 use crate::decode::decode;
 use crate::error::{Error, Result};
@@ -179,8 +179,19 @@ impl Document {
                 return Ok(c);
             }
         }
-        let c = classify_source(&self.src)?;
         let sampled = self.src.len().min(SAMPLE_SIZE as u64);
+        // The first bytes stored with the file's index, else read (and kept, to be
+        // stored with it).
+        let c = match cache.sample(&self.src) {
+            Some(sample) if sample.len() as u64 == sampled => classify(&sample),
+            _ => {
+                let mut scratch = Vec::new();
+                self.src.with_range(0, sampled, &mut scratch, |sample| {
+                    cache.keep_sample(&self.src, sample);
+                    classify(sample)
+                })?
+            }
+        };
         cache.attach(&self.src, class_slot(), (c, sampled), 0);
         Ok(c)
     }
@@ -278,10 +289,23 @@ impl Document {
     /// [`Error::InvalidText`] for other encodings) under the strict policy,
     /// [`Error::Changed`] when the file changed since it was opened, or an I/O error.
     pub fn read(&mut self, selection: impl Into<Selection>) -> Result<ReadResult> {
+        let result = self.read_once(selection.into());
+        if let (Err(Error::Changed { .. }), Some(cache)) = (&result, &self.cache) {
+            // A source a host brought (an object) is opened at the version the index
+            // directory knows; once that version is gone, nothing kept for it is offered
+            // again, and the next open asks the store.
+            if self.src.is_custom() {
+                cache.discard(&self.src);
+            }
+        }
+        result
+    }
+
+    fn read_once(&mut self, selection: Selection) -> Result<ReadResult> {
         self.src.check_unchanged()?;
         self.text()?;
         self.index.set_scan_budget(self.config.max_scan_bytes.get());
-        let result = match selection.into() {
+        let result = match selection {
             Selection::Lines(sel) => self.read_lines(sel),
             Selection::Bytes(sel) => self.read_bytes(sel),
         };
@@ -507,6 +531,7 @@ impl Document {
                 }
                 _ => (Vec::new(), Searched::default()),
             };
+            let walk = Lines::new(&self.src, self.layout);
             Some(omitted(
                 Regions {
                     lines: lines.map(|l| (l.start, l.end)),
@@ -514,6 +539,9 @@ impl Document {
                     start_byte: page.start,
                     end_byte: page.end,
                     file_size,
+                    start_at_line: walk.starts_line(page.start)?,
+                    end_at_line: page.end >= file_size || walk.starts_line(page.end)?,
+                    text_start,
                 },
                 landmarks,
                 searched,

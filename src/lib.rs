@@ -175,10 +175,10 @@
 //! ```
 //! use rangeread::{DocumentRead, DocumentRequest, Reader, Source};
 //!
-//! let nb = br#"{"cells": [{"cell_type": "markdown", "id": "a", "source": "# Title"},
+//! let nb = br##"{"cells": [{"cell_type": "markdown", "id": "a", "source": "# Title"},
 //!   {"cell_type": "code", "id": "b", "execution_count": 1, "source": "1 + 1",
 //!    "outputs": [{"output_type": "execute_result", "data": {"text/plain": "2"}}]}],
-//!   "metadata": {}, "nbformat": 4, "nbformat_minor": 5}"#;
+//!   "metadata": {}, "nbformat": 4, "nbformat_minor": 5}"##;
 //! let reader = Reader::new();
 //! let mut doc = reader.document(Source::from_bytes(nb.to_vec(), "calc.ipynb"));
 //! let request = DocumentRequest::new().cells("b".parse()?);
@@ -223,8 +223,14 @@
 //!   WebP codecs; pure Rust). Without it, images that fit are read as they are.
 //! - `pdf`: the text of PDF pages ([`pdf`]), with lopdf and pdf-extract (pure Rust, no
 //!   poppler), decompression and time bounded per call.
+//! - `object-store` (off by default, heavy): objects in S3 (and S3-compatible stores),
+//!   GCS, Azure Blob Storage and plain HTTP(S) servers as sources (module `object`), through
+//!   the `object_store` crate on a tokio runtime, with an HTTP client and TLS. Needs
+//!   Rust 1.89.
 //!
-//! The library is pure-sync and depends only on small, well-kept crates.
+//! The library is pure-sync. The default features depend only on small, well-kept crates;
+//! `opencode` adds a C build of SQLite, and `object-store` an async HTTP stack (driven
+//! from sync calls: the library's API stays sync).
 
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]

@@ -222,7 +222,10 @@ impl Reader {
         #[cfg(feature = "object-store")]
         if let Some(root) = workspace.object_root() {
             let resolved = workspace.resolve(path)?;
-            let mut doc = self.document(root.source(path)?);
+            // With an index directory that knows the object, no request opens it: the
+            // first read asks for what it needs, conditional on the stored version.
+            let known = |url: &str| self.cache.as_ref()?.stored_version(url);
+            let mut doc = self.document(root.source_at(path, known)?);
             doc.set_paths(path.display().to_string(), resolved.display().to_string());
             return Ok(doc);
         }

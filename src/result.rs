@@ -151,9 +151,11 @@ pub struct Outline {
 /// What a partial read left out.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Omitted {
-    /// Lines before the returned part (`None` when line numbers are unknown).
+    /// Whole lines before the returned part (`None` when line numbers are unknown); a
+    /// line the part starts inside is not counted (the summary names it).
     pub before_lines: Option<u64>,
-    /// Lines after the returned part (`None` when line numbers are unknown).
+    /// Whole lines after the returned part (`None` when line numbers are unknown); a
+    /// line the part ends inside is not counted.
     pub after_lines: Option<u64>,
     /// Bytes before the returned part.
     pub before_bytes: u64,

@@ -420,6 +420,17 @@ impl From<std::ops::Range<u64>> for ByteSelection {
 }
 
 /// What to read: lines or bytes.
+///
+/// The two units count differently (lines from 1, inclusive; bytes from 0, half-open),
+/// so a selection always names its unit: build it as a [`LineSelection`]
+/// (`LineSelection::from(10..=20)`, eleven lines) or a [`ByteSelection`]
+/// (`ByteSelection::from(10..20)`, ten bytes). A bare range is not a `Selection`: the
+/// same `10..20` would otherwise be bytes while `10..=20` is lines.
+///
+/// ```compile_fail
+/// // Which unit? Not accepted: say `LineSelection::from(..)` or `ByteSelection::from(..)`.
+/// let sel: rangeread::Selection = (10..20).into();
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Selection {
@@ -444,38 +455,6 @@ impl From<LineSelection> for Selection {
 impl From<ByteSelection> for Selection {
     fn from(s: ByteSelection) -> Self {
         Selection::Bytes(s)
-    }
-}
-
-/// A half-open range is a byte selection (`0..100` = bytes 0 to 99), matching the units:
-/// lines are inclusive (`1..=10`), bytes half-open.
-impl From<std::ops::Range<u64>> for Selection {
-    fn from(r: std::ops::Range<u64>) -> Self {
-        Selection::Bytes(r.into())
-    }
-}
-
-impl From<RangeInclusive<u64>> for Selection {
-    fn from(r: RangeInclusive<u64>) -> Self {
-        Selection::Lines(r.into())
-    }
-}
-
-impl From<RangeFrom<u64>> for Selection {
-    fn from(r: RangeFrom<u64>) -> Self {
-        Selection::Lines(r.into())
-    }
-}
-
-impl From<RangeToInclusive<u64>> for Selection {
-    fn from(r: RangeToInclusive<u64>) -> Self {
-        Selection::Lines(r.into())
-    }
-}
-
-impl From<RangeFull> for Selection {
-    fn from(r: RangeFull) -> Self {
-        Selection::Lines(r.into())
     }
 }
 

@@ -11,6 +11,12 @@ pub(crate) struct Regions {
     pub start_byte: u64,
     pub end_byte: u64,
     pub file_size: u64,
+    /// Whether `start_byte` starts a line (a byte read may start inside one).
+    pub start_at_line: bool,
+    /// Whether `end_byte` ends a line (or the file).
+    pub end_at_line: bool,
+    /// Where line 1 starts: past a byte order mark, which no line holds.
+    pub text_start: u64,
 }
 
 /// Which omitted lines the landmark search looked at, when it did not cover a whole
@@ -36,16 +42,34 @@ pub(crate) fn omitted(r: Regions, landmarks: Vec<Landmark>, searched: Searched) 
         (Some((_, last)), Some(total)) => Some(total.saturating_sub(last)),
         _ => None,
     };
+    // Every count names exactly what was left out: whole lines with their bytes when the
+    // read starts (ends) at a line boundary; else the byte range, with the whole lines
+    // and the part of a line it holds.
     let mut parts = Vec::new();
     if before_bytes > 0 {
         parts.push(match (r.lines, before_lines) {
-            (Some((first, _)), Some(n)) if n > 0 => format!(
-                "{} omitted ({} {}, {})",
+            (Some((first, _)), Some(n)) if n > 0 && r.start_at_line => format!(
+                "{} omitted ({}, {})",
                 line_range(1, first - 1),
-                n,
                 plural(n, "line"),
-                human_bytes(before_bytes)
+                human_bytes(before_bytes.saturating_sub(r.text_start))
             ),
+            (Some((first, _)), Some(n)) => {
+                let held = match (n, r.start_at_line) {
+                    // Before line 1 and at its start: a byte order mark.
+                    (0, true) => "the byte order mark".to_string(),
+                    (0, false) => format!("the start of line {first}"),
+                    (n, _) => format!(
+                        "{} ({}) and the start of line {first}",
+                        plural(n, "whole line"),
+                        line_range(1, n),
+                    ),
+                };
+                format!(
+                    "Bytes 0-{before_bytes} omitted ({}: {held})",
+                    human_bytes(before_bytes)
+                )
+            }
             _ => format!(
                 "Bytes 0-{before_bytes} omitted ({})",
                 human_bytes(before_bytes)
@@ -54,13 +78,29 @@ pub(crate) fn omitted(r: Regions, landmarks: Vec<Landmark>, searched: Searched) 
     }
     if after_bytes > 0 {
         parts.push(match (r.lines, after_lines, r.total_lines) {
-            (Some((_, last)), Some(n), Some(total)) if n > 0 => format!(
-                "{} omitted ({} {}, {})",
+            (Some((_, last)), Some(n), Some(total)) if n > 0 && r.end_at_line => format!(
+                "{} omitted ({}, {})",
                 line_range(last + 1, total),
-                n,
                 plural(n, "line"),
                 human_bytes(after_bytes)
             ),
+            (Some((_, last)), Some(n), Some(total)) if !r.end_at_line => {
+                let held = if n > 0 {
+                    format!(
+                        "the rest of line {last} and {} ({})",
+                        plural(n, "whole line"),
+                        line_range(last + 1, total)
+                    )
+                } else {
+                    format!("the rest of line {last}")
+                };
+                format!(
+                    "bytes {}-{} omitted ({}: {held})",
+                    r.end_byte,
+                    r.file_size,
+                    human_bytes(after_bytes)
+                )
+            }
             _ => format!(
                 "bytes {}-{} omitted ({})",
                 r.end_byte,
@@ -126,11 +166,12 @@ fn line_range(a: u64, b: u64) -> String {
     }
 }
 
+/// `1 line`, `3 lines`.
 fn plural(n: u64, word: &str) -> String {
     if n == 1 {
-        word.to_string()
+        format!("{n} {word}")
     } else {
-        format!("{word}s")
+        format!("{n} {word}s")
     }
 }
 
@@ -177,6 +218,9 @@ mod tests {
                 start_byte: 210,
                 end_byte: 530,
                 file_size: 1024,
+                start_at_line: true,
+                end_at_line: true,
+                text_start: 0,
             },
             vec![],
             Searched::default(),
@@ -187,6 +231,41 @@ mod tests {
             o.summary,
             "Lines 1-9 omitted (9 lines, 210 B); lines 21-40 omitted (20 lines, 494 B)."
         );
+    }
+
+    #[test]
+    fn a_read_inside_lines_says_which_parts_of_them_were_left_out() {
+        let regions = Regions {
+            lines: Some((10, 20)),
+            total_lines: Some(40),
+            start_byte: 215,
+            end_byte: 520,
+            file_size: 1024,
+            start_at_line: false,
+            end_at_line: false,
+            text_start: 0,
+        };
+        let o = omitted(regions, vec![], Searched::default());
+        assert_eq!((o.before_lines, o.after_lines), (Some(9), Some(20)));
+        assert_eq!(
+            o.summary,
+            "Bytes 0-215 omitted (215 B: 9 whole lines (lines 1-9) and the start of line \
+             10); bytes 520-1024 omitted (504 B: the rest of line 20 and 20 whole lines \
+             (lines 21-40))."
+        );
+        let o = omitted(
+            Regions {
+                lines: Some((1, 40)),
+                start_byte: 2,
+                end_byte: 1024,
+                start_at_line: true,
+                text_start: 2,
+                ..regions
+            },
+            vec![],
+            Searched::default(),
+        );
+        assert_eq!(o.summary, "Bytes 0-2 omitted (2 B: the byte order mark).");
     }
 
     #[test]

@@ -109,7 +109,7 @@ pub use dialect::{
 };
 pub use doc_forms::{CellForm, Documents, ImageForm, NotebookForm, PageCap, PdfForm, RawMedia};
 pub use edit::line_offsets;
-pub use listing::Listing;
+pub use listing::{Listing, ListingOrder};
 pub use oversize::Oversize;
 pub use roots::Roots;
 pub use serve::{DialectTool, ToolDefinition};

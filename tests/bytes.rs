@@ -85,7 +85,9 @@ proptest! {
 #[test]
 fn start_beyond_the_size_is_an_error() {
     let input = Input::new(b"0123456789");
-    let err = unlimited(64).read(&input.path, 11..20).unwrap_err();
+    let err = unlimited(64)
+        .read(&input.path, ByteSelection::from(11..20))
+        .unwrap_err();
     assert_eq!(
         err.to_string(),
         "Invalid range specified: start_byte (11) is beyond the end of the file (10 bytes)."
@@ -249,11 +251,13 @@ fn byte_budget_pages_on_char_boundaries_and_covers_the_file() {
 #[test]
 fn line_numbers_of_a_byte_range_when_the_index_is_built_or_asked() {
     let input = Input::new(b"a\nbb\nccc\ndddd\n");
-    let r = unlimited(64).read(&input.path, 3..7).unwrap();
+    let r = unlimited(64)
+        .read(&input.path, ByteSelection::from(3..7))
+        .unwrap();
     assert_eq!(r.total_lines, None, "no index built, not asked: no scan");
     let r = unlimited(64)
         .totals(rangeread::Totals::Always)
-        .read(&input.path, 3..7)
+        .read(&input.path, ByteSelection::from(3..7))
         .unwrap();
     assert_eq!(r.lines.map(|l| (l.start, l.end)), Some((2, 3)));
     assert_eq!(r.total_lines, Some(4));
@@ -270,16 +274,28 @@ fn line_numbers_of_a_byte_range_when_the_index_is_built_or_asked() {
 fn file_that_grows_or_shrinks_during_reads_is_detected() {
     let input = Input::new(b"0123456789\n");
     let mut doc = unlimited(64).open(&input.path).unwrap();
-    assert_eq!(doc.read(2..5).unwrap().content, "234");
+    assert_eq!(doc.read(ByteSelection::from(2..5)).unwrap().content, "234");
     std::fs::write(&input.path, b"0123").unwrap();
-    assert!(matches!(doc.read(2..5), Err(Error::Changed { .. })));
+    assert!(matches!(
+        doc.read(ByteSelection::from(2..5)),
+        Err(Error::Changed { .. })
+    ));
     // A fresh one-shot read sees the new state.
-    assert_eq!(unlimited(64).read(&input.path, 2..5).unwrap().content, "23");
+    assert_eq!(
+        unlimited(64)
+            .read(&input.path, ByteSelection::from(2..5))
+            .unwrap()
+            .content,
+        "23"
+    );
     let mut doc = unlimited(64).open(&input.path).unwrap();
     let mut f = std::fs::OpenOptions::new()
         .append(true)
         .open(&input.path)
         .unwrap();
     std::io::Write::write_all(&mut f, b"4567").unwrap();
-    assert!(matches!(doc.read(0..2), Err(Error::Changed { .. })));
+    assert!(matches!(
+        doc.read(ByteSelection::from(0..2)),
+        Err(Error::Changed { .. })
+    ));
 }

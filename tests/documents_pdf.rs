@@ -283,6 +283,85 @@ fn a_panic_in_the_text_extractor_is_an_error_not_a_dead_process() {
     assert_eq!(r.pages[0].text, "Hello\n");
 }
 
+/// A one-page PDF whose page draws `/X0`, an XObject (object 5) with `dict` and `data`.
+fn drawing(dict: &str, data: &[u8]) -> Vec<u8> {
+    pdf(&[
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R \
+           /Resources << /XObject << /X0 5 0 R >> >> >>"
+            .to_vec(),
+        stream("", b"q /X0 Do Q"),
+        stream(dict, data),
+    ])
+}
+
+#[test]
+fn an_xobject_that_draws_itself_is_refused_before_it_overflows_the_stack() {
+    // A form without resources inherits the page's, which name the form itself; the
+    // fuzz target found the same through an image whose bytes read as `/Im0 Do`.
+    for (dict, data) in [
+        (
+            "/Type /XObject /Subtype /Form /BBox [0 0 10 10]",
+            &b"/X0 Do"[..],
+        ),
+        (
+            "/Type /XObject /Subtype /Image /Width 1 /Height 1",
+            b"/X0 Do",
+        ),
+    ] {
+        let src = Source::from_bytes(drawing(dict, data), "cycle.pdf");
+        let e = rpdf::read(&src, PageSelection::All, &options()).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidDocument, "{dict}");
+        assert!(e.to_string().contains("XObject 5 0 R draws itself"), "{e}");
+    }
+    // A form drawing a form drawing ... 12 deep, each twice: 8190 visits, within bounds;
+    // one level more is over the 10,000 a page may draw.
+    let deep = |levels: usize| {
+        let mut objects = vec![
+            b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R \
+               /Resources << /XObject << /X0 5 0 R >> >> >>"
+                .to_vec(),
+            stream("", b"/X0 Do"),
+        ];
+        for i in 0..levels {
+            let next = 6 + i;
+            let body: &[u8] = if i + 1 < levels {
+                b"/X0 Do /X0 Do"
+            } else {
+                b""
+            };
+            objects.push(stream(
+                &format!(
+                    "/Type /XObject /Subtype /Form /BBox [0 0 1 1] \
+                     /Resources << /XObject << /X0 {next} 0 R >> >>"
+                ),
+                body,
+            ));
+        }
+        pdf(&objects)
+    };
+    let r = rpdf::read(
+        &Source::from_bytes(deep(12), "deep.pdf"),
+        PageSelection::All,
+        &options(),
+    );
+    assert!(r.is_ok(), "{r:?}");
+    let e = rpdf::read(
+        &Source::from_bytes(deep(14), "deep.pdf"),
+        PageSelection::All,
+        &options(),
+    )
+    .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::DocumentLimit);
+    assert!(
+        e.to_string().contains("draws more than 10000 XObjects"),
+        "{e}"
+    );
+}
+
 #[test]
 fn truncated_and_malformed_pdfs_fail_cleanly_in_bounded_time() {
     let Some(path) = fixture("r-intro.pdf") else {

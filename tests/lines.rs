@@ -229,7 +229,9 @@ fn index_edge_inputs() {
 fn empty_file_start_1_is_empty_not_an_error() {
     check_all_backends(b"", LineSelection::range(Some(1), None));
     let input = Input::new(b"");
-    let r = unlimited(64).read(&input.path, 1..=1).unwrap();
+    let r = unlimited(64)
+        .read(&input.path, LineSelection::from(1..=1))
+        .unwrap();
     assert_eq!(r.total_lines, Some(0));
     assert_eq!(r.lines, None);
     assert_eq!(r.content, "");
@@ -239,12 +241,16 @@ fn empty_file_start_1_is_empty_not_an_error() {
 #[test]
 fn start_beyond_the_end_is_an_error_with_the_line_count() {
     let input = Input::new(b"a\nb\nc\n");
-    let err = unlimited(64).read(&input.path, 5..=9).unwrap_err();
+    let err = unlimited(64)
+        .read(&input.path, LineSelection::from(5..=9))
+        .unwrap_err();
     assert_eq!(
         err.to_string(),
         "Invalid range specified: start_line (5) is beyond the end of the file (3 lines)."
     );
-    let err = unlimited(64).read(&Input::new(b"").path, 2..).unwrap_err();
+    let err = unlimited(64)
+        .read(&Input::new(b"").path, LineSelection::from(2..))
+        .unwrap_err();
     assert!(matches!(
         err,
         Error::LineBeyondEnd {
@@ -281,11 +287,15 @@ fn zero_and_reversed_ranges_have_the_contract_messages() {
 #[test]
 fn end_past_the_last_line_is_clamped_and_reported() {
     let input = Input::new(b"a\nb\nc\n");
-    let r = unlimited(64).read(&input.path, 2..=99).unwrap();
+    let r = unlimited(64)
+        .read(&input.path, LineSelection::from(2..=99))
+        .unwrap();
     assert_eq!(r.content, "b\nc\n");
     assert!(r.adjustments.end_clamped);
     assert_eq!(r.lines.map(|l| (l.start, l.end)), Some((2, 3)));
-    let exact = unlimited(64).read(&input.path, 2..=3).unwrap();
+    let exact = unlimited(64)
+        .read(&input.path, LineSelection::from(2..=3))
+        .unwrap();
     assert!(!exact.adjustments.end_clamped);
 }
 
@@ -331,7 +341,9 @@ fn offset_without_limit_reads_to_the_end_within_the_budget() {
 #[test]
 fn crlf_terminators_stay_in_content_and_numbered_output_drops_them() {
     let input = Input::new(b"one\r\ntwo\r\nthree");
-    let r = unlimited(64).read(&input.path, 1..).unwrap();
+    let r = unlimited(64)
+        .read(&input.path, LineSelection::from(1..))
+        .unwrap();
     assert_eq!(r.content, "one\r\ntwo\r\nthree");
     assert_eq!(r.line_ending, rangeread::LineEnding::Crlf);
     assert_eq!(
@@ -347,7 +359,9 @@ fn crlf_terminators_stay_in_content_and_numbered_output_drops_them() {
 #[test]
 fn lone_cr_is_content_not_a_terminator() {
     let input = Input::new(b"a\rb\nc\n");
-    let r = unlimited(64).read(&input.path, 1..=1).unwrap();
+    let r = unlimited(64)
+        .read(&input.path, LineSelection::from(1..=1))
+        .unwrap();
     assert_eq!(r.content, "a\rb\n");
     assert_eq!(r.total_lines, Some(2));
 }

@@ -430,43 +430,99 @@ fn the_cli_reads_s3_urls_with_credentials_from_the_environment() {
     );
 }
 
+/// What a fresh process has: a reader whose cache is on the index directory `dir`, and
+/// a workspace on the bucket with its own request counters.
+fn fresh_process(
+    server: &s3::Server,
+    bucket: &str,
+    dir: &std::path::Path,
+) -> (Reader, rangeread::Workspace, Arc<rangeread::IndexCache>) {
+    let cache = Arc::new(
+        rangeread::IndexCache::new(16 << 20)
+            .with_dir(dir, 64 << 20)
+            .unwrap(),
+    );
+    let root = rangeread::ObjectRoot::from_store(
+        Arc::new(server.store(bucket)),
+        ObjectPath::from(""),
+        &format!("s3://{bucket}"),
+    );
+    (
+        Reader::new().cache(cache.clone()),
+        rangeread::Workspace::object(root),
+        cache,
+    )
+}
+
+fn requests(ws: &rangeread::Workspace) -> u64 {
+    ws.object_root().unwrap().stats().requests
+}
+
 #[test]
-fn a_persisted_index_makes_a_deep_read_two_requests_in_a_fresh_process() {
+fn with_a_persisted_index_every_read_of_an_object_is_one_request() {
     let text = s3::real_text(40 << 20);
-    let Some((server, bucket)) = object("persisted", "logs/build.log", &text) else {
+    let key = "logs/build.log";
+    let Some((server, bucket)) = object("persisted", key, &text) else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
     let total = memchr::memchr_iter(b'\n', &text).count() as u64;
-    let sel = LineSelection::from(total * 9 / 10..=total * 9 / 10 + 249);
-    let want = local(&text, sel);
-    // As two processes would: each its own cache on the same directory, its own source.
-    let fresh = || {
-        let cache = rangeread::IndexCache::new(16 << 20)
-            .with_dir(dir.path(), 64 << 20)
-            .unwrap();
-        reader().cache(Arc::new(cache))
+    let deep = LineSelection::from(total * 9 / 10..=total * 9 / 10 + 249);
+    let mid = text.len() as u64 / 2;
+    let bytes = ByteSelection::new(Some(mid), Some(mid + (64 << 10)));
+    // The same read of the same bytes, with the index built (as the stored one is: a
+    // byte read then reports its lines too).
+    let local = |text: &[u8], sel: Selection| {
+        let mut doc = Reader::new().document(rangeread::Source::from_bytes(text.to_vec(), "local"));
+        doc.total_lines().unwrap();
+        doc.read(sel).unwrap()
     };
-    let first = open(&server, &bucket, "logs/build.log").unwrap();
-    let got = fresh().document(first.source()).read(sel).unwrap();
-    assert_eq!(got.content, want.content);
-    assert!(first.stats().requests <= 3, "{:?}", first.stats());
 
-    let second = open(&server, &bucket, "logs/build.log").unwrap();
-    let got = fresh().document(second.source()).read(sel).unwrap();
-    assert_eq!(got.content, want.content);
-    assert_eq!(got.lines, want.lines);
-    let stats = second.stats();
-    assert!(stats.requests <= 2, "open + the page's window: {stats:?}");
-    assert!(stats.bytes <= 2 << 20, "{stats:?}");
+    // The first process opens the object, counts it in one stream and stores the index
+    // (with the size, the ETag and the first 8 KiB, which the object is classified from).
+    let (reader, ws, _) = fresh_process(&server, &bucket, dir.path());
+    let got = reader.read_in(&ws, key, deep).unwrap();
+    same(&got, &local(&text, deep.into()));
+    assert!(
+        requests(&ws) <= 3,
+        "open, the count, a window: {}",
+        requests(&ws)
+    );
 
-    // A new version of the object is a new key: the stored index is not trusted for it.
+    // Every later process: one request, conditional on the stored ETag, per read.
+    for (what, sel) in [
+        ("a deep line range", Selection::from(deep)),
+        ("64 KiB at 50%", Selection::from(bytes)),
+        (
+            "the last 250 lines",
+            Selection::from(LineSelection::tail(250)),
+        ),
+    ] {
+        let (reader, ws, cache) = fresh_process(&server, &bucket, dir.path());
+        let got = reader.read_in(&ws, key, sel).unwrap();
+        same(&got, &local(&text, sel));
+        assert_eq!(requests(&ws), 1, "{what}");
+        assert_eq!(cache.stats().loaded, 1, "{what}: the stored index was used");
+    }
+
+    // The object is replaced: the stored ETag fails the first request (412), and the read
+    // falls back to opening the new version, counting it, and storing its index.
     let mut other = text.clone();
     other.splice(0..0, b"a new first line\n".iter().copied());
-    server.put(&bucket, "logs/build.log", other.clone());
-    let third = open(&server, &bucket, "logs/build.log").unwrap();
-    let got = fresh().document(third.source()).read(sel).unwrap();
-    assert_eq!(got.content, local(&other, sel).content);
+    server.put(&bucket, key, other.clone());
+    let (reader, ws, _) = fresh_process(&server, &bucket, dir.path());
+    let got = reader.read_in(&ws, key, deep).unwrap();
+    same(&got, &local(&other, deep.into()));
+    assert!(
+        requests(&ws) <= 5,
+        "412, open, the count, a window: {}",
+        requests(&ws)
+    );
+    // ... and the next process reads the new version in one request again.
+    let (reader, ws, _) = fresh_process(&server, &bucket, dir.path());
+    let got = reader.read_in(&ws, key, deep).unwrap();
+    same(&got, &local(&other, deep.into()));
+    assert_eq!(requests(&ws), 1);
 }
 
 /// The MCP server (package `rangeread-mcp-server`), built for this profile.

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use common::Input;
-use rangeread::{Error, FileKind, LineSelection, Reader};
+use rangeread::{ByteSelection, Error, FileKind, LineSelection, Reader};
 
 /// Runs `f` on another thread and fails the test if it does not return within 5 s.
 fn within_5s<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
@@ -356,7 +356,11 @@ fn byte_selections_on_special_files_behave_the_same() {
             ..
         }
     ));
-    let err = within_5s(|| Reader::new().read("/dev/zero", 0..10).unwrap_err());
+    let err = within_5s(|| {
+        Reader::new()
+            .read("/dev/zero", ByteSelection::from(0..10))
+            .unwrap_err()
+    });
     assert!(matches!(
         err,
         Error::NotRegularFile {
@@ -364,7 +368,9 @@ fn byte_selections_on_special_files_behave_the_same() {
             ..
         }
     ));
-    let r = Reader::new().read("/proc/self/status", 0..5).unwrap();
+    let r = Reader::new()
+        .read("/proc/self/status", ByteSelection::from(0..5))
+        .unwrap();
     assert_eq!(r.content, "Name:");
 }
 
@@ -639,13 +645,34 @@ fn example_binaries_take_any_path_and_answer_help() {
             .count();
         assert_eq!(lines, 1, "{flag} in\n{help}");
     }
-    for name in ["classify", "stress"] {
-        let out = Command::new(built_example(name))
-            .arg("-h")
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(0), "{name}");
-        assert!(String::from_utf8(out.stdout).unwrap().contains("--help"));
+    // Every example under examples/ (a new one is tested without being listed here).
+    let mut names: Vec<String> =
+        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/examples"))
+            .unwrap()
+            .filter_map(|e| {
+                e.unwrap()
+                    .file_name()
+                    .into_string()
+                    .ok()?
+                    .strip_suffix(".rs")
+                    .map(str::to_string)
+            })
+            .collect();
+    names.sort();
+    assert!(names.len() >= 5, "{names:?}");
+    for name in &names {
+        let exe = built_example(name);
+        for flag in ["--help", "-h"] {
+            let out = Command::new(&exe).arg(flag).output().unwrap();
+            let stdout = String::from_utf8(out.stdout).unwrap();
+            assert_eq!(out.status.code(), Some(0), "{name} {flag}: {stdout}");
+            assert!(
+                stdout.contains("usage") && stdout.contains("--help"),
+                "{name} {flag} prints its usage: {stdout}"
+            );
+        }
+        let out = Command::new(&exe).arg("--no-such-flag").output().unwrap();
+        assert!(!out.status.success(), "{name} refuses an unknown flag");
     }
 
     let dir = tempfile::tempdir().unwrap();

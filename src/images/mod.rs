@@ -348,7 +348,19 @@ pub fn read(src: &Source, mime: &str, request: &ImageRequest) -> Result<ImageRea
         ),
     })?;
     let original = probe::probe(src, format)?;
-    if original.pixels() > request.max_decode_pixels || original.pixels() == 0 {
+    if original.pixels() == 0 {
+        return Err(Error::InvalidImage {
+            path: path.to_path_buf(),
+            message: format!(
+                "The {} header of {} gives a size of {original}: an image with no pixels. \
+                 Use `file {}` to see what the file is.",
+                format.name(),
+                escaped(path),
+                escaped(path)
+            ),
+        });
+    }
+    if original.pixels() > request.max_decode_pixels {
         return Err(Error::ImageTooLarge {
             path: path.to_path_buf(),
             width: original.width,
@@ -494,6 +506,21 @@ mod tests {
         assert_eq!(thousands(999), "999");
         assert_eq!(thousands(1000), "1,000");
         assert_eq!(thousands(1234567), "1,234,567");
+    }
+
+    #[test]
+    fn a_header_without_pixels_is_an_invalid_image() {
+        let mut png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+        png.extend(0u32.to_be_bytes());
+        png.extend(10u32.to_be_bytes());
+        png.extend([8, 0, 0, 0, 0, 0, 0, 0, 0]);
+        let src = Source::from_bytes(png, "zero.png");
+        let e = read(&src, "image/png", &ImageRequest::default()).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("a size of 0x10: an image with no pixels"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -11,7 +11,10 @@
 //!   (half before the 64 KiB boundary below it and half after, so that a page
 //!   and the summary of what surrounds it come in one request; or backward when the
 //!   reader walks back from the end, as a `tail` does). A long front-to-back pass (the first count of a
-//!   deep read) is one streaming `GET` read at the store's speed.
+//!   deep read) is one streaming `GET` read at the store's speed. With an index directory
+//!   that knows the object ([`crate::IndexCache::with_dir`]: size, ETag, first 8 KiB and
+//!   line offsets), [`crate::Reader::read_in`] on a [`crate::Workspace::object`] root
+//!   opens it without a request, and each read is one conditional request.
 //! - **A bounded block cache.** Fetched windows are kept (64 MiB by default, least
 //!   recently used evicted) and shared by every read of the source.
 //! - **One version.** Every request after the first is conditional on the ETag seen when
@@ -30,7 +33,6 @@
 //! `from_env` builders read them; [`ObjectSource::from_store`] takes a store a host
 //! built itself.
 
-use std::collections::BTreeMap;
 use std::io;
 use std::ops::Range;
 use std::path::Path as FsPath;
@@ -39,7 +41,6 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bytes::Bytes;
-use futures_util::stream::BoxStream;
 use futures_util::StreamExt;
 use object_store::path::Path as ObjectPath;
 use object_store::{GetOptions, GetRange, ObjectStore, ObjectStoreExt, RetryConfig};
@@ -47,7 +48,10 @@ use object_store::{GetOptions, GetRange, ObjectStore, ObjectStoreExt, RetryConfi
 use crate::error::{Error, Result};
 use crate::source::{RandomAccess, Source};
 
+mod blocks;
 mod root;
+
+use blocks::{State, Stream};
 pub use root::ObjectRoot;
 
 /// Default window of one request (1 MiB).
@@ -158,115 +162,6 @@ impl Runtime {
     }
 }
 
-/// A segment of the object held in the cache.
-struct Segment {
-    data: Bytes,
-    used: u64,
-}
-
-/// A streaming `GET` in progress, for a front-to-back pass.
-struct Stream {
-    /// The object offset of the first byte of `pending`.
-    next: u64,
-    end: u64,
-    pending: Bytes,
-    body: BoxStream<'static, object_store::Result<Bytes>>,
-}
-
-#[derive(Default)]
-struct State {
-    segments: BTreeMap<u64, Segment>,
-    cached: u64,
-    tick: u64,
-    /// A front-to-back pass announced by [`RandomAccess::will_read`], not yet started.
-    planned: Option<Range<u64>>,
-    streams: Vec<Stream>,
-}
-
-impl State {
-    /// The cached segment holding `pos`, as `(start, end)`.
-    fn segment_at(&self, pos: u64) -> Option<(u64, u64)> {
-        let (&s, seg) = self.segments.range(..=pos).next_back()?;
-        let e = s + seg.data.len() as u64;
-        (pos < e).then_some((s, e))
-    }
-
-    /// The end of the last segment that ends at or before `pos` (0 if none).
-    fn end_before(&self, pos: u64) -> u64 {
-        self.segments
-            .range(..=pos)
-            .next_back()
-            .map_or(0, |(&s, seg)| (s + seg.data.len() as u64).min(pos))
-    }
-
-    /// The start of the first segment after `pos` (`len` if none).
-    fn start_after(&self, pos: u64, len: u64) -> u64 {
-        self.segments
-            .range(pos + 1..)
-            .next()
-            .map_or(len, |(&s, _)| s)
-    }
-
-    /// Copies what the cache holds of `[pos, ..)` into `buf`; returns how many bytes.
-    fn copy_from_cache(&mut self, pos: u64, buf: &mut [u8]) -> usize {
-        let mut done = 0;
-        while done < buf.len() {
-            let at = pos + done as u64;
-            let Some((s, e)) = self.segment_at(at) else {
-                break;
-            };
-            self.tick += 1;
-            let tick = self.tick;
-            let seg = self.segments.get_mut(&s).expect("found above");
-            seg.used = tick;
-            let n = ((e - at) as usize).min(buf.len() - done);
-            let from = (at - s) as usize;
-            buf[done..done + n].copy_from_slice(&seg.data[from..from + n]);
-            done += n;
-        }
-        done
-    }
-
-    /// Keeps `data` (bytes of `[start, ..)` not yet cached) and evicts the least recently
-    /// used segments beyond `budget` bytes.
-    fn insert(&mut self, start: u64, mut data: Bytes, budget: u64) {
-        // Segments never overlap: drop what is cached already at either end.
-        let mut start = start;
-        if let Some((_, e)) = self.segment_at(start) {
-            let skip = (e - start).min(data.len() as u64) as usize;
-            data = data.slice(skip..);
-            start = e;
-        }
-        if let Some((&next, _)) = self.segments.range(start..).next() {
-            let keep = (next - start).min(data.len() as u64) as usize;
-            data.truncate(keep);
-        }
-        if data.is_empty() {
-            return;
-        }
-        self.tick += 1;
-        self.cached += data.len() as u64;
-        self.segments.insert(
-            start,
-            Segment {
-                data,
-                used: self.tick,
-            },
-        );
-        while self.cached > budget && self.segments.len() > 1 {
-            let oldest = self
-                .segments
-                .iter()
-                .min_by_key(|(_, s)| s.used)
-                .map(|(&k, _)| k)
-                .expect("not empty");
-            if let Some(seg) = self.segments.remove(&oldest) {
-                self.cached -= seg.data.len() as u64;
-            }
-        }
-    }
-}
-
 /// One object in object storage, read by ranged requests (see the [module](self) docs).
 ///
 /// Open it with [`ObjectSource::open`] (a URL, credentials from the environment) or
@@ -342,6 +237,47 @@ impl ObjectSource {
         name: &str,
         config: ObjectConfig,
     ) -> Result<ObjectSource> {
+        let mut src = ObjectSource::unopened(store, location, name, config)?;
+        src.open_first_window()?;
+        Ok(src)
+    }
+
+    /// Opens `location` at a version an earlier read saw (`size` bytes, ETag
+    /// `version`: what an index directory stored), without a request: the first read is
+    /// the first request, conditional on that ETag (`If-Match`), and an object that is
+    /// no longer that version fails it with [`Error::Changed`]. `None` for a version that
+    /// is no ETag (a store without ETags is opened as usual).
+    pub(crate) fn at_version(
+        store: Arc<dyn ObjectStore>,
+        location: ObjectPath,
+        name: &str,
+        config: ObjectConfig,
+        size: u64,
+        version: &str,
+    ) -> Option<Result<ObjectSource>> {
+        // `version()` spells a version without an ETag as `SIZE@NANOS`.
+        let no_tag = version
+            .strip_prefix(&format!("{size}@"))
+            .is_some_and(|n| n.parse::<i64>().is_ok());
+        if no_tag || size == 0 {
+            return None;
+        }
+        Some(
+            ObjectSource::unopened(store, location, name, config).map(|mut src| {
+                src.meta.size = size;
+                src.meta.e_tag = Some(version.to_string());
+                src
+            }),
+        )
+    }
+
+    /// A source on `location` that has asked nothing yet (size 0, no version).
+    fn unopened(
+        store: Arc<dyn ObjectStore>,
+        location: ObjectPath,
+        name: &str,
+        config: ObjectConfig,
+    ) -> Result<ObjectSource> {
         let runtime = match &config.runtime {
             Some(h) => Runtime::Host(h.clone()),
             None => Runtime::Owned(
@@ -353,7 +289,7 @@ impl ObjectSource {
                     .map_err(|e| Error::io(FsPath::new(name), e))?,
             ),
         };
-        let mut src = ObjectSource {
+        Ok(ObjectSource {
             store,
             location,
             url: name.to_string(),
@@ -368,14 +304,20 @@ impl ObjectSource {
             state: Mutex::new(State::default()),
             counters: config.counters.clone().unwrap_or_default(),
             config,
-        };
-        let path = FsPath::new(name);
-        let first = src.get(GetRange::Bounded(0..src.config.window), true);
+        })
+    }
+
+    /// The first request: the first window, unconditional, which also tells the size
+    /// and the version every later request is conditional on.
+    fn open_first_window(&mut self) -> Result<()> {
+        let path = FsPath::new(&self.url).to_path_buf();
+        let path = path.as_path();
+        let first = self.get(GetRange::Bounded(0..self.config.window), true);
         match first {
             Ok((meta, range, data)) => {
-                src.meta = meta;
-                let state = src.state.get_mut().unwrap_or_else(|e| e.into_inner());
-                state.insert(range.start, data, src.config.cache_bytes);
+                self.meta = meta;
+                let state = self.state.get_mut().unwrap_or_else(|e| e.into_inner());
+                state.insert(range.start, data, self.config.cache_bytes);
             }
             Err(first_err) => {
                 // An empty object has no byte to ask for: learn its size from its
@@ -383,18 +325,18 @@ impl ObjectSource {
                 if matches!(first_err, object_store::Error::NotFound { .. }) {
                     return Err(open_error(path, first_err));
                 }
-                src.counters.requests.fetch_add(1, Ordering::Relaxed);
-                let head = src
+                self.counters.requests.fetch_add(1, Ordering::Relaxed);
+                let head = self
                     .runtime
-                    .block_on(src.store.head(&src.location))
+                    .block_on(self.store.head(&self.location))
                     .map_err(|e| Error::io(path, e))?;
                 match head {
-                    Ok(meta) if meta.size == 0 => src.meta = meta,
+                    Ok(meta) if meta.size == 0 => self.meta = meta,
                     _ => return Err(open_error(path, first_err)),
                 }
             }
         }
-        Ok(src)
+        Ok(())
     }
 
     /// This object as a [`Source`] to read with [`crate::Reader::document`].
@@ -727,50 +669,5 @@ fn read_error(e: object_store::Error) -> io::Error {
             io::Error::new(io::ErrorKind::PermissionDenied, e)
         }
         e => io::Error::other(e),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn bytes(at: u64, n: usize) -> Bytes {
-        (0..n).map(|i| ((at + i as u64) % 251) as u8).collect()
-    }
-
-    /// The cache holds what was inserted, never overlapping, within its budget, and the
-    /// least recently used segment goes first.
-    #[test]
-    fn the_block_cache_is_bounded_and_never_overlaps() {
-        let mut st = State::default();
-        st.insert(0, bytes(0, 100), 300);
-        st.insert(200, bytes(200, 100), 300);
-        // Overlaps both ends: only [100, 200) is new.
-        st.insert(50, bytes(50, 200), 300);
-        let starts: Vec<(u64, usize)> = st
-            .segments
-            .iter()
-            .map(|(&k, s)| (k, s.data.len()))
-            .collect();
-        assert_eq!(starts, vec![(0, 100), (100, 100), (200, 100)]);
-        let mut buf = vec![0; 300];
-        assert_eq!(st.copy_from_cache(0, &mut buf), 300);
-        assert_eq!(buf, bytes(0, 300).to_vec());
-        // Touch [0, 100) so that [100, 200) is the least recently used, then overflow.
-        assert_eq!(st.copy_from_cache(10, &mut buf[..10]), 10);
-        st.insert(1000, bytes(1000, 60), 300);
-        assert!(st.cached <= 300, "{}", st.cached);
-        assert!(
-            st.segment_at(150).is_none(),
-            "the least recently used went first"
-        );
-        assert!(st.segment_at(10).is_some());
-        assert_eq!(
-            st.cached,
-            st.segments
-                .values()
-                .map(|s| s.data.len() as u64)
-                .sum::<u64>()
-        );
     }
 }

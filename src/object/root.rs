@@ -206,10 +206,35 @@ impl ObjectRoot {
     ///
     /// As [`ObjectRoot::resolve`], then as [`ObjectSource::open`].
     pub fn source(&self, path: impl AsRef<Path>) -> Result<Source> {
+        self.source_at(path, |_| None)
+    }
+
+    /// Like [`ObjectRoot::source`]; `known` answers, for the object's URL, the size and
+    /// version an index directory stored for it: the object is then opened at that
+    /// version without a request (see [`ObjectSource::at_version`]).
+    pub(crate) fn source_at(
+        &self,
+        path: impl AsRef<Path>,
+        known: impl FnOnce(&str) -> Option<(u64, String)>,
+    ) -> Result<Source> {
         let (key, rel) = self.resolve(path.as_ref())?;
         let url = format!("{}/{rel}", self.url);
-        let obj = ObjectSource::from_store(self.store.clone(), key, &url, self.config.clone())
-            .map_err(|e| rename(e, path.as_ref()))?;
+        let (store, config) = (self.store.clone(), self.config.clone());
+        let lazy = known(&url).and_then(|(size, version)| {
+            ObjectSource::at_version(
+                store.clone(),
+                key.clone(),
+                &url,
+                config.clone(),
+                size,
+                &version,
+            )
+        });
+        let obj = match lazy {
+            Some(opened) => opened,
+            None => ObjectSource::from_store(store, key, &url, config),
+        }
+        .map_err(|e| rename(e, path.as_ref()))?;
         Ok(Source::from_random_access(Arc::new(obj), path.as_ref()))
     }
 }

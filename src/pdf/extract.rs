@@ -16,11 +16,35 @@ use crate::text::utf8::floor_boundary;
 /// Characters laid out between two looks at the clock.
 const CLOCK_EVERY: u32 = 4096;
 
+/// The stack of the thread that parses: lopdf's parser and pdf-extract's layout recurse
+/// on nested objects and XObjects (cycles are refused first, see `xobjects`); the memory
+/// is reserved, and only what the recursion touches is used.
+const PARSE_STACK: usize = 256 << 20;
+
 pub(super) fn read(
     src: &Source,
     selection: PageSelection,
     options: &PdfOptions,
 ) -> Result<PdfRead> {
+    std::thread::scope(|s| {
+        let spawned = std::thread::Builder::new()
+            .name("rangeread-pdf".into())
+            .stack_size(PARSE_STACK)
+            .spawn_scoped(s, || parse(src, selection, options));
+        match spawned {
+            Ok(handle) => handle.join().unwrap_or_else(|panic| {
+                Err(invalid(
+                    src,
+                    &format!("the parser failed ({})", panic_text(&panic)),
+                ))
+            }),
+            // No thread to be had: parse here, with the caller's stack.
+            Err(_) => parse(src, selection, options),
+        }
+    })
+}
+
+fn parse(src: &Source, selection: PageSelection, options: &PdfOptions) -> Result<PdfRead> {
     let path = src.path();
     let limit = |message: String| Error::DocumentLimit {
         path: path.to_path_buf(),
@@ -55,6 +79,17 @@ pub(super) fn read(
             escaped(path),
             options.timeout.as_secs()
         )),
+        Over::Drawing(how) => limit(format!(
+            "{} {what}: a page {how}, more than a read follows. Ask for other pages.",
+            escaped(path)
+        )),
+        Over::Cycle((n, g)) => invalid(
+            src,
+            &format!(
+                "{what}, XObject {n} {g} R draws itself (through the XObjects it draws), which \
+                 no reader can finish; other pages may read"
+            ),
+        ),
     };
     bounds::object_streams(&raw, &mut budget).map_err(|o| over(o, "in its object streams"))?;
     let doc = load(&raw, options).map_err(|m| {
@@ -144,7 +179,13 @@ pub(super) fn read(
         page_count,
         title: title(&doc),
         encrypted,
-        outline: outline(&doc),
+        // The outline is part of the overview; a read of chosen pages skips its cost
+        // (lopdf resolves every bookmark's destination: 0.2 s for R's reference manual).
+        outline: if selection == PageSelection::All {
+            outline(&doc)
+        } else {
+            Vec::new()
+        },
         requested: selection.to_string(),
         page_info,
         pages: out,

@@ -25,6 +25,11 @@
 //!   stops at the limit with [`Error::DocumentLimit`]);
 //! - the objects (4 million by default) and the wall-clock time (30 s by default,
 //!   checked between pages and while a page's text is laid out);
+//! - the XObjects a page draws are followed before the text extractor follows them: one
+//!   that draws itself (which would overflow the stack, past any `catch_unwind`) is an
+//!   [`Error::InvalidDocument`], more than 10,000 a page or nesting deeper than 32 an
+//!   [`Error::DocumentLimit`]; and the parse runs on a thread of its own with a 256 MiB
+//!   stack (reserved, not touched) for deeply nested objects;
 //! - a panic inside a parser is caught and becomes [`Error::InvalidDocument`] naming the
 //!   page; the process goes on.
 
@@ -32,6 +37,8 @@
 mod bounds;
 #[cfg(feature = "pdf")]
 mod extract;
+#[cfg(feature = "pdf")]
+mod xobjects;
 
 use std::fmt;
 use std::str::FromStr;
@@ -219,7 +226,7 @@ pub struct PdfRead {
     pub title: Option<String>,
     /// Whether the file is encrypted (opened with the password given, empty by default).
     pub encrypted: bool,
-    /// The bookmarks, in order.
+    /// The bookmarks, in order, for a read without a selection (else empty).
     pub outline: Vec<OutlineItem>,
     /// The selection, as asked.
     pub requested: String,

@@ -87,8 +87,9 @@ impl Measure {
                 break;
             };
             if n + len > budget {
-                // A run of ASCII (one byte a character) is taken as far as it fits.
-                if width as u64 == len && !self.units.is_wide() {
+                // A run of ASCII (one byte a character, in a legacy encoding) is taken
+                // as far as it fits; a character never is.
+                if !self.units.is_wide() && rest[0] < 0x80 {
                     i += (budget - n) as usize;
                     n = budget;
                 }
@@ -274,5 +275,9 @@ mod tests {
         assert_eq!(m.utf8_len(b"a\x82\xA0"), 4);
         assert_eq!(m.floor(b"a\x82\xA0", 3), (1, 1));
         assert_eq!(m.floor(b"a\x82", 10), (1, 1));
+        // "α" (83 BF) is two bytes and two UTF-8 bytes: whole or not at all.
+        assert_eq!(m.utf8_len(b"\x83\xBF"), 2);
+        assert_eq!(m.floor(b"\x83\xBFab", 1), (0, 0));
+        assert_eq!(m.floor(b"ab\x83\xBF", 3), (2, 2));
     }
 }

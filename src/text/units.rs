@@ -132,6 +132,7 @@ impl Units {
 
     /// The length in file bytes of the character that begins with `bytes[0]` (it may
     /// reach past the end of `bytes`): the unit width, or a legacy lead byte's rule.
+    #[cfg_attr(not(feature = "legacy-encodings"), allow(dead_code))]
     pub fn char_len_at(self, bytes: &[u8]) -> usize {
         match self {
             Units::MultiByte(m) => m.char_len(bytes),

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use crate::result::ReadResult;
 use crate::text::utf8;
-use crate::tool::dialect::{ByteCut, Dialect};
+use crate::tool::dialect::{ByteCut, Clip, Dialect};
 
 /// The text to show: the content, clipped at [`crate::tool::Output::clip`]'s characters
 /// with its notice after. A read the reader's budget stopped early gets the notice too:
@@ -15,12 +15,19 @@ pub(crate) fn clipped<'a>(d: &Dialect, r: &'a ReadResult) -> Cow<'a, str> {
     let Some(clip) = &d.output.clip else {
         return Cow::Borrowed(&r.content);
     };
-    let limit = usize::try_from(clip.chars).unwrap_or(usize::MAX);
-    match r.content.char_indices().nth(limit) {
-        Some((at, _)) => Cow::Owned(format!("{}{}", &r.content[..at], clip.notice)),
+    match clip_chars(&r.content, clip) {
+        Some(cut) => Cow::Owned(cut),
         None if r.truncated.is_some() => Cow::Owned(format!("{}{}", r.content, clip.notice)),
         None => Cow::Borrowed(&r.content),
     }
+}
+
+/// `text` cut after [`Clip::chars`] characters with the notice after, or `None` when it
+/// is not longer.
+pub(crate) fn clip_chars(text: &str, clip: &Clip) -> Option<String> {
+    let limit = usize::try_from(clip.chars).unwrap_or(usize::MAX);
+    let (at, _) = text.char_indices().nth(limit)?;
+    Some(format!("{}{}", &text[..at], clip.notice))
 }
 
 /// A line cut at [`crate::tool::Output::line_max_bytes`], on the side of the boundary

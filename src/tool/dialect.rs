@@ -213,8 +213,8 @@ pub struct PathRules {
     /// resolved against the workspace root.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub require_absolute: Option<String>,
-    /// How a path is shown in answers: `relative` to the root (the default: the host's
-    /// layout stays private), or `absolute`.
+    /// How a path is shown in answers: as the caller gave it (`relative`, the default: a
+    /// relative path stays relative, so the host's layout stays private), or `absolute`.
     pub show: PathShow,
     /// How symbolic links are judged: `beneath` the root at every step (the default), or
     /// followed wherever they point as long as the real path lies `inside` an allowed
@@ -284,7 +284,8 @@ pub enum Links {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PathShow {
-    /// Relative to the workspace root.
+    /// As the caller gave it: a path relative to the workspace root stays relative, an
+    /// absolute one stays absolute (nothing is made relative).
     #[default]
     Relative,
     /// The absolute path on the host.

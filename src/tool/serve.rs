@@ -292,11 +292,10 @@ impl DialectTool {
         if let (Some(o), false) = (&d.oversize, plan.ranged()) {
             let landmarks = || {
                 let outline = ctx.outline()?;
-                // The landmarks here carry their first line only (no block end, no depth).
                 let entry = |l: crate::result::Landmark| oversize::Entry {
                     line: l.line,
-                    end: None,
-                    depth: 0,
+                    end: l.end_line,
+                    depth: l.depth.unwrap_or(0),
                     text: l.text,
                 };
                 Ok(outline.landmarks.into_iter().map(entry).collect())

@@ -5,6 +5,8 @@
 //! buffers and with tiny ones, and with tiny index blocks, demanding the same answers.
 #![allow(dead_code)]
 
+pub mod omitted;
+
 use std::io::Write;
 use std::path::PathBuf;
 

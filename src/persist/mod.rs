@@ -37,8 +37,12 @@
 //! the entries used least recently (by modification time, which a load renews);
 //! temporary files older than an hour (left by a crashed writer) are removed too.
 //!
-//! Only the index is stored: the classification is recomputed from the first 8 KiB of
-//! the file (a few microseconds), and landmarks and session state stay in memory.
+//! Besides the index, an entry keeps the first bytes of the file (at most 8 KiB, the
+//! classification sample): a later process classifies the file from them without reading
+//! it, which for an object in object storage saves a request (with the stored size and
+//! version, a deep read of an object is then one conditional request). The verdict itself
+//! is recomputed, so a classifier that changes between versions of the crate needs no
+//! migration. Landmarks and session state stay in memory.
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -48,9 +52,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use crate::index::{IndexParts, LineIndex};
+use crate::index::LineIndex;
 use crate::source::Source;
-use crate::text::Encoding;
+
+mod format;
+
+use format::{decode, encode, max_entry_size, parse, Reject};
 
 #[cfg(doc)]
 use crate::IndexCache;
@@ -63,12 +70,6 @@ pub(crate) const PERSIST_MIN: u64 = 1 << 20;
 /// (32 MiB, some 4 ms of counting) since it was last written or loaded.
 pub(crate) const PERSIST_STEP: u64 = 32 << 20;
 
-/// The first bytes of every entry.
-const MAGIC: &[u8; 8] = b"RRINDEX\n";
-
-/// The layout of the entries; entries of another format version are ignored.
-const FORMAT_VERSION: u32 = 1;
-
 /// The ending of entry file names.
 const EXT: &str = "rrindex";
 
@@ -77,14 +78,6 @@ const ORPHAN_AGE: Duration = Duration::from_secs(3600);
 
 /// The most writes this process remembers (per key) before it forgets them all.
 const MAX_REMEMBERED: usize = 1 << 16;
-
-/// Bounds on the variable fields, so that a corrupt length cannot ask for much memory.
-const MAX_IDENTITY: usize = 64 << 10;
-const MAX_VERSION: usize = 4 << 10;
-const MAX_ENCODING: usize = 64;
-
-/// Bytes of an entry besides its variable fields and checkpoints.
-const FIXED: usize = 8 + 4 + 4 + 5 * 8 + 3 * 4 + 8 + 8;
 
 /// What a stored index is stored under: which source it describes (`identity`) and which
 /// state of it (`version`). Both are opaque bytes compared for equality; neither assumes
@@ -101,7 +94,7 @@ impl PersistKey {
     /// The entry's file name: a hash of the identity only, so that a new version of a
     /// source replaces the old one's entry.
     fn file_name(&self) -> String {
-        format!("{:032x}.{EXT}", xxhash_rust::xxh3::xxh3_128(&self.identity))
+        file_name_of(&self.identity)
     }
 
     /// Identity and version together, for remembering what was written.
@@ -132,7 +125,7 @@ impl Source {
             let identity = crate::RandomAccess::identity(self)?;
             let version = crate::RandomAccess::version(self)?;
             return Some(PersistKey {
-                identity: [b"source:".as_slice(), identity.as_bytes()].concat(),
+                identity: source_identity(&identity),
                 version: version.into_bytes(),
             });
         }
@@ -165,6 +158,16 @@ impl Source {
             version: version.into_bytes(),
         })
     }
+}
+
+/// The file name of the entry of `identity`.
+fn file_name_of(identity: &[u8]) -> String {
+    format!("{:032x}.{EXT}", xxhash_rust::xxh3::xxh3_128(identity))
+}
+
+/// The stored identity of a source a host brought, whose own identity is `identity`.
+pub(crate) fn source_identity(identity: &str) -> Vec<u8> {
+    [b"source:".as_slice(), identity.as_bytes()].concat()
 }
 
 /// `(device, inode)` of the file at `path`.
@@ -200,8 +203,9 @@ pub(crate) struct IndexDir {
 /// What a load found.
 #[derive(Debug)]
 pub(crate) enum Loaded {
-    /// A verified index.
-    Index(LineIndex),
+    /// A verified index, and the first bytes of the file it was built from (empty when
+    /// the writer had none).
+    Index(LineIndex, Vec<u8>),
     /// No entry for the identity.
     Absent,
     /// An entry that failed a check and was ignored (and removed when stale or corrupt).
@@ -218,17 +222,6 @@ pub(crate) enum Stored {
     /// The write failed (the directory is not writable, the disk is full): the read is
     /// not affected, and the same index is not tried again.
     Failed,
-}
-
-/// Why an entry was not trusted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Reject {
-    /// Of another identity, format version or block size: not ours to remove.
-    Foreign,
-    /// The same source at another version.
-    Stale,
-    /// Truncated, altered, or not an index a scan could produce.
-    Corrupt,
 }
 
 impl IndexDir {
@@ -293,15 +286,17 @@ impl IndexDir {
         let verdict = if bytes.len() > max {
             Err(Reject::Corrupt)
         } else {
-            decode(&bytes, key, len, block)
-                .and_then(|parts| LineIndex::from_parts(parts).ok_or(Reject::Corrupt))
+            decode(&bytes, key, len, block).and_then(|(parts, sample)| {
+                let index = LineIndex::from_parts(parts).ok_or(Reject::Corrupt)?;
+                Ok((index, sample))
+            })
         };
         match verdict {
-            Ok(index) => {
+            Ok((index, sample)) => {
                 // Renews the entry for the least-recently-used order of the budget.
                 let _ = file.set_modified(SystemTime::now());
                 self.remember(key, index.scanned());
-                Loaded::Index(index)
+                Loaded::Index(index, sample)
             }
             Err(Reject::Foreign) => Loaded::Rejected,
             Err(Reject::Stale | Reject::Corrupt) => {
@@ -311,9 +306,46 @@ impl IndexDir {
         }
     }
 
-    /// Writes the index of `key` when it advanced enough since this process last wrote
-    /// or loaded it (see the module docs), then keeps the directory within its budget.
-    pub(crate) fn store(&self, key: &PersistKey, index: &LineIndex) -> Stored {
+    /// The length and version of the source stored under `identity`, from an entry that
+    /// is whole (checksum verified): what lets a source that is expensive to open (an
+    /// object) be opened at that version without asking its store. Whether the entry
+    /// still describes the source is for the source's first read to find out.
+    #[cfg(feature = "object-store")]
+    pub(crate) fn stored_version(&self, identity: &[u8]) -> Option<(u64, Vec<u8>)> {
+        let path = self.dir.join(file_name_of(identity));
+        let file = open_entry(&path)?;
+        let mut bytes = Vec::new();
+        file.take(self.budget.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .ok()?;
+        let entry = parse(&bytes).ok()?;
+        (entry.identity == identity).then(|| (entry.parts.len, entry.version.to_vec()))
+    }
+
+    /// Removes the entry of `key` if it holds that very version: the source was found
+    /// changed, and its entry must not be offered as its version again.
+    pub(crate) fn remove_version(&self, key: &PersistKey) {
+        let path = self.dir.join(key.file_name());
+        let Some(mut file) = open_entry(&path) else {
+            return;
+        };
+        let mut bytes = Vec::new();
+        if (&mut file)
+            .take(self.budget.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .is_err()
+        {
+            return;
+        }
+        if parse(&bytes).is_ok_and(|e| e.identity == key.identity && e.version == key.version) {
+            remove_if_same(&file, &path);
+        }
+    }
+
+    /// Writes the index of `key`, with the file's first bytes (`sample`, the
+    /// classification sample), when it advanced enough since this process last wrote or
+    /// loaded it (see the module docs), then keeps the directory within its budget.
+    pub(crate) fn store(&self, key: &PersistKey, index: &LineIndex, sample: &[u8]) -> Stored {
         let scanned = index.scanned();
         let before = self.remembered(key);
         let advanced =
@@ -321,7 +353,7 @@ impl IndexDir {
         if scanned < PERSIST_MIN || !advanced {
             return Stored::Skipped;
         }
-        let bytes = encode(key, &index.to_parts());
+        let bytes = encode(key, &index.to_parts(), sample);
         if bytes.len() as u64 > self.budget {
             return Stored::Skipped;
         }
@@ -443,240 +475,4 @@ fn remove_if_same(file: &File, path: &Path) {
     #[cfg(not(unix))]
     let _ = file;
     let _ = std::fs::remove_file(path);
-}
-
-/// The largest entry a key and a source of `len` bytes can have.
-fn max_entry_size(key: &PersistKey, len: u64, block: u64) -> usize {
-    let checkpoints = (len / block.max(1)).saturating_add(1).saturating_mul(8);
-    FIXED
-        .saturating_add(key.identity.len())
-        .saturating_add(key.version.len())
-        .saturating_add(MAX_ENCODING)
-        .saturating_add(usize::try_from(checkpoints).unwrap_or(usize::MAX))
-}
-
-/// An entry's bytes. All integers are little-endian:
-///
-/// ```text
-/// magic "RRINDEX\n" | format u32 | flags u32 (bit 0: last_is_lf)
-/// block u64 | len u64 | scanned u64 | newlines u64 | text_start u64
-/// encoding_len u32 | identity_len u32 | version_len u32 | checkpoint count u64
-/// encoding name | identity | version | checkpoints (u64 each)
-/// xxh3-64 of everything before it (u64)
-/// ```
-fn encode(key: &PersistKey, p: &IndexParts) -> Vec<u8> {
-    let enc = p.encoding.name().as_bytes();
-    let mut out = Vec::with_capacity(
-        FIXED + enc.len() + key.identity.len() + key.version.len() + p.checkpoints.len() * 8,
-    );
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    out.extend_from_slice(&u32::from(p.last_is_lf).to_le_bytes());
-    for v in [p.block, p.len, p.scanned, p.newlines, p.text_start] {
-        out.extend_from_slice(&v.to_le_bytes());
-    }
-    for n in [enc.len(), key.identity.len(), key.version.len()] {
-        out.extend_from_slice(&(n as u32).to_le_bytes());
-    }
-    out.extend_from_slice(&(p.checkpoints.len() as u64).to_le_bytes());
-    out.extend_from_slice(enc);
-    out.extend_from_slice(&key.identity);
-    out.extend_from_slice(&key.version);
-    for c in &p.checkpoints {
-        out.extend_from_slice(&c.to_le_bytes());
-    }
-    let sum = xxhash_rust::xxh3::xxh3_64(&out);
-    out.extend_from_slice(&sum.to_le_bytes());
-    out
-}
-
-/// A cursor over an entry's bytes; every read fails past the end.
-struct Cursor<'a>(&'a [u8]);
-
-impl<'a> Cursor<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], Reject> {
-        if n > self.0.len() {
-            return Err(Reject::Corrupt);
-        }
-        let (head, rest) = self.0.split_at(n);
-        self.0 = rest;
-        Ok(head)
-    }
-
-    fn u32(&mut self) -> Result<u32, Reject> {
-        Ok(u32::from_le_bytes(
-            self.take(4)?.try_into().expect("4 bytes"),
-        ))
-    }
-
-    fn u64(&mut self) -> Result<u64, Reject> {
-        Ok(u64::from_le_bytes(
-            self.take(8)?.try_into().expect("8 bytes"),
-        ))
-    }
-
-    fn len(&mut self, max: usize) -> Result<usize, Reject> {
-        let n = self.u32()? as usize;
-        if n > max {
-            return Err(Reject::Corrupt);
-        }
-        Ok(n)
-    }
-}
-
-/// The index parts stored in `bytes`, if the entry is whole and describes `key` read with
-/// `block`-byte blocks at length `len`.
-fn decode(bytes: &[u8], key: &PersistKey, len: u64, block: u64) -> Result<IndexParts, Reject> {
-    if bytes.len() < FIXED || &bytes[..8] != MAGIC {
-        return Err(Reject::Corrupt);
-    }
-    let (body, sum) = bytes.split_at(bytes.len() - 8);
-    let mut c = Cursor(&body[8..]);
-    if c.u32()? != FORMAT_VERSION {
-        return Err(Reject::Foreign);
-    }
-    if xxhash_rust::xxh3::xxh3_64(body).to_le_bytes() != sum {
-        return Err(Reject::Corrupt);
-    }
-    let flags = c.u32()?;
-    let [b, l, scanned, newlines, text_start] = [c.u64()?, c.u64()?, c.u64()?, c.u64()?, c.u64()?];
-    let enc_len = c.len(MAX_ENCODING)?;
-    let id_len = c.len(MAX_IDENTITY)?;
-    let ver_len = c.len(MAX_VERSION)?;
-    let count = c.u64()?;
-    let encoding = std::str::from_utf8(c.take(enc_len)?)
-        .ok()
-        .and_then(Encoding::from_name)
-        .ok_or(Reject::Corrupt)?;
-    if c.take(id_len)? != key.identity.as_slice() {
-        return Err(Reject::Foreign);
-    }
-    if c.take(ver_len)? != key.version.as_slice() {
-        return Err(Reject::Stale);
-    }
-    if b != block {
-        return Err(Reject::Foreign);
-    }
-    if l != len || flags > 1 || count.checked_mul(8) != Some(c.0.len() as u64) {
-        return Err(Reject::Corrupt);
-    }
-    let checkpoints =
-        c.0.chunks_exact(8)
-            .map(|x| u64::from_le_bytes(x.try_into().expect("8 bytes")))
-            .collect();
-    Ok(IndexParts {
-        block: b,
-        len: l,
-        scanned,
-        newlines,
-        last_is_lf: flags == 1,
-        encoding,
-        text_start,
-        checkpoints,
-    })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn key() -> PersistKey {
-        PersistKey {
-            identity: b"file:/x/y.txt".to_vec(),
-            version: b"v1".to_vec(),
-        }
-    }
-
-    fn parts() -> IndexParts {
-        IndexParts {
-            block: 4,
-            len: 10,
-            scanned: 9,
-            newlines: 3,
-            last_is_lf: true,
-            encoding: Encoding::Utf8,
-            text_start: 0,
-            checkpoints: vec![0, 1, 2],
-        }
-    }
-
-    #[test]
-    fn an_entry_round_trips_and_every_single_byte_change_is_caught() {
-        let bytes = encode(&key(), &parts());
-        assert_eq!(decode(&bytes, &key(), 10, 4), Ok(parts()));
-        for i in 0..bytes.len() {
-            let mut b = bytes.clone();
-            b[i] ^= 0x20;
-            assert!(decode(&b, &key(), 10, 4).is_err(), "byte {i} flipped");
-        }
-        for n in 0..bytes.len() {
-            assert!(decode(&bytes[..n], &key(), 10, 4).is_err(), "cut at {n}");
-        }
-    }
-
-    #[test]
-    fn a_stale_foreign_or_mismatched_entry_says_why() {
-        let bytes = encode(&key(), &parts());
-        let other_version = PersistKey {
-            version: b"v2".to_vec(),
-            ..key()
-        };
-        let other_identity = PersistKey {
-            identity: b"file:/x/z.txt".to_vec(),
-            ..key()
-        };
-        assert_eq!(decode(&bytes, &other_version, 10, 4), Err(Reject::Stale));
-        assert_eq!(decode(&bytes, &other_identity, 10, 4), Err(Reject::Foreign));
-        assert_eq!(decode(&bytes, &key(), 10, 8), Err(Reject::Foreign));
-        assert_eq!(decode(&bytes, &key(), 11, 4), Err(Reject::Corrupt));
-    }
-
-    #[test]
-    fn only_states_a_scan_can_leave_are_accepted() {
-        assert!(LineIndex::from_parts(parts()).is_some());
-        let bad = [
-            IndexParts {
-                checkpoints: vec![0, 2, 1],
-                ..parts()
-            },
-            IndexParts {
-                checkpoints: vec![1, 1, 2],
-                ..parts()
-            },
-            IndexParts {
-                checkpoints: vec![0, 1],
-                ..parts()
-            },
-            IndexParts {
-                checkpoints: vec![0, 5, 6],
-                ..parts()
-            },
-            IndexParts {
-                newlines: 10,
-                ..parts()
-            },
-            IndexParts {
-                scanned: 11,
-                ..parts()
-            },
-            IndexParts {
-                block: 0,
-                ..parts()
-            },
-            IndexParts {
-                encoding: Encoding::Utf16Le,
-                block: 3,
-                checkpoints: vec![0, 1, 2, 3],
-                ..parts()
-            },
-            IndexParts {
-                newlines: 0,
-                checkpoints: vec![0, 0, 0],
-                ..parts()
-            },
-        ];
-        for p in bad {
-            assert!(LineIndex::from_parts(p.clone()).is_none(), "{p:?}");
-        }
-    }
 }
