@@ -388,8 +388,8 @@ fn cell_text<'a>(
     images
 }
 
-/// What a PDF read left out, for the unified tool's notes: the pages not shown, the
-/// bookmarks nearest to those shown, and where to continue.
+/// What a PDF read left out, for the unified tool's notes: the pages not shown, where
+/// the outline is, and where to continue.
 fn pdf_summary(p: &PdfRead) -> Option<String> {
     let (Some(first), Some(last)) = (p.pages.first(), p.pages.last()) else {
         return None;
@@ -410,21 +410,13 @@ fn pdf_summary(p: &PdfRead) -> Option<String> {
         .collect::<Vec<_>>()
         .join(" and ")
     )];
-    let near = |items: Vec<&crate::pdf::OutlineItem>| {
-        items
-            .iter()
-            .map(|o| format!("{} (page {})", o.title, o.page))
-            .collect::<Vec<_>>()
-            .join("; ")
-    };
-    let before: Vec<_> = p.outline.iter().filter(|o| o.page < first).collect();
-    let before = before[before.len().saturating_sub(5)..].to_vec();
-    let after: Vec<_> = p.outline.iter().filter(|o| o.page > last).take(5).collect();
-    if !before.is_empty() {
-        notes.push(format!("Bookmarks before: {}.", near(before)));
-    }
-    if !after.is_empty() {
-        notes.push(format!("Bookmarks after: {}.", near(after)));
+    // A read of chosen pages has no outline (the library skips its cost): say where it is.
+    if p.outline.is_empty() && p.requested != PageSelection::All.to_string() {
+        notes.push(
+            "A read without pages gives the overview: the outline (bookmarks with their \
+             pages), if the PDF has one, and the pages without text."
+                .into(),
+        );
     }
     if p.truncated.is_none() && last < p.page_count {
         notes.push(format!(
