@@ -20,11 +20,7 @@ fn read(path: &std::path::Path, request: ImageRequest) -> Result<ImageRead, Erro
 /// What the sent bytes are, by their own header (the same probe a read makes).
 #[cfg(feature = "images")]
 fn probe_sent(r: &ImageRead) -> (String, Size) {
-    let class = rangeread::classify(&r.data);
-    let mime = class.mime().unwrap().to_string();
-    let src = Source::from_bytes(r.data.clone(), "sent");
-    let again = images::read(&src, &mime, &ImageRequest::new(ImagePolicy::none())).unwrap();
-    (mime, again.original)
+    documents::probe_bytes(&r.data)
 }
 
 #[cfg(feature = "images")]
@@ -53,24 +49,7 @@ fn every_preset_keeps_real_images_inside_its_published_limits() {
             let what = format!("{name} under {}", policy.name);
             let (mime, size) = probe_sent(&r);
             assert_eq!((mime.as_str(), size), (r.mime.as_str(), r.sent), "{what}");
-            let (long, short) = (size.width.max(size.height), size.width.min(size.height));
-            assert!(
-                policy.max_long_edge.is_none_or(|m| long <= m),
-                "{what}: {size}"
-            );
-            assert!(
-                policy.max_short_edge.is_none_or(|m| short <= m),
-                "{what}: {size}"
-            );
-            assert!(
-                policy.max_pixels.is_none_or(|m| size.pixels() <= m),
-                "{what}: {size}"
-            );
-            assert!(
-                policy.max_bytes.is_none_or(|m| r.bytes <= m),
-                "{what}: {} bytes",
-                r.bytes
-            );
+            documents::assert_within(&policy, size, r.bytes, &what);
             assert_eq!(r.bytes, r.data.len() as u64);
             assert_eq!(r.tokens, policy.tokens.estimate(r.sent), "{what}");
             // The scale maps the sent image's far corner back to the original's.

@@ -16,8 +16,6 @@ use std::process::{Command, Stdio};
 
 use base64::Engine as _;
 use documents::fixture;
-use rangeread::images::{self, ImagePolicy, ImageRequest, Size};
-use rangeread::Source;
 use serde_json::{json, Value};
 
 /// A stdio MCP session with `mcp_server`.
@@ -123,14 +121,6 @@ impl Answer {
     }
 }
 
-/// What image bytes are, by their own header: MIME type and size.
-fn probe(data: &[u8]) -> (String, Size) {
-    let mime = rangeread::classify(data).mime().unwrap().to_string();
-    let src = Source::from_bytes(data.to_vec(), "sent");
-    let r = images::read(&src, &mime, &ImageRequest::new(ImagePolicy::none())).unwrap();
-    (mime, r.original)
-}
-
 /// The fixtures copied into a fresh root (the fixture directory links into the unpacked
 /// packages, and a workspace refuses absolute links).
 fn root_with(files: &[(&str, &str)]) -> Option<tempfile::TempDir> {
@@ -180,7 +170,7 @@ fn an_agent_reads_a_screenshot_page_37_of_a_manual_and_cells_10_to_12_in_one_cal
     let a = s.read(json!({"path": "screenshot.jpg"}));
     let images = a.images();
     assert_eq!(images.len(), 1, "{:?}", a.texts());
-    let (mime, sent) = probe(&images[0].1);
+    let (mime, sent) = documents::probe_bytes(&images[0].1);
     assert_eq!(
         (mime.as_str(), images[0].0.as_str()),
         ("image/jpeg", "image/jpeg")
@@ -276,7 +266,7 @@ fn a_notebook_s_plot_comes_back_as_image_content_in_its_place() {
         "{before}"
     );
     assert!(after.starts_with("[Image: original "), "{after}");
-    assert_eq!(probe(&a.images()[0].1).0, "image/png");
+    assert_eq!(documents::probe_bytes(&a.images()[0].1).0, "image/png");
 }
 
 #[test]
@@ -308,6 +298,7 @@ fn a_page_range_over_the_budget_pages_and_says_where_to_continue() {
 #[cfg(feature = "images")]
 #[test]
 fn every_provider_policy_keeps_the_images_a_tool_sends_inside_its_limits() {
+    use rangeread::images::ImagePolicy;
     use rangeread::tool::{Dialect, DialectTool};
     let names = [
         "photo.jpg",
@@ -339,25 +330,9 @@ fn every_provider_policy_keeps_the_images_a_tool_sends_inside_its_limits() {
             let data = base64::engine::general_purpose::STANDARD
                 .decode(&r.media[0].data)
                 .unwrap();
-            let (mime, size) = probe(&data);
+            let (mime, size) = documents::probe_bytes(&data);
             assert_eq!(mime, r.media[0].mime_type, "{what}");
-            let (long, short) = (size.width.max(size.height), size.width.min(size.height));
-            assert!(
-                policy.max_long_edge.is_none_or(|m| long <= m),
-                "{what}: {size}"
-            );
-            assert!(
-                policy.max_short_edge.is_none_or(|m| short <= m),
-                "{what}: {size}"
-            );
-            assert!(
-                policy.max_pixels.is_none_or(|m| size.pixels() <= m),
-                "{what}: {size}"
-            );
-            assert!(
-                policy.max_bytes.is_none_or(|m| data.len() as u64 <= m),
-                "{what}"
-            );
+            documents::assert_within(&policy, size, data.len() as u64, &what);
             // The line beside it names what was sent (Claude Code's only when resized).
             let shown = format!("{size}");
             assert!(

@@ -131,3 +131,40 @@ pub fn one_page_pdf(content: Vec<u8>, media_box: bool) -> Vec<u8> {
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_vec(),
     ])
 }
+
+/// What image bytes are, by their own header (the same probe a read makes): MIME type
+/// and size.
+pub fn probe_bytes(data: &[u8]) -> (String, rangeread::images::Size) {
+    use rangeread::images::{self, ImagePolicy, ImageRequest};
+    let mime = rangeread::classify(data).mime().unwrap().to_string();
+    let src = rangeread::Source::from_bytes(data.to_vec(), "sent");
+    let r = images::read(&src, &mime, &ImageRequest::new(ImagePolicy::none())).unwrap();
+    (mime, r.original)
+}
+
+/// Asserts that an image of `size` and `bytes` meets every limit of `policy` (`what`
+/// names it in messages).
+pub fn assert_within(
+    policy: &rangeread::images::ImagePolicy,
+    size: rangeread::images::Size,
+    bytes: u64,
+    what: &str,
+) {
+    let (long, short) = (size.width.max(size.height), size.width.min(size.height));
+    assert!(
+        policy.max_long_edge.is_none_or(|m| long <= m),
+        "{what}: {size}"
+    );
+    assert!(
+        policy.max_short_edge.is_none_or(|m| short <= m),
+        "{what}: {size}"
+    );
+    assert!(
+        policy.max_pixels.is_none_or(|m| size.pixels() <= m),
+        "{what}: {size}"
+    );
+    assert!(
+        policy.max_bytes.is_none_or(|m| bytes <= m),
+        "{what}: {bytes} bytes"
+    );
+}
