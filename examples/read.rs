@@ -9,8 +9,19 @@
 //!              --snap char|line --strict-utf8 --root DIR --protect GLOB --mmap
 //!              --case-insensitive --index-dir DIR
 //!              --no-summaries --max-landmarks N --landmark-window BYTES
+//!   documents: --pages SPEC --cells SPEC --crop X,Y,W,H --image-policy NAME
+//!              --image-out FILE
 //!              -h, --help
 //! ```
+//!
+//! Images (PNG, JPEG, GIF, WebP), PDFs and notebooks (`*.ipynb`) are read as documents
+//! (see `rangeread::DocumentRead`): `--pages 3` / `2-9` / `10-` selects PDF pages,
+//! `--cells 0-4` or `--cells ID` notebook cells (numbered from 0), `--crop` a region of
+//! an image in its original pixels, `--image-policy anthropic|claude-code|openai|gemini|none`
+//! the limits images are fitted to. An image read prints its sizes, scale and token
+//! estimate; `--image-out FILE` writes the bytes that would be sent (for a notebook, the
+//! images of its outputs: FILE, then FILE-1, FILE-2 ...). `--format json` prints the
+//! result as JSON. PDFs need the `pdf` feature, downscaling the `images` feature.
 //!
 //! Arguments are read as `OsString`s ([lexopt]): any path works, UTF-8 or not.
 //!
@@ -48,9 +59,11 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use lexopt::prelude::*;
+use rangeread::images::{Crop, ImagePolicy, ImageRequest};
 use rangeread::{
-    notes, render_to, ByteSelection, Error, Format, IndexCache, LineSelection, Outline, ReadResult,
-    Reader, Selection, Snap, Source, Totals, Utf8Policy, Workspace,
+    notes, render_to, ByteSelection, DocumentRead, DocumentRequest, Error, Format, IndexCache,
+    LineSelection, Outline, ReadResult, Reader, Selection, Snap, Source, Totals, Utf8Policy,
+    Workspace,
 };
 
 /// Lines shown on each side of `--around LINE` without `--context`.
@@ -80,6 +93,10 @@ struct Args {
     object_stats: bool,
     index_dir: Option<PathBuf>,
     path: Option<PathBuf>,
+    document: DocumentRequest,
+    crop: Option<Crop>,
+    policy: Option<ImagePolicy>,
+    image_out: Option<PathBuf>,
     help: bool,
 }
 
@@ -123,6 +140,12 @@ the object-store feature; credentials from AWS_* (GOOGLE_*, AZURE_*) variables.
   --index-dir DIR           keep line indexes of large files in DIR for later runs
   --max-landmarks N         at most N landmarks in a summary
   --landmark-window BYTES   how far around a read landmarks are searched
+documents (images, PDFs, notebooks):
+  --pages SPEC              PDF pages: 3, 2-9 or 10- (from 1)
+  --cells SPEC              notebook cells: 3, 0-4, 10- (from 0) or a cell id
+  --crop X,Y,W,H            an image region, in the original's pixels
+  --image-policy NAME       anthropic (default), claude-code, openai, gemini, none
+  --image-out FILE          write the image to send to FILE (else its sizes are printed)
   -h, --help                print this help and exit
 exit status 0 on success; on error 1, `error: MESSAGE` on stderr, and with
 --format json also {\"error\": MESSAGE, \"kind\": KIND} on stdout.
@@ -193,6 +216,10 @@ fn parse(argv: Vec<OsString>) -> Result<Args, Parse> {
         object_stats: false,
         index_dir: None,
         path: None,
+        document: DocumentRequest::new(),
+        crop: None,
+        policy: None,
+        image_out: None,
         help: false,
     };
     let one = |a: &Args, flag: &str| -> Result<(), Error> {
@@ -293,6 +320,19 @@ fn parse(argv: Vec<OsString>) -> Result<Args, Parse> {
             Long("case-insensitive") => a.case_insensitive = true,
             Long("object-stats") => a.object_stats = true,
             Long("index-dir") => a.index_dir = Some(p.value()?.into()),
+            Long("pages") => a.document.pages = text(&mut p)?.parse()?,
+            Long("cells") => a.document.cells = text(&mut p)?.parse()?,
+            Long("crop") => a.crop = Some(text(&mut p)?.parse()?),
+            Long("image-policy") => {
+                let name = text(&mut p)?;
+                a.policy = Some(ImagePolicy::preset(&name).ok_or_else(|| {
+                    fail(format!(
+                        "--image-policy: unknown policy {name:?} (anthropic, claude-code, \
+                         openai, gemini, none)"
+                    ))
+                })?)
+            }
+            Long("image-out") => a.image_out = Some(p.value()?.into()),
             Short('h') | Long("help") => a.help = true,
             Value(v) => {
                 if a.path.is_some() {
@@ -314,6 +354,11 @@ fn parse(argv: Vec<OsString>) -> Result<Args, Parse> {
     } else if a.limit.is_some() {
         a.selection = Some(LineSelection::offset_limit(1, a.limit).into());
     }
+    let mut image = ImageRequest::new(a.policy.clone().unwrap_or_default());
+    if let Some(c) = a.crop {
+        image = image.crop(c);
+    }
+    a.document = std::mem::take(&mut a.document).image(image);
     if let Some(snap) = a.snap {
         match a.selection {
             Some(Selection::Bytes(b)) => a.selection = Some(b.snap(snap).into()),
@@ -326,6 +371,15 @@ fn parse(argv: Vec<OsString>) -> Result<Args, Parse> {
 enum Output {
     Read(Box<ReadResult>),
     Outline(Outline),
+    Document(Box<DocumentRead>),
+}
+
+/// A document read as the CLI answers it: text results as before, other kinds apart.
+fn document(read: DocumentRead) -> Output {
+    match read {
+        DocumentRead::Text(r) => Output::Read(Box::new(r)),
+        other => Output::Document(Box::new(other)),
+    }
 }
 
 fn run(args: &Args) -> Result<Output, Error> {
@@ -370,9 +424,10 @@ fn run(args: &Args) -> Result<Output, Error> {
                 .outline()
                 .map(Output::Outline);
         }
+        let request = args.document.clone().selection(selection);
         return reader
-            .read_in(&workspace, path, selection)
-            .map(|r| Output::Read(Box::new(r)));
+            .read_document_in(&workspace, path, &request)
+            .map(document);
     }
     if args.mmap {
         // SAFETY: a command-line read of a file the user named; the documented hazard
@@ -386,10 +441,43 @@ fn run(args: &Args) -> Result<Output, Error> {
     } else if args.outline {
         reader.open(path)?.outline().map(Output::Outline)
     } else {
-        reader
-            .read(path, selection)
-            .map(|r| Output::Read(Box::new(r)))
+        let request = args.document.clone().selection(selection);
+        reader.read_document(path, &request).map(document)
     }
+}
+
+/// Prints a document read (JSON, or its text) and writes its images to `--image-out`.
+fn write_document(
+    w: &mut impl Write,
+    read: &DocumentRead,
+    format: Format,
+    image_out: Option<&std::path::Path>,
+) -> std::io::Result<()> {
+    if let Some(out) = image_out {
+        for (k, img) in read.images().into_iter().enumerate() {
+            let path = if k == 0 {
+                out.to_path_buf()
+            } else {
+                let mut name = out.as_os_str().to_owned();
+                name.push(format!("-{k}"));
+                PathBuf::from(name)
+            };
+            std::fs::write(&path, &img.data)?;
+            eprintln!(
+                "wrote {} ({} bytes, {}, {}x{})",
+                path.display(),
+                img.bytes,
+                img.mime,
+                img.sent.width,
+                img.sent.height
+            );
+        }
+    }
+    if format == Format::Json {
+        serde_json::to_writer(&mut *w, read).map_err(std::io::Error::other)?;
+        return writeln!(w);
+    }
+    w.write_all(read.render(format).as_bytes())
 }
 
 /// Whether `path` is a URL of an object store (`s3://`, `gs://`, `az://`, `http(s)://`...).
@@ -484,11 +572,13 @@ fn main() -> ExitCode {
         || argv
             .windows(2)
             .any(|w| w[0] == "--format" && w[1] == OsStr::new("json"));
+    let mut image_out = None;
     let result = parse_args(argv).and_then(|a| {
         if a.help {
             print!("{HELP}");
             return Ok(None);
         }
+        image_out = a.image_out.clone();
         run(&a).map(|r| Some((a.format, r)))
     });
     let result = match result {
@@ -502,6 +592,17 @@ fn main() -> ExitCode {
             let mut out = std::io::BufWriter::new(stdout.lock());
             let result = match result {
                 Output::Read(r) => *r,
+                Output::Document(d) => {
+                    let written = write_document(&mut out, &d, format, image_out.as_deref())
+                        .and_then(|_| out.flush());
+                    return match written {
+                        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                            eprintln!("error: {e}");
+                            ExitCode::FAILURE
+                        }
+                        _ => ExitCode::SUCCESS,
+                    };
+                }
                 Output::Outline(o) => {
                     let written = write_outline(&mut out, &o, format).and_then(|_| out.flush());
                     return match written {

@@ -30,6 +30,8 @@ step "+ sessions (rangeread only)" --lib --no-default-features --features sessio
 step "+ legacy-encodings" --lib --no-default-features --features legacy-encodings
 step "+ schemars" --lib --no-default-features --features schemars
 step "+ opencode (C build of SQLite)" --lib --no-default-features --features opencode
+step "+ images (image: PNG, JPEG, GIF, WebP codecs)" --lib --no-default-features --features images
+step "+ pdf (lopdf, pdf-extract)" --lib --no-default-features --features pdf
 rm -rf "$target" && mkdir -p "$target"
 step "library, default features, fresh" --lib
 rm -rf "$target" && mkdir -p "$target"

@@ -287,3 +287,99 @@ fn section_rank(lang: Lang, line: &[u8]) -> Option<usize> {
         _ => None,
     }
 }
+
+/// The ends of the blocks that landmarks open, found in one pass over a file's lines in
+/// order by the rules of [`find_block`]: a landmark's block ends where `block L` on the
+/// landmark's line ends it. The open blocks are a stack (a line that a block's rules put
+/// inside it is inside every block around it too), so a line costs a few comparisons.
+pub(crate) struct BlockEnds {
+    lang: Lang,
+    /// Open blocks, innermost last: the caller's key, and the header's indentation (or,
+    /// in section languages, the section's rank).
+    open: Vec<(usize, usize)>,
+    /// The last non-blank line so far.
+    last_nonblank: u64,
+}
+
+impl BlockEnds {
+    pub(crate) fn new(lang: Lang) -> BlockEnds {
+        BlockEnds {
+            lang,
+            open: Vec::new(),
+            last_nonblank: 0,
+        }
+    }
+
+    /// Whether no block is open.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.open.is_empty()
+    }
+
+    /// Takes line `no` (1-based, lines in order): ends the blocks it ends (`closed(key,
+    /// last line)`), then, when `opens` is a key, opens the block of this landmark line.
+    /// Returns how many open blocks enclose the line.
+    pub(crate) fn line(
+        &mut self,
+        no: u64,
+        head: &[u8],
+        landmark: bool,
+        opens: Option<usize>,
+        closed: &mut dyn FnMut(usize, u64),
+    ) -> u64 {
+        let blank = !head.iter().any(|b| !b.is_ascii_whitespace());
+        if self.lang.sections() {
+            let rank = if landmark {
+                section_rank(self.lang, head)
+            } else {
+                None
+            };
+            if let Some(rank) = rank {
+                while let Some(&(key, r)) = self.open.last() {
+                    if r < rank {
+                        break;
+                    }
+                    closed(key, self.last_nonblank);
+                    self.open.pop();
+                }
+            }
+            if !blank {
+                self.last_nonblank = no;
+            }
+            let depth = self.open.len() as u64;
+            if let (Some(key), Some(rank)) = (opens, rank) {
+                self.open.push((key, rank));
+            }
+            return depth;
+        }
+        if !blank {
+            let ind = indent(head);
+            while let Some(&(key, h)) = self.open.last() {
+                // Most lines are indented deeper than the innermost header: inside.
+                let inside = ind > h;
+                match if inside {
+                    Step::Inside
+                } else {
+                    step(self.lang, h, head)
+                } {
+                    Step::Inside => break,
+                    Step::Closes => closed(key, no),
+                    Step::Outside => closed(key, self.last_nonblank),
+                }
+                self.open.pop();
+            }
+            self.last_nonblank = no;
+        }
+        let depth = self.open.len() as u64;
+        if let Some(key) = opens {
+            self.open.push((key, indent(head)));
+        }
+        depth
+    }
+
+    /// The end of the file: the open blocks end at its last non-blank line.
+    pub(crate) fn finish(self, closed: &mut dyn FnMut(usize, u64)) {
+        for (key, _) in self.open.into_iter().rev() {
+            closed(key, self.last_nonblank);
+        }
+    }
+}

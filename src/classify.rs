@@ -248,6 +248,24 @@ pub(crate) fn classify_source(src: &Source) -> Result<Classification> {
     src.with_range(0, n, &mut scratch, classify)
 }
 
+/// Text in the encoding of the source's byte order mark, UTF-8 without one
+/// ([`crate::Detection::ByteOrderMark`]).
+pub(crate) fn classify_source_by_bom(src: &Source) -> Result<Classification> {
+    let mut scratch = Vec::new();
+    src.with_range(0, src.len().min(4), &mut scratch, |sample| {
+        let (encoding, bom_len) = match bom(sample) {
+            Some(e) => (e, e.bom_len() as u8),
+            None => (Encoding::Utf8, 0),
+        };
+        Classification::Text(TextInfo {
+            encoding,
+            bom_len,
+            confidence: 1.0,
+            mime: None,
+        })
+    })
+}
+
 /// Steps 2 to 5, on a sample without a BOM (or the rest after a UTF-8 BOM).
 fn classify_body(sample: &[u8], utf8_bom: bool) -> Classification {
     let text = trim_incomplete_utf8(sample);

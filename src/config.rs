@@ -40,6 +40,11 @@ pub enum Detection {
     /// invalid sequences follow the [`Utf8Policy`]. For hosts that classify themselves, or
     /// that want the bytes of a file whatever they are.
     AssumeUtf8,
+    /// Go by the byte order mark alone: UTF-16 and UTF-32 with one are decoded, anything
+    /// else is UTF-8 (a UTF-8 mark skipped) with invalid sequences by the [`Utf8Policy`];
+    /// nothing is refused as binary and no legacy encoding is guessed. Claude Code's Read
+    /// reads files so (a Latin-1 `é` becomes U+FFFD, NUL bytes stay in the text).
+    ByteOrderMark,
 }
 
 /// The configuration of reads, shared by a reader and its documents.

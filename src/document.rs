@@ -11,6 +11,7 @@ use crate::classify::{classify, classify_source, Classification, TextInfo, SAMPL
 use crate::config::{Config, Detection, Totals};
 use crate::decode::decode;
 use crate::error::{Error, Result};
+use crate::indentation::{find_indent_block, Bounds, IndentSelection, IndentSpan};
 use crate::index::LineIndex;
 use crate::landmarks::{around, outline, Around};
 use crate::lines::Lines;
@@ -99,6 +100,11 @@ impl Document {
         self.resolved_path = resolved_path.into();
     }
 
+    /// The path as the caller spelled it, and as resolved.
+    pub(crate) fn paths(&self) -> (&str, &str) {
+        (&self.path, &self.resolved_path)
+    }
+
     /// The number of lines of the file, counting once if not yet known.
     ///
     /// # Errors
@@ -140,6 +146,7 @@ impl Document {
                 confidence: 1.0,
                 mime: None,
             }),
+            Detection::ByteOrderMark => crate::classify::classify_source_by_bom(&self.src)?,
         };
         if let Classification::Text(t) = c {
             let bom = u64::from(t.bom_len).min(self.src.len());
@@ -347,10 +354,13 @@ impl Document {
         let (requested, plan) = {
             let (config, path) = (&self.config, &self.path);
             let mut block = |line: u64, off: u64| block_span(&lines, config, path, line, off);
+            let mut indent =
+                |sel: &IndentSelection, off: u64| indent_span(&lines, config, sel, off);
             Planner {
                 lines,
                 index: &mut self.index,
                 block: &mut block,
+                indent: &mut indent,
             }
             .plan(sel)?
         };
@@ -377,6 +387,15 @@ impl Document {
                     }
                 }
             },
+            Plan::At {
+                start,
+                offset,
+                count,
+            } => {
+                let page = collect_lines(&lines, offset, Some(count), len, &budget, self.buffer())?;
+                let clamped = page.lines < count && page.stop.is_none();
+                (page, Some(start), clamped)
+            }
             Plan::Tail { n, skip } => {
                 let start_off = lines.tail_start(len, n)?;
                 let end_off = lines.tail_start(len, skip)?;
@@ -630,4 +649,20 @@ fn block_span(
     };
     let span = find_block(lines, Lang::for_path(Path::new(path)), line, off, limits)?;
     Ok((span.start, span.end, span.complete))
+}
+
+/// The indentation block of `sel` (its anchor at byte `off`): at most the smaller of the
+/// selection's `max_lines` and the line budget, each side looking at most
+/// [`BLOCK_WINDOW_CAP`] bytes.
+fn indent_span(
+    lines: &Lines<'_>,
+    config: &Config,
+    sel: &IndentSelection,
+    off: u64,
+) -> Result<IndentSpan> {
+    let cap = sel
+        .max_lines
+        .unwrap_or(u64::MAX)
+        .min(config.budget.max_lines.or_max());
+    find_indent_block(lines, sel, off, Bounds::new(cap, BLOCK_WINDOW_CAP))
 }

@@ -236,6 +236,81 @@ pub enum Error {
         /// What went wrong.
         message: String,
     },
+    /// An image that cannot be read: empty, truncated, malformed. The message names the
+    /// file and says how to look at it.
+    #[error("{message}")]
+    InvalidImage {
+        /// The path as the caller gave it.
+        path: PathBuf,
+        /// What is wrong and what to do.
+        message: String,
+    },
+    /// An image whose header claims more pixels than a read may decode
+    /// ([`crate::images::ImageRequest::max_decode_pixels`]): refused before decoding.
+    #[error(
+        "Image {} claims {width}x{height} pixels ({:.1} MP), more than the {:.1} MP an image \
+         may have to be read (max_decode_pixels); it was refused without decoding. Check the \
+         file (`file {}`), or raise the limit if the image is real.",
+        escaped(.path),
+        (*.width as f64) * (*.height as f64) / 1e6,
+        *.limit as f64 / 1e6,
+        escaped(.path)
+    )]
+    ImageTooLarge {
+        /// The path as the caller gave it.
+        path: PathBuf,
+        /// The width the header claims.
+        width: u32,
+        /// The height the header claims.
+        height: u32,
+        /// The limit, in pixels.
+        limit: u64,
+    },
+    /// The read needs a Cargo feature this build does not have (`images`, `pdf`).
+    #[error("{message}")]
+    FeatureDisabled {
+        /// The path as the caller gave it.
+        path: PathBuf,
+        /// The feature that would do it.
+        feature: &'static str,
+        /// What was asked, and how to get it.
+        message: String,
+    },
+    /// A page selection that starts past the last page of a PDF.
+    #[error(
+        "Invalid pages: page {start} is beyond the end of the document ({page_count} pages). \
+         Ask for pages within 1-{page_count}."
+    )]
+    PageBeyondEnd {
+        /// The first page asked for.
+        start: u64,
+        /// The number of pages.
+        page_count: u64,
+    },
+    /// A cell selection that names no cell of a notebook.
+    #[error("{message}")]
+    CellNotFound {
+        /// What was asked and which cells there are.
+        message: String,
+    },
+    /// A document (PDF, notebook) that cannot be parsed: malformed, truncated, encrypted
+    /// with a password, or its parser failed. The message says what to try instead.
+    #[error("{message}")]
+    InvalidDocument {
+        /// The path as the caller gave it.
+        path: PathBuf,
+        /// What went wrong and what to do.
+        message: String,
+    },
+    /// A document whose reading would need more work than a call may do (decompressed
+    /// bytes, objects, time, the bytes of one notebook cell): stopped, with the limit.
+    #[error("{message}")]
+    DocumentLimit {
+        /// The path as the caller gave it.
+        path: PathBuf,
+        /// Which limit was reached and what to ask instead.
+        message: String,
+    },
     /// Any other I/O error, with the path it happened on.
     #[error("I/O error on {}: {source}", escaped(.path))]
     Io {
@@ -293,6 +368,12 @@ impl Error {
             Error::StoreNotFound { .. } => ErrorKind::StoreNotFound,
             #[cfg(feature = "sessions")]
             Error::Store { .. } => ErrorKind::Store,
+            Error::InvalidImage { .. } => ErrorKind::InvalidImage,
+            Error::ImageTooLarge { .. } => ErrorKind::ImageTooLarge,
+            Error::FeatureDisabled { .. } => ErrorKind::FeatureDisabled,
+            Error::PageBeyondEnd { .. } | Error::CellNotFound { .. } => ErrorKind::InvalidRange,
+            Error::InvalidDocument { .. } => ErrorKind::InvalidDocument,
+            Error::DocumentLimit { .. } => ErrorKind::DocumentLimit,
             Error::Io { .. } => ErrorKind::Io,
         }
     }
@@ -382,6 +463,16 @@ pub enum ErrorKind {
     /// `Error::Store`: `store`.
     #[cfg(feature = "sessions")]
     Store,
+    /// [`Error::InvalidImage`]: `invalid_image`.
+    InvalidImage,
+    /// [`Error::ImageTooLarge`]: `image_too_large`.
+    ImageTooLarge,
+    /// [`Error::FeatureDisabled`]: `feature_disabled`.
+    FeatureDisabled,
+    /// [`Error::InvalidDocument`]: `invalid_document`.
+    InvalidDocument,
+    /// [`Error::DocumentLimit`]: `document_limit`.
+    DocumentLimit,
     /// [`Error::Io`]: `io`.
     Io,
 }
@@ -414,6 +505,11 @@ impl ErrorKind {
             ErrorKind::StoreNotFound => "store_not_found",
             #[cfg(feature = "sessions")]
             ErrorKind::Store => "store",
+            ErrorKind::InvalidImage => "invalid_image",
+            ErrorKind::ImageTooLarge => "image_too_large",
+            ErrorKind::FeatureDisabled => "feature_disabled",
+            ErrorKind::InvalidDocument => "invalid_document",
+            ErrorKind::DocumentLimit => "document_limit",
             ErrorKind::Io => "io",
         }
     }

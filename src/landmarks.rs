@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex, OnceLock};
 
+use crate::block::BlockEnds;
 use crate::budget::Limit;
 use crate::cache::IndexCache;
 use crate::error::Result;
@@ -370,7 +371,12 @@ pub(crate) fn around(
             (None, None) => break,
         };
         let (line, text) = if pick_before { b.next() } else { a.next() }.expect("peeked");
-        out.push(Landmark { line, text });
+        out.push(Landmark {
+            line,
+            text,
+            end_line: None,
+            depth: None,
+        });
     }
     let searched = Searched {
         before: searched_before,
@@ -393,7 +399,10 @@ pub(crate) struct Found {
 }
 
 /// The landmarks of the lines that end before `end`, in file order: at most `max_lines`
-/// of them, and at most `max_bytes` of text (each text and a line feed).
+/// of them, and at most `max_bytes` of text (each text and a line feed); each with the
+/// end of the block it opens and its depth, found in the same pass. When a budget stops
+/// the listing, the walk goes on (to `end` at most) only until the blocks of the listed
+/// landmarks have ended.
 pub(crate) fn outline(
     lines: &Lines<'_>,
     lang: Lang,
@@ -409,24 +418,52 @@ pub(crate) fn outline(
         complete: true,
     };
     let mut text_bytes = 0u64;
+    let mut blocks = BlockEnds::new(lang);
+    let (mut no, mut listing, mut stopped) = (0u64, true, false);
     lines.each(lines.layout.text_start, end, HEAD_CAP, |l| {
-        if matcher.is_landmark(l.head) {
+        no += 1;
+        let landmark = matcher.is_landmark(l.head);
+        let mut opens = None;
+        if landmark && listing {
             let text = landmark_text(l.head);
             let bytes = text_bytes + text.len() as u64 + 1;
             if max_lines.reached(found.landmarks.len() as u64) || max_bytes.exceeded(bytes) {
                 found.complete = false;
-                return ControlFlow::Break(());
+                listing = false;
+            } else {
+                text_bytes = bytes;
+                opens = Some(found.landmarks.len());
+                found.landmarks.push(Landmark {
+                    line: no,
+                    text,
+                    end_line: None,
+                    depth: None,
+                });
             }
-            text_bytes = bytes;
-            found.landmarks.push(Landmark {
-                line: found.lines + 1,
-                text,
-            });
+        }
+        let marks = &mut found.landmarks;
+        let depth = blocks.line(no, l.head, landmark, opens, &mut |i, e| {
+            marks[i].end_line = Some(e);
+        });
+        if let Some(i) = opens {
+            found.landmarks[i].depth = Some(depth);
+        }
+        if !listing {
+            stopped = blocks.is_empty();
+            return if stopped {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            };
         }
         found.lines += 1;
         found.scanned = l.end;
         ControlFlow::Continue(())
     })?;
+    if !stopped && end >= lines.src.len() {
+        let marks = &mut found.landmarks;
+        blocks.finish(&mut |i, e| marks[i].end_line = Some(e));
+    }
     Ok(found)
 }
 

@@ -76,6 +76,7 @@
 //! | your own storage (a blob store, an archive member) | implement [`RandomAccess`], then [`Source::from_random_access`] |
 //! | an object in S3, GCS, Azure or over HTTP (feature `object-store`) | `ObjectSource::open(url)`, or `Workspace::object` over an `ObjectRoot` prefix for paths from a model |
 //! | tool-call JSON from a model | [`tool::ReadFileParams`] and a preset in [`tool`] |
+//! | a file of any kind: text, an image, a PDF, a notebook | [`Reader::read_document`] / [`Reader::read_document_in`] with a [`DocumentRequest`] |
 //!
 //! Give the reader an [`IndexCache`] ([`Reader::cache`]) when a host reads the same
 //! files again and again (an MCP server): indexes, classifications and landmarks are
@@ -115,8 +116,10 @@
 //! (256 KiB) on each side, so a small read of a huge file stays small, and a reader with
 //! an [`IndexCache`] keeps what it found for later reads nearby; [`Reader::summaries`]
 //! turns it off.
-//! [`Document::outline`] lists the landmarks of a whole file, and
-//! [`LineSelection::Block`] reads the definition around a line.
+//! [`Document::outline`] lists the landmarks of a whole file (each with the line its
+//! block ends on, for outlines with ranges), [`LineSelection::Block`] reads the
+//! definition around a line, and [`LineSelection::indentation`] the block around a line
+//! by indentation alone, as Codex's indentation mode finds it.
 //!
 //! ```
 //! use rangeread::{LineSelection, Reader};
@@ -162,6 +165,31 @@
 //! # Ok::<(), rangeread::Error>(())
 //! ```
 //!
+//! # Images, PDF pages and notebook cells
+//!
+//! [`Reader::read_document_in`] reads what is not plain text with the same contract: an
+//! image (by content) is fitted to a model provider's limits ([`images`]); a PDF is read
+//! by pages ([`pdf`], feature `pdf`); a Jupyter notebook by cells ([`notebook`]). Each
+//! result is plain data with a text rendering; see `docs/documents.md`.
+//!
+//! ```
+//! use rangeread::{DocumentRead, DocumentRequest, Reader, Source};
+//!
+//! let nb = br##"{"cells": [{"cell_type": "markdown", "id": "a", "source": "# Title"},
+//!   {"cell_type": "code", "id": "b", "execution_count": 1, "source": "1 + 1",
+//!    "outputs": [{"output_type": "execute_result", "data": {"text/plain": "2"}}]}],
+//!   "metadata": {}, "nbformat": 4, "nbformat_minor": 5}"##;
+//! let reader = Reader::new();
+//! let mut doc = reader.document(Source::from_bytes(nb.to_vec(), "calc.ipynb"));
+//! let request = DocumentRequest::new().cells("b".parse()?);
+//! let DocumentRead::Notebook(n) = reader.read_document_from(&mut doc, &request)? else {
+//!     unreachable!()
+//! };
+//! assert_eq!(n.cells[0].outputs[0].text.as_deref(), Some("2"));
+//! assert_eq!(n.outline[0].text, "# Title");
+//! # Ok::<(), rangeread::Error>(())
+//! ```
+//!
 //! # Handling of invalid UTF-8
 //!
 //! Content is UTF-8. Under the default [`Utf8Policy::Lossy`] each invalid sequence becomes
@@ -190,6 +218,11 @@
 //!   rusqlite with a bundled SQLite (a C build; off by default to keep builds light).
 //! - `schemars`: JSON Schemas for the [`tool`] module's parameter structs, with
 //!   schemars 1.x (the version `rmcp` uses); needed by `mcp-server/src/main.rs`.
+//! - `images`: downscale, crop and re-encode images that are over an
+//!   [`images::ImagePolicy`]'s limits (the `image` crate with only its PNG, JPEG, GIF and
+//!   WebP codecs; pure Rust). Without it, images that fit are read as they are.
+//! - `pdf`: the text of PDF pages ([`pdf`]), with lopdf and pdf-extract (pure Rust, no
+//!   poppler), decompression and time bounded per call.
 //! - `object-store` (off by default, heavy): objects in S3 (and S3-compatible stores),
 //!   GCS, Azure Blob Storage and plain HTTP(S) servers as sources (module `object`), through
 //!   the `object_store` crate on a tokio runtime, with an HTTP client and TLS. Needs
@@ -210,14 +243,19 @@ mod classify;
 mod config;
 mod decode;
 mod document;
+mod documents;
 mod error;
 mod fsopen;
+pub mod images;
+mod indentation;
 mod index;
 mod landmarks;
 mod lines;
+pub mod notebook;
 #[cfg(feature = "object-store")]
 #[cfg_attr(docsrs, doc(cfg(feature = "object-store")))]
 pub mod object;
+pub mod pdf;
 mod persist;
 mod pool;
 mod protect;
@@ -228,6 +266,7 @@ mod select;
 #[cfg(feature = "sessions")]
 pub mod sessions;
 mod source;
+mod stream;
 mod summarize;
 mod syntax;
 mod text;
@@ -246,7 +285,9 @@ pub use config::{
 };
 pub use decode::Utf8Policy;
 pub use document::Document;
+pub use documents::{DocumentKind, DocumentRead, DocumentRequest};
 pub use error::{Error, ErrorKind, FileKind, Result};
+pub use indentation::IndentSelection;
 pub use index::{LineIndex, DEFAULT_BLOCK_SIZE};
 #[cfg(feature = "object-store")]
 pub use object::{ObjectConfig, ObjectRoot, ObjectSource, ObjectStats};

@@ -253,6 +253,54 @@ impl<'a> Lines<'a> {
         Ok(())
     }
 
+    /// [`Lines::each`] from `start` (a line start) to the end of the source, reading
+    /// `first` bytes first and twice as many each time after, so that a walk that stops
+    /// after a few lines reads a few KiB rather than a chunk.
+    pub fn each_from(
+        &self,
+        start: u64,
+        first: u64,
+        head_cap: usize,
+        mut f: impl FnMut(LineRef<'_>) -> ControlFlow<()>,
+    ) -> Result<()> {
+        let len = self.src.len();
+        let most = self.chunk().max(first);
+        let (mut pos, mut step, mut stopped) = (start, first.max(1), false);
+        while pos < len && !stopped {
+            let end = pos.saturating_add(step).min(len);
+            let mut next = pos;
+            self.each(pos, end, head_cap, |l| {
+                next = l.end;
+                let flow = f(l);
+                stopped = flow.is_break();
+                flow
+            })?;
+            // A line longer than the window: read more of it next time.
+            step = step.saturating_mul(2);
+            if next > pos {
+                step = step.min(most);
+            }
+            pos = next;
+        }
+        Ok(())
+    }
+
+    /// Where the whole lines in the `window` bytes before `line_off` (a line start)
+    /// begin: the first line start at or after `line_off - window` (the text start when
+    /// the window reaches it).
+    pub fn window_start(&self, line_off: u64, window: u64) -> Result<u64> {
+        let ws = self
+            .layout
+            .units
+            .round_up(line_off.saturating_sub(window))
+            .max(self.layout.text_start);
+        if self.starts_line(ws)? {
+            Ok(ws)
+        } else {
+            self.ceil(ws)
+        }
+    }
+
     /// The whole lines that lie in the `window` bytes before `line_off` (a line start),
     /// in order: `(start, head)` with heads as [`Lines::each`] gives them.
     pub fn before(
@@ -261,16 +309,7 @@ impl<'a> Lines<'a> {
         window: u64,
         head_cap: usize,
     ) -> Result<Vec<(u64, Vec<u8>)>> {
-        let ws = self
-            .layout
-            .units
-            .round_up(line_off.saturating_sub(window))
-            .max(self.layout.text_start);
-        let first = if self.starts_line(ws)? {
-            ws
-        } else {
-            self.ceil(ws)?
-        };
+        let first = self.window_start(line_off, window)?;
         let mut out = Vec::new();
         if first < line_off {
             self.each(first, line_off, head_cap, |l| {

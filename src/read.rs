@@ -242,7 +242,7 @@ impl Reader {
 
     /// How much of a file that reports size 0 is streamed: the byte budget, or the
     /// hard limit when there is none.
-    fn stream_limit(&self) -> u64 {
+    pub(crate) fn stream_limit(&self) -> u64 {
         self.config
             .budget
             .max_bytes
@@ -334,8 +334,14 @@ impl Reader {
         self.retrying(|| self.open_in(workspace, path.as_ref())?.read(selection))
     }
 
+    /// The byte budget of a read (0 for no limit), which document reads (PDF pages,
+    /// notebook cells) page by too.
+    pub(crate) fn byte_budget(&self) -> u64 {
+        self.config.budget.max_bytes.get().unwrap_or(0)
+    }
+
     /// Runs `read` again while it reports [`Error::Changed`], at most `retries` times.
-    fn retrying(&self, mut read: impl FnMut() -> Result<ReadResult>) -> Result<ReadResult> {
+    pub(crate) fn retrying<T>(&self, mut read: impl FnMut() -> Result<T>) -> Result<T> {
         let mut attempt = 0;
         loop {
             match read() {

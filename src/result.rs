@@ -117,6 +117,16 @@ pub struct Landmark {
     /// The line's text, trimmed, at most 200 characters (a longer one ends with `…`);
     /// lines are judged by their first KiB.
     pub text: String,
+    /// In an [`Outline`]: the last line of the block the landmark opens, as
+    /// [`LineSelection::block`](crate::LineSelection::block) on the landmark's line ends
+    /// it (the landmark's own line for a one-line definition). `None` in the landmarks of
+    /// omitted regions, and when the outline stopped before the block ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_line: Option<u64>,
+    /// In an [`Outline`]: how many landmarks' blocks enclose this one (0 at the top
+    /// level). `None` in the landmarks of omitted regions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u64>,
 }
 
 /// The landmarks of a file, in file order: what [`crate::Document::outline`] returns.

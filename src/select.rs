@@ -7,6 +7,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::indentation::{IndentSelection, IndentSpan};
 use crate::index::LineIndex;
 use crate::lines::Lines;
 use crate::result::{Adjustments, ByteSpan, Requested, RequestedLines};
@@ -27,6 +28,7 @@ use crate::text::{utf8, Units};
 /// | `offset` + `limit` (Claude Code, Codex) | [`LineSelection::offset_limit`] |
 /// | `head N`, `tail N` (MCP filesystem server) | [`LineSelection::head`], [`LineSelection::tail`] |
 /// | `around L` with context, `block L` | [`LineSelection::around`], [`LineSelection::block`] |
+/// | Codex's indentation mode | [`LineSelection::indentation`] |
 /// | CLI text `A:B`, `A:`, `:B`, `A:+N`, `-N:` | [`LineSelection::parse`] / `str::parse` |
 ///
 /// # Example
@@ -82,6 +84,9 @@ pub enum LineSelection {
         /// A line inside the block, 1-based.
         line: u64,
     },
+    /// The lines around an anchor line that share its indentation block, by the rules of
+    /// Codex's indentation mode ([`IndentSelection`]). The anchor line must exist.
+    Indentation(IndentSelection),
 }
 
 impl Default for LineSelection {
@@ -169,6 +174,28 @@ impl LineSelection {
         LineSelection::Block { line }
     }
 
+    /// The indentation block around `sel.anchor_line`, as Codex's `read_file` finds it
+    /// in its indentation mode; the rules and how the budgets bound it are on
+    /// [`IndentSelection`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use rangeread::{IndentSelection, LineSelection, Reader, Source};
+    ///
+    /// let code = "fn f() {\n    if a {\n        one();\n    }\n    if b {\n        two();\n    }\n}\n";
+    /// let mut doc = Reader::new().document(Source::from_bytes(code.as_bytes().to_vec(), "f.rs"));
+    /// let own = doc.read(LineSelection::indentation(IndentSelection::new(3).max_levels(1)))?;
+    /// assert_eq!(own.lines.map(|l| (l.start, l.end)), Some((2, 4)));
+    /// let all = IndentSelection::new(3).max_levels(1).include_siblings(true);
+    /// let siblings = doc.read(LineSelection::indentation(all))?;
+    /// assert_eq!(siblings.lines.map(|l| (l.start, l.end)), Some((2, 7)));
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn indentation(sel: IndentSelection) -> LineSelection {
+        LineSelection::Indentation(sel)
+    }
+
     /// Parses the CLI text forms: `A:B`, `A:`, `:B`, `A:+N` (lines A through A+N, as bat
     /// reads it), `-N:` (the last N lines), a single line `A`, and `:` for everything.
     /// Either side may be negative.
@@ -241,6 +268,7 @@ impl LineSelection {
             LineSelection::Around { line: 0, .. } | LineSelection::Block { line: 0 } => {
                 Err(Error::ZeroLine { field: "line" })
             }
+            LineSelection::Indentation(sel) => sel.validate(),
             _ => Ok(()),
         }
     }
@@ -473,18 +501,22 @@ pub(crate) enum Plan {
     Empty,
     /// `count` lines (all, if `None`) from line `start`.
     Forward { start: u64, count: Option<u64> },
+    /// `count` lines from line `start`, which begins at byte `offset` (found while
+    /// planning, so the index is not asked again).
+    At { start: u64, offset: u64, count: u64 },
     /// The last `n` lines, skipping the last `skip`.
     Tail { n: u64, skip: u64 },
 }
 
 /// What planning a line selection needs: the file's lines and index, and how to find
 /// the block around a line (`block(line, offset)` gives its first and last line and
-/// whether its end was found).
+/// whether its end was found) and an indentation block (`indent(selection, offset)`).
 pub(crate) struct Planner<'a, 'b> {
     pub lines: Lines<'a>,
     pub index: &'b mut LineIndex,
     #[allow(clippy::type_complexity)]
     pub block: &'b mut dyn FnMut(u64, u64) -> Result<(u64, u64, bool)>,
+    pub indent: &'b mut dyn FnMut(&IndentSelection, u64) -> Result<IndentSpan>,
 }
 
 impl Planner<'_, '_> {
@@ -558,6 +590,24 @@ impl Planner<'_, '_> {
                         count: Some(end - start + 1),
                     },
                 )
+            }
+            LineSelection::Indentation(sel) => {
+                let off = self.require_line(sel.anchor_line)?;
+                let span = (self.indent)(&sel, off)?;
+                match span.lines {
+                    Some((start, end)) => (
+                        req(i(start), span.complete.then(|| i(end))),
+                        Plan::At {
+                            start,
+                            offset: span.offset,
+                            count: end - start + 1,
+                        },
+                    ),
+                    None => {
+                        let a = i(sel.anchor_line);
+                        (req(a, Some(a)), Plan::Empty)
+                    }
+                }
             }
             LineSelection::Range { start, end } => {
                 let s = start.unwrap_or(1);

@@ -1,93 +1,168 @@
-//! Agent tool parameters in every dialect in use, and presets that reproduce known tools.
+//! Agent read tools as data: every agent's `read_file` is a [`Dialect`], served by one
+//! decoder and one renderer ([`DialectTool`]).
 //!
-//! Each agent names its `read_file` parameters its own way: Cursor sends
-//! `target_file`, `start_line_one_indexed` and `end_line_one_indexed_inclusive`; Claude
-//! Code and Codex `file_path`, `offset` and `limit`; the MCP filesystem server `path`,
-//! `head` and `tail`. [`ReadFileParams`] accepts all of them and turns them into one
-//! [`Selection`]:
+//! Read tools differ in what they call their parameters (`file_path`, `target_file`,
+//! `path`), what the numbers mean (a 1-based first line or lines to skip; an inclusive
+//! end or a count; negative from the end), their defaults and caps, what they do past the
+//! end of a file, how their answer looks (`L12: x`, `    12\tx`, a Markdown block, JSON)
+//! and what their errors say. A [`Dialect`] holds all of that as data; a preset is a
+//! dialect value written as JSON, and a tool of your own is one more value:
 //!
 //! ```
-//! use rangeread::tool::ReadFileParams;
-//! use rangeread::{LineSelection, Selection};
+//! use rangeread::tool::{Dialect, DialectTool};
+//! use rangeread::Workspace;
 //!
-//! let cursor: ReadFileParams = serde_json::from_str(
-//!     r#"{"target_file": "src/lib.rs", "start_line_one_indexed": 10,
-//!         "end_line_one_indexed_inclusive": 20, "should_read_entire_file": false,
-//!         "explanation": "find the parser"}"#,
-//! )?;
-//! assert_eq!(cursor.path, "src/lib.rs");
-//! assert_eq!(cursor.selection()?, Selection::Lines(LineSelection::from(10..=20)));
-//!
-//! let claude: ReadFileParams =
-//!     serde_json::from_str(r#"{"file_path": "a.log", "offset": 100, "limit": 50}"#)?;
-//! assert_eq!(claude.selection()?, LineSelection::offset_limit(100, Some(50)).into());
-//!
-//! // Two ways of selecting at once is an error that names both.
-//! let err = serde_json::from_str::<ReadFileParams>(r#"{"path": "a", "head": 5, "tail": 5}"#)
-//!     .unwrap_err();
-//! assert!(err.to_string().starts_with("Conflicting parameters: head and tail"));
-//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! let mut dialect = Dialect::preset("vault")?;
+//! dialect.name = "read_note".into();
+//! dialect.output.line = Some("{n:>4}| {line}".into());
+//! let tool = DialectTool::new(dialect).workspace(Workspace::new("tests/data")?);
+//! let r = tool.respond(serde_json::json!({"path": "sample.txt", "start_line": 9, "end_line": 10}));
+//! assert!(r.text.starts_with("   9| line 9: "), "{}", r.text);
+//! assert_eq!(tool.definition().name, "read_note");
+//! # Ok::<(), rangeread::Error>(())
 //! ```
-//!
-//! Parameters are checked when they are parsed: a negative or fractional `offset`,
-//! `limit`, `head`, `tail`, `start_byte` or `end_byte`, a value of the wrong type, two
-//! spellings of one parameter, or an unknown parameter fail with a message that names it.
-//! Line numbers may be negative (`-1` is the last line).
 //!
 //! # Presets
 //!
-//! Ready-made tools reproducing the response shapes hosts already rely on:
+//! [`Dialect::presets`] lists them; `docs/mcp.md` has a table of each preset's source
+//! (repository and commit) and how it differs from it.
 //!
-//! | tool | module | parameters | response |
+//! | preset | tool | parameters | answer |
 //! |---|---|---|---|
-//! | `file_read` | [`file_read`] | `filename`, `start_line`, `end_line` | the text; Markdown with a note for partial reads |
-//! | `fs_read` | [`fs_read`] | `path`, `start_byte`, `end_byte` | JSON `{content, metadata}` |
-//! | vault `read_file` | [`vault`] | `path`, `start_line`, `end_line` | `N: line` text, `Error: ...` |
-//! | `session_read_file` | [`session_read_file`] | `session`, `path`, Cursor's line parameters | JSON `{success, content, linesRead, omittedContent, ...}` |
-//! | `read_file` (unified) | [`ReadFile`] | [`ReadFileParams`] | the content and notes |
+//! | `read_file` | `read_file` | [`ReadFileParams`]: every spelling below; `pages`, `cells`, `crop` for documents | the content; the notes as a second block; [`ReadMetadata`] as structured content; images as [`ToolMedia`] |
+//! | `session_read_file` | `session_read_file` | `session`, `path` (or `target_file`), Cursor's line parameters | JSON [`SessionReadFileResponse`] |
+//! | `file_read` | `file_read` | `filename`, `start_line`, `end_line` | the numbered Markdown block; the outline after a full read |
+//! | `fs_read` | `fs_read` | `path`, `start_byte`, `end_byte` | JSON [`FsReadResponse`] |
+//! | `vault` | `read_file` | `path`, `start_line`, `end_line` | `N: line` text, `Error: ...` |
+//! | `gemini` | `read_file` | `file_path`, `start_line`, `end_line` | the lines, a truncation header before a partial read |
+//! | `mcp-filesystem` | `read_text_file`, `read_file` | `path`, `head`, `tail` | the text, also as structured `{content}` |
+//! | `codex` | `read_file` | `file_path` (absolute), `offset`, `limit`, `mode`, `indentation` | `L12: line` text, Codex's error texts |
+//! | `claude-code` | `Read` | `file_path`, `offset`, `limit`, `pages`, `allow_large` | `N\tline` text, the size and token caps, Claude Code's reminders and error texts; images, `<cell id>` notebook cells, PDF pages as text |
+//! | `rust-mcp-filesystem/*` | `read_text_file`, `head_file`, `tail_file`, `read_file_lines` | `path` and `with_line_numbers` / `lines` / `offset` (lines to skip), `limit` | the text as on disk; `{n:>6} \| line` on request |
+//! | `forge` | `read` | `file_path` (or `path`), `start_line`, `end_line` (swapped when reversed), `show_line_numbers` | `<file path= display_lines= total_lines=><![CDATA[N:line]]></file>`; errors in `<tool_call_error>` |
+//! | `openhands` | `str_replace_editor` | `command` (`view` only), `path` (absolute), `view_range` | `` Here's the result of running `cat -n` on PATH: `` and `{n:>6}\t{line}`, clipped at 16,000 characters; `ERROR:\n...` |
 //!
-//! Each preset has a `call` that returns typed data and a `respond` that takes the raw
-//! JSON arguments and returns the [`ToolResponse`] the tool sends, errors included, so a
-//! host never has a failure path of its own to get wrong.
+//! Parameters are checked when they are decoded: a value of the wrong type, two spellings
+//! of one parameter, two ways of selecting at once, or an unknown parameter fail with a
+//! message that names the parameter as the caller spelled it. Every failure is an answer
+//! with `is_error`, in the dialect's words: a host has no failure path of its own to get
+//! wrong.
+//!
+//! # Documents
+//!
+//! A dialect's [`Documents`] say which files it reads as images (through an
+//! [`ImagePolicy`](crate::images::ImagePolicy) preset), PDF pages, notebook cells, or
+//! sends whole, and the texts of each answer; by default none (images and PDFs are
+//! binary, a notebook is JSON text). Images go with the text as [`ToolMedia`] items, in
+//! their place ([`ToolResponse::items`]): an MCP server sends them as image content.
+//!
+//! # Structured content
+//!
+//! A tool whose answer is JSON sends the same object as MCP's `structuredContent`; the
+//! unified `read_file` sends [`ReadMetadata`] (what a host acts on beside the text); the
+//! other text tools send none.
 //!
 //! # JSON Schemas
 //!
-//! With the `schemars` feature, every parameter struct implements
-//! `schemars::JsonSchema` (schemars 1.x, the version `rmcp` uses), so a host can
-//! advertise it: `schemars::schema_for!(ReadFileParams)`. Schemas list the canonical
-//! name of each parameter; the other spellings are accepted but not advertised, and
-//! unknown parameters are refused (`additionalProperties: false`).
+//! [`DialectTool::definition`] gives each tool's input schema, built from its dialect's
+//! parameters. With the `schemars` feature, [`ReadFileParams`] implements
+//! `schemars::JsonSchema` too (schemars 1.x, the version `rmcp` uses).
 
-use std::path::Path;
+use std::sync::OnceLock;
 
 use serde::Serialize;
 
-use crate::error::{Error, Result};
-use crate::read::Reader;
-use crate::result::ReadResult;
-use crate::select::{ByteSelection, LineSelection, Selection};
-use crate::workspace::Workspace;
+use crate::error::Result;
+use crate::select::Selection;
 
+mod answer;
 mod args;
-pub mod file_read;
-pub mod fs_read;
-mod read_file;
-pub mod session_read_file;
-pub mod vault;
+mod caps;
+mod checks;
+mod content;
+mod decode;
+mod dialect;
+mod doc_answer;
+mod doc_forms;
+mod edit;
+mod files;
+mod indentation;
+mod listing;
+mod notes;
+mod notices;
+mod oversize;
+mod pages;
+mod paths;
+mod presets;
+mod refuse;
+mod roots;
+mod schema;
+mod serve;
+mod shapes;
+mod template;
 
 pub use args::JsonArgs;
-pub use file_read::line_offsets;
-pub use read_file::{FingerprintMeta, ReadFile, ReadMetadata};
+pub use dialect::{
+    ByteCut, CapLift, Caps, Clip, Decoding, Dialect, ErrorTexts, FileRules, FirstPage, Form,
+    LargeFile, Limits, LineRules, Links, NameRefusal, OutlineForm, Output, PageRules, Param,
+    PastEnd, PathRules, PathShow, RangeChecks, Refusal, Role, SizeCap, Special, TokenCap, Unit,
+};
+pub use doc_forms::{CellForm, Documents, ImageForm, NotebookForm, PageCap, PdfForm, RawMedia};
+pub use edit::line_offsets;
+pub use listing::{Listing, ListingOrder};
+pub use oversize::Oversize;
+pub use roots::Roots;
+pub use serve::{DialectTool, ToolDefinition};
+pub use shapes::{
+    CutLineInfo, FingerprintMeta, FsReadMetadata, FsReadResponse, LinesRead, OmittedContent,
+    ReadMetadata, SessionReadFileResponse,
+};
 
-use args::{deserialize_via_args, missing, param, Args};
+use args::{deserialize_via_args, Args};
+use decode::{decode, plan, Given, Request};
 
-/// What a tool sends back: its text, and whether the call failed (MCP's `isError`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What a tool sends back: its text, whether the call failed (MCP's `isError`), and
+/// what some tools send beside the text.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ToolResponse {
-    /// The text of the response (for JSON tools, the serialized JSON).
+    /// The text of the response (for JSON tools, the serialized JSON); for the unified
+    /// `read_file`, the content alone.
     pub text: String,
     /// Whether this response reports an error.
     pub is_error: bool,
+    /// A second text block: the unified `read_file`'s notes (what was omitted, where to
+    /// continue), when there are any.
+    pub notes: Option<String>,
+    /// MCP's `structuredContent`: the JSON answer itself for JSON tools, the
+    /// [`ReadMetadata`] of the unified `read_file`.
+    pub structured: Option<serde_json::Value>,
+    /// Images (and files sent whole) that go with the text, in order; each names where
+    /// in [`ToolResponse::text`] it goes ([`ToolResponse::items`] puts them there).
+    pub media: Vec<ToolMedia>,
+}
+
+/// An image, or a file a tool sends whole (a PDF as Forge and Gemini CLI send it), that
+/// goes with an answer's text: MCP's image content, or an embedded resource.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolMedia {
+    /// Its MIME type (`image/png` ...).
+    pub mime_type: String,
+    /// Its bytes, as base64 (standard alphabet, padded).
+    pub data: String,
+    /// Where it goes: before byte `at` of [`ToolResponse::text`] (0: before the text;
+    /// the text's length: after it).
+    pub at: usize,
+    /// The file it comes from, as the answer shows it (a resource's name).
+    pub name: String,
+}
+
+/// One item of an answer, in order ([`ToolResponse::items`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolItem<'a> {
+    /// A text block.
+    Text(&'a str),
+    /// An image or a file sent whole.
+    Media(&'a ToolMedia),
 }
 
 impl ToolResponse {
@@ -95,7 +170,7 @@ impl ToolResponse {
     pub fn ok(text: impl Into<String>) -> ToolResponse {
         ToolResponse {
             text: text.into(),
-            is_error: false,
+            ..ToolResponse::default()
         }
     }
 
@@ -104,24 +179,66 @@ impl ToolResponse {
         ToolResponse {
             text: text.into(),
             is_error: true,
+            ..ToolResponse::default()
         }
     }
-}
 
-/// The JSON text of a preset's response, and the same object without its `content` (a
-/// string field taken out and put back) for MCP's `structuredContent`: the content is
-/// sent once, in the text.
-fn json_with_meta<T: Serialize>(
-    response: &mut T,
-    content: impl Fn(&mut T) -> &mut String,
-) -> (String, Option<serde_json::Value>) {
-    let taken = std::mem::take(content(response));
-    let mut meta = serde_json::to_value(&*response).ok();
-    if let Some(serde_json::Value::Object(m)) = meta.as_mut() {
-        m.remove("content");
+    /// The answer's items in order: the text cut where each media item goes (empty
+    /// pieces left out), the media items, then the notes. Without media, the text is one
+    /// item even when empty.
+    ///
+    /// ```
+    /// use rangeread::tool::{ToolItem, ToolMedia, ToolResponse};
+    ///
+    /// let mut r = ToolResponse::ok("before\nafter\n");
+    /// r.media.push(ToolMedia { mime_type: "image/png".into(), data: "iVBORw0KGgo=".into(), at: 7, name: "a.png".into() });
+    /// let items = r.items();
+    /// assert_eq!(items[0], ToolItem::Text("before\n"));
+    /// assert!(matches!(items[1], ToolItem::Media(m) if m.mime_type == "image/png"));
+    /// assert_eq!(items[2], ToolItem::Text("after\n"));
+    /// ```
+    pub fn items(&self) -> Vec<ToolItem<'_>> {
+        let mut items = Vec::new();
+        if self.media.is_empty() {
+            items.push(ToolItem::Text(&self.text));
+        } else {
+            let mut from = 0;
+            for m in &self.media {
+                let at = m.at.clamp(from, self.text.len());
+                // A media item goes at a character boundary of the text.
+                let at = (at..=self.text.len())
+                    .find(|&i| self.text.is_char_boundary(i))
+                    .unwrap_or(self.text.len());
+                if at > from {
+                    items.push(ToolItem::Text(&self.text[from..at]));
+                }
+                items.push(ToolItem::Media(m));
+                from = at;
+            }
+            if from < self.text.len() {
+                items.push(ToolItem::Text(&self.text[from..]));
+            }
+        }
+        if let Some(n) = &self.notes {
+            items.push(ToolItem::Text(n));
+        }
+        items
     }
-    *content(response) = taken;
-    (serde_json::to_string(&*response).unwrap_or_default(), meta)
+
+    /// The text and the notes, as one text: what a model that reads one block sees.
+    pub fn full_text(&self) -> String {
+        match &self.notes {
+            None => self.text.clone(),
+            Some(n) => {
+                let sep = if self.text.is_empty() || self.text.ends_with('\n') {
+                    ""
+                } else {
+                    "\n"
+                };
+                format!("{}{sep}{n}\n", self.text)
+            }
+        }
+    }
 }
 
 /// The lines of `text` without their line feed (a CR before it stays), the last one
@@ -140,35 +257,11 @@ pub(crate) fn lines_of(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// Reads `path` inside `workspace` when there is one, else as given.
-fn read_at(
-    reader: &Reader,
-    workspace: Option<&Workspace>,
-    path: &str,
-    selection: impl Into<Selection>,
-) -> Result<ReadResult> {
-    match workspace {
-        Some(ws) => reader.read_in(ws, Path::new(path), selection),
-        None => reader.read(path, selection),
-    }
+/// The unified `read_file` dialect, parsed once.
+fn unified() -> &'static Dialect {
+    static D: OnceLock<Dialect> = OnceLock::new();
+    D.get_or_init(|| Dialect::preset("read_file").expect("the read_file preset exists"))
 }
-
-/// The spellings of each parameter, canonical name first.
-const PATH: &[&str] = &["path", "target_file", "file_path", "filename"];
-const START_LINE: &[&str] = &["start_line", "start_line_one_indexed"];
-const END_LINE: &[&str] = &["end_line", "end_line_one_indexed_inclusive"];
-const ENTIRE: &[&str] = &["should_read_entire_file"];
-const OFFSET: &[&str] = &["offset"];
-const LIMIT: &[&str] = &["limit"];
-const HEAD: &[&str] = &["head"];
-const TAIL: &[&str] = &["tail"];
-const START_BYTE: &[&str] = &["start_byte"];
-const END_BYTE: &[&str] = &["end_byte"];
-const EXPLANATION: &[&str] = &["explanation"];
-
-const ACCEPTED: &str = "path (or target_file, file_path, filename), start_line \
-    (or start_line_one_indexed), end_line (or end_line_one_indexed_inclusive), \
-    should_read_entire_file, offset, limit, head, tail, start_byte, end_byte, explanation";
 
 /// The parameters of a `read_file` tool in every dialect in use, as one struct.
 ///
@@ -181,6 +274,7 @@ const ACCEPTED: &str = "path (or target_file, file_path, filename), start_line \
 /// | `offset`, `limit` | | `limit` lines from line `offset` (1-based; Claude Code, Codex) |
 /// | `head`, `tail` | | the first / last N lines (MCP filesystem server) |
 /// | `start_byte`, `end_byte` | | bytes `[start_byte, end_byte)`, snapped to whole characters |
+/// | `pages`, `cells`, `crop` | | a PDF's pages, a notebook's cells, an image's region |
 /// | `explanation` | | accepted and ignored (Cursor) |
 ///
 /// Without any selecting parameter the whole file is read (within the reader's budgets).
@@ -235,23 +329,21 @@ pub struct ReadFileParams {
     /// End of the byte range, exclusive. Widened to a character boundary.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub end_byte: Option<u64>,
+    /// PDFs: the pages to read, `"3"`, `"2-9"` or `"10-"` (from 1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pages: Option<String>,
+    /// Notebooks: the cells to read, `"3"`, `"0-4"` or `"10-"` (from 0), or a cell id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cells: Option<String>,
+    /// Images: the region to read, `"x,y,width,height"` in the original's pixels.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub crop: Option<String>,
     /// Why the file is read (accepted and ignored).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub explanation: Option<String>,
 }
 
 deserialize_via_args!(ReadFileParams);
-
-/// One way of selecting, for the conflict check.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Group {
-    Lines,
-    OffsetLimit,
-    Head,
-    Tail,
-    Bytes,
-    Entire,
-}
 
 impl ReadFileParams {
     /// Parameters for reading `path` whole.
@@ -263,7 +355,7 @@ impl ReadFileParams {
     }
 
     /// Parses the JSON arguments of a tool call, given as a [`serde_json::Value`] or as
-    /// the JSON text itself:
+    /// the JSON text itself, by the unified `read_file` dialect:
     ///
     /// ```
     /// use rangeread::tool::ReadFileParams;
@@ -277,150 +369,93 @@ impl ReadFileParams {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidParameter`] naming the parameter as the caller spelled it, for a
-    /// missing `path`, a value of the wrong type, a negative or fractional count or
-    /// offset, two spellings of one parameter, conflicting parameters, an unknown
-    /// parameter, or text that is not JSON; [`Error::ZeroLine`] for a line 0.
+    /// [`crate::Error::InvalidParameter`] naming the parameter as the caller spelled it,
+    /// for a missing `path`, a value of the wrong type, a negative or fractional count
+    /// or offset, a line 0, two spellings of one parameter, conflicting parameters, an
+    /// unknown parameter, or text that is not JSON.
     pub fn from_json(args: impl JsonArgs) -> Result<ReadFileParams> {
         ReadFileParams::from_args(args::args_of(args)?)
     }
 
-    fn from_args(mut a: Args) -> Result<ReadFileParams> {
-        let path = a.string(PATH)?;
-        let start_line = a.line(START_LINE)?;
-        let end_line = a.line(END_LINE)?;
-        let entire = a.boolean(ENTIRE)?;
-        let offset = a.uint(OFFSET)?;
-        let limit = a.uint(LIMIT)?;
-        let head = a.uint(HEAD)?;
-        let tail = a.uint(TAIL)?;
-        let start_byte = a.uint(START_BYTE)?;
-        let end_byte = a.uint(END_BYTE)?;
-        let explanation = a.string(EXPLANATION)?;
-        a.finish(ACCEPTED)?;
-        // The spellings used, to name parameters in messages as the caller wrote them.
-        let spellings = [
-            start_line.as_ref().map(|v| (START_LINE[0], v.0)),
-            end_line.as_ref().map(|v| (END_LINE[0], v.0)),
-        ];
-        let spelled = |canonical: &'static str| {
-            spellings
-                .iter()
-                .flatten()
-                .find(|(c, _)| *c == canonical)
-                .map_or(canonical, |(_, used)| *used)
-        };
-        let (path_name, path) = path.ok_or_else(|| missing(PATH))?;
-        let p = ReadFileParams {
-            path,
-            start_line: start_line.map(|v| v.1),
-            end_line: end_line.map(|v| v.1),
-            should_read_entire_file: entire.map(|v| v.1),
-            offset: offset.map(|v| v.1),
-            limit: limit.map(|v| v.1),
-            head: head.map(|v| v.1),
-            tail: tail.map(|v| v.1),
-            start_byte: start_byte.map(|v| v.1),
-            end_byte: end_byte.map(|v| v.1),
-            explanation: explanation.map(|v| v.1),
-        };
-        if p.path.is_empty() {
-            return Err(param(
-                path_name,
-                format!("Invalid {path_name}: expected a file path, got an empty string"),
-            ));
-        }
-        // Check now, so that a conflict fails at parse time naming the spellings used.
-        p.selection_named(spelled)?;
-        Ok(p)
+    fn from_args(a: Args) -> Result<ReadFileParams> {
+        let r = decode(unified(), a)?;
+        plan(unified(), &r)?;
+        let u = |g: &Option<Given<i64>>| g.as_ref().map(|g| g.value.max(0) as u64);
+        let i = |g: &Option<Given<i64>>| g.as_ref().map(|g| g.value);
+        Ok(ReadFileParams {
+            start_line: i(&r.start_line),
+            end_line: i(&r.end_line),
+            should_read_entire_file: r.entire.as_ref().map(|g| g.value),
+            offset: u(&r.offset),
+            limit: u(&r.limit),
+            head: u(&r.head),
+            tail: u(&r.tail),
+            start_byte: u(&r.start_byte),
+            end_byte: u(&r.end_byte),
+            pages: r.pages.map(|g| g.value),
+            cells: r.cells.map(|g| g.value),
+            crop: r.crop.map(|g| g.value),
+            explanation: None,
+            path: r.path,
+        })
     }
 
     /// The selection these parameters ask for.
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidSelection`] naming both parameters when two ways of selecting are
-    /// combined; [`Error::ZeroLine`] for a line number, `offset` of 0.
+    /// [`crate::Error::InvalidParameter`] naming both parameters when two ways of
+    /// selecting are combined, or for a line number or `offset` of 0.
     pub fn selection(&self) -> Result<Selection> {
-        self.selection_named(|canonical| canonical)
-    }
-
-    fn selection_named(&self, name: impl Fn(&'static str) -> &'static str) -> Result<Selection> {
-        let entire = self.should_read_entire_file == Some(true);
-        // Each way of selecting, named by its first parameter present (None: unused).
-        let first = |params: &[(&'static str, bool)]| params.iter().find(|p| p.1).map(|p| p.0);
-        let ways = [
-            (
-                Group::Lines,
-                // Cursor always sends its line parameters: reading the entire file wins.
-                first(&[
-                    ("start_line", self.start_line.is_some() && !entire),
-                    ("end_line", self.end_line.is_some() && !entire),
-                ]),
-            ),
-            (
-                Group::OffsetLimit,
-                first(&[
-                    ("offset", self.offset.is_some()),
-                    ("limit", self.limit.is_some()),
-                ]),
-            ),
-            (Group::Head, first(&[("head", self.head.is_some())])),
-            (Group::Tail, first(&[("tail", self.tail.is_some())])),
-            (
-                Group::Bytes,
-                first(&[
-                    ("start_byte", self.start_byte.is_some()),
-                    ("end_byte", self.end_byte.is_some()),
-                ]),
-            ),
-            (Group::Entire, first(&[("should_read_entire_file", entire)])),
-        ];
-        let used: Vec<(Group, &'static str)> = ways
-            .into_iter()
-            .filter_map(|(g, n)| n.map(|n| (g, n)))
-            .collect();
-        if let [(_, a), (_, b), ..] = used[..] {
-            return Err(param(
-                name(b),
-                format!(
-                    "Conflicting parameters: {} and {} cannot be used together; select with one \
-                 of start_line/end_line, offset/limit, head, tail, start_byte/end_byte or \
-                 should_read_entire_file",
-                    name(a),
-                    name(b)
-                ),
-            ));
-        }
-        let zero = |field: &'static str| Error::ZeroLine { field: name(field) };
-        Ok(match used.first().map(|u| u.0) {
-            None | Some(Group::Entire) => Selection::default(),
-            Some(Group::Lines) => {
-                if self.start_line == Some(0) {
-                    return Err(zero("start_line"));
-                }
-                if self.end_line == Some(0) {
-                    return Err(zero("end_line"));
-                }
-                LineSelection::range(self.start_line, self.end_line).into()
-            }
-            Some(Group::OffsetLimit) => {
-                let offset = self.offset.unwrap_or(1);
-                if offset == 0 {
-                    return Err(Error::ZeroLine { field: "offset" });
-                }
-                LineSelection::offset_limit(offset, self.limit).into()
-            }
-            Some(Group::Head) => LineSelection::Head(self.head.unwrap_or(0)).into(),
-            Some(Group::Tail) => LineSelection::Tail(self.tail.unwrap_or(0)).into(),
-            Some(Group::Bytes) => ByteSelection::new(self.start_byte, self.end_byte).into(),
-        })
+        let g = |name: &str, v: Option<i64>| {
+            v.map(|value| Given {
+                name: name.to_string(),
+                value,
+            })
+        };
+        let n = |v: Option<u64>| v.map(|v| i64::try_from(v).unwrap_or(i64::MAX));
+        let zero = |name: &str, v: Option<i64>| match v {
+            Some(0) => Err(crate::tool::args::param(
+                name,
+                format!("{name} (0) is invalid: lines are 1-indexed"),
+            )),
+            _ => Ok(()),
+        };
+        zero("start_line", self.start_line)?;
+        zero("end_line", self.end_line)?;
+        zero("offset", n(self.offset))?;
+        let r = Request {
+            path: self.path.clone(),
+            session: None,
+            start_line: g("start_line", self.start_line),
+            end_line: g("end_line", self.end_line),
+            offset: g("offset", n(self.offset)),
+            skip: None,
+            limit: g("limit", n(self.limit)),
+            head: g("head", n(self.head)),
+            tail: g("tail", n(self.tail)),
+            start_byte: g("start_byte", n(self.start_byte)),
+            end_byte: g("end_byte", n(self.end_byte)),
+            entire: self.should_read_entire_file.map(|value| Given {
+                name: "should_read_entire_file".into(),
+                value,
+            }),
+            range: None,
+            numbers: None,
+            indent: Default::default(),
+            pages: None,
+            lift: false,
+            cells: None,
+            crop: None,
+        };
+        Ok(plan(unified(), &r)?.selection)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::select::{ByteSelection, LineSelection};
     use serde_json::json;
 
     fn parse(v: serde_json::Value) -> Result<ReadFileParams> {
@@ -433,7 +468,7 @@ mod tests {
 
     #[test]
     fn every_path_spelling() {
-        for key in PATH {
+        for key in ["path", "target_file", "file_path", "filename"] {
             assert_eq!(parse(json!({ *key: "a.txt" })).unwrap().path, "a.txt");
         }
         let e = parse(json!({})).unwrap_err();
@@ -626,12 +661,15 @@ mod tests {
         assert_eq!(
             names,
             [
+                "cells",
+                "crop",
                 "end_byte",
                 "end_line",
                 "explanation",
                 "head",
                 "limit",
                 "offset",
+                "pages",
                 "path",
                 "should_read_entire_file",
                 "start_byte",

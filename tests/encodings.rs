@@ -16,66 +16,10 @@ struct Encoded {
 }
 
 fn encodings(text: &str, legacy: bool) -> Vec<Encoded> {
-    let utf16 =
-        |be: bool| -> Vec<u8> {
-            let bom: &[u8] = if be { &[0xFE, 0xFF] } else { &[0xFF, 0xFE] };
-            bom.iter()
-                .copied()
-                .chain(text.encode_utf16().flat_map(move |u| {
-                    if be {
-                        u.to_be_bytes()
-                    } else {
-                        u.to_le_bytes()
-                    }
-                }))
-                .collect()
-        };
-    let utf32 = |be: bool| -> Vec<u8> {
-        let bom: [u8; 4] = if be {
-            [0, 0, 0xFE, 0xFF]
-        } else {
-            [0xFF, 0xFE, 0, 0]
-        };
-        bom.into_iter()
-            .chain(text.chars().flat_map(move |c| {
-                if be {
-                    (c as u32).to_be_bytes()
-                } else {
-                    (c as u32).to_le_bytes()
-                }
-            }))
-            .collect()
-    };
-    let mut out = vec![
-        Encoded {
-            name: "utf-8",
-            bytes: text.as_bytes().to_vec(),
-        },
-        Encoded {
-            name: "utf-8 bom",
-            bytes: b"\xEF\xBB\xBF"
-                .iter()
-                .chain(text.as_bytes())
-                .copied()
-                .collect(),
-        },
-        Encoded {
-            name: "utf-16le",
-            bytes: utf16(false),
-        },
-        Encoded {
-            name: "utf-16be",
-            bytes: utf16(true),
-        },
-        Encoded {
-            name: "utf-32le",
-            bytes: utf32(false),
-        },
-        Encoded {
-            name: "utf-32be",
-            bytes: utf32(true),
-        },
-    ];
+    let mut out: Vec<Encoded> = common::unicode_encodings(text)
+        .into_iter()
+        .map(|(name, bytes)| Encoded { name, bytes })
+        .collect();
     // windows-1252 agrees with Latin-1 on every letter it has: possible when the text is
     // within U+0000..U+00FF and not only ASCII.
     if legacy

@@ -28,8 +28,10 @@ fn expected(bytes: &[u8], sel: LineSelection) -> Result<Expected, String> {
     };
     let zero = |f: &str| format!("{f} (0) is invalid: lines are 1-indexed");
     match sel {
-        LineSelection::Around { .. } | LineSelection::Block { .. } => {
-            unreachable!("around and block reads are tested in tests/summaries.rs")
+        LineSelection::Around { .. }
+        | LineSelection::Block { .. }
+        | LineSelection::Indentation(_) => {
+            unreachable!("around, block and indentation reads are tested on their own")
         }
         LineSelection::Head(k) => Ok(take(1, n.min(k as i64))),
         LineSelection::Tail(k) => Ok(take((n - k as i64 + 1).max(1), n)),

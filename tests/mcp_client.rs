@@ -6,33 +6,10 @@
 //! naming a virtualenv that has `mcp` installed). Without them the test fails and says
 //! what is missing; `RANGEREAD_SKIP_PYTHON=1` skips it, with a notice.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-/// `target/<profile>/mcp_server` (package `rangeread-mcp-server`), next to this test's own
-/// `deps` directory.
-fn server_binary() -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    let profile_dir = exe
-        .parent()
-        .and_then(Path::parent)
-        .expect("target/<profile>/deps/<test>");
-    // Always ask cargo: a no-op when the server is up to date, a rebuild when the library
-    // or the server changed since (a stale binary would test old code).
-    let mut cargo = Command::new(env!("CARGO"));
-    cargo
-        .args(["build", "-p", "rangeread-mcp-server", "--bin", "mcp_server"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"));
-    if profile_dir.file_name().is_some_and(|n| n == "release") {
-        cargo.arg("--release");
-    }
-    let status = cargo.status().expect("run cargo build");
-    assert!(
-        status.success(),
-        "cargo build -p rangeread-mcp-server failed"
-    );
-    profile_dir.join(format!("mcp_server{}", std::env::consts::EXE_SUFFIX))
-}
+use std::path::Path;
+use std::process::Command;
 
 /// The env variable that skips this test.
 const SKIP: &str = "RANGEREAD_SKIP_PYTHON";
@@ -62,7 +39,7 @@ fn python_mcp_sdk_drives_the_server() {
     if Command::new("python3").arg("--version").output().is_err() {
         missing("python3 is not installed (Debian/Ubuntu: apt install python3 python3-venv)");
     }
-    let server = server_binary();
+    let server = common::mcp_server_binary();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_client/run.sh");
     let out = Command::new("bash")
         .arg(&script)

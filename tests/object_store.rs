@@ -528,7 +528,14 @@ fn with_a_persisted_index_every_read_of_an_object_is_one_request() {
 /// The MCP server (package `rangeread-mcp-server`), built for this profile.
 fn mcp_server() -> std::path::PathBuf {
     built(
-        &["-p", "rangeread-mcp-server", "--bin", "mcp_server"],
+        &[
+            "-p",
+            "rangeread-mcp-server",
+            "--bin",
+            "mcp_server",
+            "--features",
+            "object-store",
+        ],
         "mcp_server",
     )
 }

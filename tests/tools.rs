@@ -4,14 +4,25 @@
 use std::fs;
 use std::path::Path;
 
-use rangeread::tool::file_read::{FileRead, FileReadParams, PARTIAL_NOTE};
-use rangeread::tool::fs_read::{FsRead, FsReadResponse};
-use rangeread::tool::line_offsets;
-use rangeread::tool::session_read_file::{SessionReadFile, SessionReadFileResponse};
-use rangeread::tool::vault::VaultReadFile;
-use rangeread::tool::ReadFile;
+use rangeread::tool::{
+    line_offsets, Dialect, DialectTool, FsReadResponse, SessionReadFileResponse,
+};
 use rangeread::{Reader, Workspace, WorkspaceRegistry};
 use serde_json::{json, Value};
+
+const PARTIAL_NOTE: &str = "*Note: Partial read - analysis skipped.*";
+
+/// The tool of a preset.
+fn preset(name: &str) -> DialectTool {
+    DialectTool::new(Dialect::preset(name).unwrap())
+}
+
+/// Cursor's tool without its widening of short ranges.
+fn without_widening(tool: DialectTool, reg: WorkspaceRegistry) -> DialectTool {
+    let mut d = tool.dialect().clone();
+    d.lines.widen_to = None;
+    DialectTool::new(d).sessions(reg)
+}
 
 /// `n` numbered lines: `line 1`, `line 2`, ...
 fn numbered(n: usize) -> String {
@@ -44,7 +55,12 @@ const BINARY_PNG: &str = "Binary files are not supported. File detected as image
 
 // ---- session_read_file -------------------------------------------------------------
 
-fn sessions() -> (tempfile::TempDir, SessionReadFile) {
+fn sessions() -> (tempfile::TempDir, DialectTool) {
+    let (d, _, tool) = sessions_and_registry();
+    (d, tool)
+}
+
+fn sessions_and_registry() -> (tempfile::TempDir, WorkspaceRegistry, DialectTool) {
     let dir = tempfile::tempdir().unwrap();
     write(&dir.path().join("a"), "notes.txt", numbered(1000));
     write(&dir.path().join("b"), "notes.txt", "only b\n");
@@ -52,18 +68,21 @@ fn sessions() -> (tempfile::TempDir, SessionReadFile) {
     let reg = WorkspaceRegistry::new();
     reg.insert("alpha", Workspace::new(dir.path().join("a")).unwrap());
     reg.insert("beta", Workspace::new(dir.path().join("b")).unwrap());
-    (dir, SessionReadFile::new(reg))
+    let reg2 = WorkspaceRegistry::new();
+    reg2.insert("alpha", Workspace::new(dir.path().join("a")).unwrap());
+    reg2.insert("beta", Workspace::new(dir.path().join("b")).unwrap());
+    (dir, reg2, preset("session_read_file").sessions(reg))
 }
 
-fn session_call(tool: &SessionReadFile, args: Value) -> (bool, Value) {
+fn session_call(tool: &DialectTool, args: Value) -> (bool, Value) {
     let r = tool.respond(args);
     (r.is_error, serde_json::from_str(&r.text).unwrap())
 }
 
 #[test]
 fn session_read_file_response_shape() {
-    let (_d, tool) = sessions();
-    let tool = tool.widen(false);
+    let (_d, reg, tool) = sessions_and_registry();
+    let tool = without_widening(tool, reg);
     let (err, v) = session_call(
         &tool,
         json!({"session": "alpha", "target_file": "notes.txt",
@@ -93,8 +112,12 @@ fn session_read_file_response_shape() {
         (v["path"].as_str(), v["session"].as_str()),
         (Some("notes.txt"), Some("alpha"))
     );
-    // The path inside the workspace, never the host's path of its root.
-    assert_eq!(v["resolvedPath"], "notes.txt");
+    // "Resolved absolute path", as the seed's schema says.
+    let resolved = v["resolvedPath"].as_str().unwrap();
+    assert!(
+        std::path::Path::new(resolved).is_absolute() && resolved.ends_with("/a/notes.txt"),
+        "{resolved}"
+    );
     assert_eq!(v["totalLines"], 1000);
     assert_eq!(v["linesRead"], json!({"start": 10, "end": 12}));
     assert_eq!(v["omittedContent"]["beforeLines"], 9);
@@ -165,7 +188,7 @@ fn session_read_file_caps_ranges_at_250_lines_and_reads_whole_files_to_the_byte_
     }
     // Over the byte budget: the first page, and a note naming the budget.
     let (_d2, small) = sessions();
-    let small = small.reader(Reader::new().max_bytes(1000));
+    let small = small.reader_with(|r| r.max_bytes(1000));
     let (_, v) = session_call(
         &small,
         json!({"session": "alpha", "target_file": "notes.txt"}),
@@ -185,8 +208,8 @@ fn session_read_file_caps_ranges_at_250_lines_and_reads_whole_files_to_the_byte_
 
 #[test]
 fn session_read_file_takes_legacy_offset_limit_and_integral_floats() {
-    let (_d, tool) = sessions();
-    let tool = tool.widen(false);
+    let (_d, reg, tool) = sessions_and_registry();
+    let tool = without_widening(tool, reg);
     let (err, v) = session_call(
         &tool,
         json!({"session": "alpha", "target_file": "notes.txt", "offset": 300.0, "limit": 5}),
@@ -246,7 +269,7 @@ fn session_read_file_errors_name_the_parameter_as_spelled() {
             json!({"session": "alpha", "target_file": "notes.txt", "offset": 3, "start_line_one_indexed": 4}),
             "Conflicting parameters: start_line_one_indexed and offset cannot be used together",
         ),
-        (json!({"session": "alpha"}), "Missing required parameter target_file (or path)"),
+        (json!({"session": "alpha"}), "Missing required parameter path (or target_file)"),
     ] {
         let (err, v) = session_call(&tool, args.clone());
         assert!(err, "{args}");
@@ -255,11 +278,15 @@ fn session_read_file_errors_name_the_parameter_as_spelled() {
         assert_eq!(v["success"], false);
     }
     // The parameter is data too.
-    let e = serde_json::from_value::<rangeread::tool::session_read_file::SessionReadFileParams>(
-        json!({"session": "a", "target_file": "x", "limit": "many"}),
-    )
-    .unwrap_err();
-    assert!(e.to_string().starts_with("Invalid limit"), "{e}");
+    let (err, v) = session_call(
+        &tool,
+        json!({"session": "alpha", "target_file": "x", "limit": "many"}),
+    );
+    assert!(err);
+    assert!(
+        v["error"].as_str().unwrap().starts_with("Invalid limit"),
+        "{v}"
+    );
     match rangeread::tool::ReadFileParams::from_json(r#"{"target_file": "x", "head": -2}"#) {
         Err(rangeread::Error::InvalidParameter { parameter, .. }) => assert_eq!(parameter, "head"),
         other => panic!("{other:?}"),
@@ -280,7 +307,7 @@ fn every_preset_marks_a_cut_line_and_start_byte_reads_the_rest() {
     // session_read_file: cutLines, a note, and start_byte.
     let reg = WorkspaceRegistry::new();
     reg.insert("s", ws());
-    let tool = SessionReadFile::new(reg);
+    let tool = preset("session_read_file").sessions(reg);
     let (_, v) = session_call(&tool, json!({"session": "s", "target_file": "long.md"}));
     let cut = &v["cutLines"][0];
     assert_eq!(cut["line"], 2);
@@ -301,7 +328,7 @@ fn every_preset_marks_a_cut_line_and_start_byte_reads_the_rest() {
         .starts_with(&"é".repeat(500)));
 
     // file_read: a marker on the line, start_byte.
-    let fr = FileRead::new().workspace(ws());
+    let fr = preset("file_read").workspace(ws());
     let out = fr.respond(json!({"filename": "long.md"})).text;
     assert!(
         out.contains(&format!(
@@ -319,7 +346,7 @@ fn every_preset_marks_a_cut_line_and_start_byte_reads_the_rest() {
     assert!(out.contains("éEND\nafter\n```"), "{out}");
 
     // vault: the marker, start_byte.
-    let vt = VaultReadFile::new(ws());
+    let vt = preset("vault").workspace(ws());
     let out = vt.respond(json!({"path": "long.md"})).text;
     assert!(out.starts_with("1: short\n2: éé"), "{out}");
     assert!(
@@ -334,8 +361,8 @@ fn every_preset_marks_a_cut_line_and_start_byte_reads_the_rest() {
     assert!(out.ends_with("éEND\n3: after\n"), "{out}");
 
     // The unified tool: a note.
-    let rf = ReadFile::new().workspace(ws());
-    let out = rf.respond(json!({"path": "long.md"})).text;
+    let rf = preset("read_file").workspace(ws());
+    let out = rf.respond(json!({"path": "long.md"})).full_text();
     assert!(
         out.contains(&format!("read the rest with start_byte={next}]")),
         "{out}"
@@ -349,7 +376,7 @@ fn file_read_answers_with_the_seed_block_and_the_outline_after_full_reads() {
     let dir = tempfile::tempdir().unwrap();
     let text = numbered(40).replace("line 12\n", "fn twelve() {}\n");
     write(dir.path(), "src/main.rs", &text);
-    let tool = FileRead::new().workspace(Workspace::new(dir.path()).unwrap());
+    let tool = preset("file_read").workspace(Workspace::new(dir.path()).unwrap());
 
     let numbered_block: String = text
         .lines()
@@ -369,13 +396,8 @@ fn file_read_answers_with_the_seed_block_and_the_outline_after_full_reads() {
     }
 
     let part = tool
-        .call(&FileReadParams {
-            filename: "src/main.rs".into(),
-            start_line: Some(11),
-            end_line: Some(12),
-            ..FileReadParams::default()
-        })
-        .unwrap();
+        .respond(json!({"filename": "src/main.rs", "start_line": 11, "end_line": 12}))
+        .text;
     assert_eq!(
         part,
         format!(
@@ -406,7 +428,8 @@ fn file_read_answers_with_the_seed_block_and_the_outline_after_full_reads() {
 fn file_read_over_budget_is_a_partial_read_that_says_where_to_continue() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "big.py", numbered(30));
-    let tool = FileRead::with_reader(Reader::new().max_lines(10))
+    let tool = preset("file_read")
+        .reader(Reader::new().max_lines(10))
         .workspace(Workspace::new(dir.path()).unwrap());
     let out = tool.respond(json!({"filename": "big.py"})).text;
     assert!(
@@ -427,7 +450,7 @@ fn line_offsets_give_edit_tools_the_bytes_of_the_lines_file_read_showed() {
     let dir = tempfile::tempdir().unwrap();
     let text = "a\r\nb\r\nc\r\nd";
     write(dir.path(), "crlf.txt", text);
-    let tool = FileRead::new().workspace(Workspace::new(dir.path()).unwrap());
+    let tool = preset("file_read").workspace(Workspace::new(dir.path()).unwrap());
     let shown = tool
         .respond(json!({"filename": "crlf.txt", "start_line": 2, "end_line": 3}))
         .text;
@@ -451,7 +474,7 @@ fn fs_read_response_shape_and_snapping() {
     let dir = tempfile::tempdir().unwrap();
     // 'a' (1 byte), 'é' (2), '€' (3), '🦀' (4): offsets 0, 1, 3, 6, end 10.
     write(dir.path(), "chars.txt", "aé€🦀");
-    let tool = FsRead::new().workspace(Workspace::new(dir.path()).unwrap());
+    let tool = preset("fs_read").workspace(Workspace::new(dir.path()).unwrap());
     let r = tool.respond(json!({"path": "chars.txt", "start_byte": 2, "end_byte": 7}));
     assert!(!r.is_error, "{}", r.text);
     let v: Value = serde_json::from_str(&r.text).unwrap();
@@ -509,7 +532,7 @@ fn fs_read_names_the_encoding_and_counts_invalid_bytes() {
         .chain("hi\n".encode_utf16().flat_map(u16::to_le_bytes))
         .collect();
     write(dir.path(), "wide.txt", utf16);
-    let tool = FsRead::new().workspace(Workspace::new(dir.path()).unwrap());
+    let tool = preset("fs_read").workspace(Workspace::new(dir.path()).unwrap());
     let v: Value = serde_json::from_str(&tool.respond(json!({"path": "bad.txt"})).text).unwrap();
     assert_eq!(v["metadata"]["encoding"], "utf-8");
     assert_eq!(v["metadata"]["invalid_sequences"], 1);
@@ -522,7 +545,7 @@ fn fs_read_names_the_encoding_and_counts_invalid_bytes() {
     assert_eq!(v["metadata"]["encoding"], "utf-16le");
     assert_eq!(v["metadata"]["invalid_sequences"], 0);
     assert_eq!(v["content"], "hi\n");
-    let d = rangeread::tool::fs_read::DESCRIPTION;
+    let d = &Dialect::preset("fs_read").unwrap().description;
     assert!(
         d.contains("Binary files are refused")
             && d.contains("UTF-8 character boundaries are respected")
@@ -533,7 +556,7 @@ fn fs_read_names_the_encoding_and_counts_invalid_bytes() {
 fn fs_read_errors_respond_with_the_message() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "a.txt", "0123456789");
-    let tool = FsRead::new().workspace(Workspace::new(dir.path()).unwrap());
+    let tool = preset("fs_read").workspace(Workspace::new(dir.path()).unwrap());
     for (args, message) in [
         (
             json!({"path": "a.txt", "start_byte": 5000, "end_byte": 4000}),
@@ -562,7 +585,7 @@ fn fs_read_errors_respond_with_the_message() {
 fn fs_read_refuses_binary_files_with_the_contract_text() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "pixel.png", PNG);
-    let tool = FsRead::new().workspace(Workspace::new(dir.path()).unwrap());
+    let tool = preset("fs_read").workspace(Workspace::new(dir.path()).unwrap());
     let r = tool.respond(json!({"path": "pixel.png", "start_byte": 0, "end_byte": 16}));
     assert!(r.is_error);
     assert_eq!(r.text, BINARY_PNG);
@@ -570,7 +593,7 @@ fn fs_read_refuses_binary_files_with_the_contract_text() {
 
 // ---- vault read_file ---------------------------------------------------------------
 
-fn vault() -> (tempfile::TempDir, VaultReadFile) {
+fn vault() -> (tempfile::TempDir, DialectTool) {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "Daily/2026-01-01.md", "# New year\n\nplans\n");
     write(dir.path(), "big.md", numbered(5000));
@@ -581,7 +604,7 @@ fn vault() -> (tempfile::TempDir, VaultReadFile) {
         .protect("private/")
         .build()
         .unwrap();
-    (dir, VaultReadFile::new(ws))
+    (dir, preset("vault").workspace(ws))
 }
 
 #[test]
@@ -674,7 +697,7 @@ fn vault_read_file_errors() {
 fn unified_read_file_answers_every_dialect_the_same() {
     let dir = tempfile::tempdir().unwrap();
     write(dir.path(), "f.txt", numbered(100));
-    let tool = ReadFile::new().workspace(Workspace::new(dir.path()).unwrap());
+    let tool = preset("read_file").workspace(Workspace::new(dir.path()).unwrap());
     let expected = "line 5\nline 6\nline 7\n";
     for args in [
         json!({"path": "f.txt", "start_line": 5, "end_line": 7}),
@@ -689,13 +712,15 @@ fn unified_read_file_answers_every_dialect_the_same() {
     }
     // Head and tail never count the file (Totals::IfKnown): the notes speak in bytes.
     assert_eq!(
-        tool.respond(json!({"path": "f.txt", "tail": 2})).text,
+        tool.respond(json!({"path": "f.txt", "tail": 2}))
+            .full_text(),
         "line 99\nline 100\n[Bytes 0-775 omitted (775 B).]\n"
     );
     assert_eq!(
-        tool.respond(json!({"path": "f.txt", "head": 2})).text,
+        tool.respond(json!({"path": "f.txt", "head": 2}))
+            .full_text(),
         "line 1\nline 2\n[Bytes 14-792 omitted (778 B).]\n"
     );
     let bytes = tool.respond(json!({"path": "f.txt", "start_byte": 0, "end_byte": 4}));
-    assert!(bytes.text.starts_with("line\n["), "{}", bytes.text);
+    assert!(bytes.full_text().starts_with("line\n["), "{}", bytes.text);
 }

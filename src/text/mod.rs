@@ -129,12 +129,58 @@ pub(crate) fn split_lines(text: &str) -> impl Iterator<Item = (&str, bool)> + '_
     })
 }
 
+/// Where to cut a text that is over `max` bytes so that its head and its tail are kept
+/// (at most `max / 2` bytes each): `(head_end, tail_start)`, both on character boundaries
+/// and, where a line feed lies in the outer half of each side, on line boundaries (the
+/// head keeps its line feed). `None` when the text fits.
+pub(crate) fn head_tail(text: &str, max: usize) -> Option<(usize, usize)> {
+    if text.len() <= max {
+        return None;
+    }
+    let half = max / 2;
+    let bytes = text.as_bytes();
+    let mut head = utf8::floor_boundary(bytes, half);
+    if let Some(lf) = line_feeds(&bytes[..head]).next_back() {
+        if lf + 1 >= half / 2 {
+            head = lf + 1;
+        }
+    }
+    let from = text.len() - half;
+    let mut tail = (from..=text.len())
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(text.len());
+    let limit = text.len() - half / 2;
+    if let Some(lf) = line_feeds(&bytes[tail..]).next() {
+        if tail + lf < limit {
+            tail += lf + 1;
+        }
+    }
+    Some((head, tail.max(head)))
+}
+
+/// The number of lines of decoded text (line feeds, plus one for a last line without).
+pub(crate) fn count_lines(text: &str) -> u64 {
+    let n = line_feeds(text.as_bytes()).count() as u64;
+    n + u64::from(!text.is_empty() && !text.ends_with('\n'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
 
     proptest! {
+        #[test]
+        fn head_tail_keeps_both_ends_within_the_budget(s in "[ab\\né]{0,200}", max in 4usize..100) {
+            match head_tail(&s, max) {
+                None => prop_assert!(s.len() <= max),
+                Some((h, t)) => {
+                    prop_assert!(h <= max / 2 && s.len() - t <= max / 2 && h <= t);
+                    prop_assert!(s.is_char_boundary(h) && s.is_char_boundary(t));
+                }
+            }
+        }
+
         #[test]
         fn split_lines_agrees_with_str_lines(s in "[a\\r\\nb]{0,40}") {
             let ours: Vec<&str> = split_lines(&s).map(|(l, _)| l).collect();

@@ -77,6 +77,21 @@ pub(crate) fn floor_boundary(bytes: &[u8], at: usize) -> usize {
     }
 }
 
+/// The longest prefix of `s` of at most `max` bytes that ends on a character boundary
+/// (Codex's `take_bytes_at_char_boundary`).
+pub(crate) fn floor_str(s: &str, max: u64) -> &str {
+    let at = usize::try_from(max).unwrap_or(usize::MAX).min(s.len());
+    &s[..floor_boundary(s.as_bytes(), at)]
+}
+
+/// `s` up to the first character boundary at or after byte `max`: every character that
+/// starts before `max`, so up to 3 bytes more (Forge's `truncate_line`).
+pub(crate) fn ceil_str(s: &str, max: u64) -> &str {
+    let at = usize::try_from(max).unwrap_or(usize::MAX).min(s.len());
+    let end = (at..s.len()).find(|&i| !is_continuation(s.as_bytes()[i]));
+    &s[..end.unwrap_or(s.len())]
+}
+
 /// Where the `(n + 1)`th character of `body` starts, if `body` has more than `n`.
 pub(crate) fn char_cut(body: &[u8], n: u64) -> Option<usize> {
     if (body.len() as u64) <= n {
@@ -138,6 +153,23 @@ mod tests {
             let at = at.min(s.len());
             let naive = (0..=at).rev().find(|&i| s.is_char_boundary(i)).unwrap();
             prop_assert_eq!(floor_boundary(s.as_bytes(), at), naive);
+        }
+
+        #[test]
+        fn floor_str_is_the_longest_prefix_within_max(s in "\\PC{0,40}", max in 0u64..200) {
+            let naive = s
+                .char_indices()
+                .map(|(i, c)| i + c.len_utf8())
+                .take_while(|&end| end as u64 <= max)
+                .last()
+                .unwrap_or(0);
+            prop_assert_eq!(floor_str(&s, max), &s[..naive]);
+        }
+
+        #[test]
+        fn ceil_str_keeps_every_character_that_starts_before_max(s in "\\PC{0,40}", max in 0u64..200) {
+            let naive: String = s.char_indices().take_while(|&(i, _)| (i as u64) < max).map(|(_, c)| c).collect();
+            prop_assert_eq!(ceil_str(&s, max), naive.as_str());
         }
     }
 }

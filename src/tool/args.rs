@@ -15,6 +15,9 @@ pub(crate) struct Args {
     map: Map<String, Value>,
 }
 
+/// A value and the spelling the caller gave it under.
+pub(crate) type Named<T> = Option<(String, T)>;
+
 impl Args {
     pub fn new(map: Map<String, Value>) -> Args {
         Args { map }
@@ -22,8 +25,8 @@ impl Args {
 
     /// Removes the value of the parameter spelled one of `names`; `null` counts as absent.
     /// Returns the spelling used with the value.
-    fn take(&mut self, names: &[&'static str]) -> Result<Option<(&'static str, Value)>> {
-        let mut found: Option<(&'static str, Value)> = None;
+    pub fn take(&mut self, names: &[&str]) -> Result<Named<Value>> {
+        let mut found: Named<Value> = None;
         for &name in names {
             match self.map.remove(name) {
                 None | Some(Value::Null) => {}
@@ -36,7 +39,7 @@ impl Args {
                             ),
                         ));
                     }
-                    found = Some((name, v));
+                    found = Some((name.to_string(), v));
                 }
             }
         }
@@ -44,77 +47,59 @@ impl Args {
     }
 
     /// A string parameter.
-    pub fn string(&mut self, names: &[&'static str]) -> Result<Option<(&'static str, String)>> {
+    pub fn string(&mut self, names: &[&str]) -> Result<Named<String>> {
         match self.take(names)? {
             None => Ok(None),
             Some((name, Value::String(s))) => Ok(Some((name, s))),
-            Some((name, v)) => Err(invalid(name, "a string", &v)),
+            Some((name, v)) => Err(invalid(&name, "a string", &v)),
         }
     }
 
-    /// A non-negative integer: a JSON number (`10.0` too: schemas of type `number`, such
-    /// as zod's, let models send integral floats), or a string of digits as some models
-    /// send.
-    pub fn uint(&mut self, names: &[&'static str]) -> Result<Option<(&'static str, u64)>> {
-        match self.take(names)? {
-            None => Ok(None),
-            Some((name, v)) => integral(&v)
-                .and_then(|n| u64::try_from(n).ok())
-                .map(|n| Some((name, n)))
-                .ok_or_else(|| invalid(name, "a non-negative integer", &v)),
-        }
-    }
-
-    /// A line number: an integer, negative counting from the end.
-    pub fn line(&mut self, names: &[&'static str]) -> Result<Option<(&'static str, i64)>> {
-        let what = "an integer line number (1-based; negative counts from the end)";
+    /// An integer: a JSON number (`10.0` too: schemas of type `number`, such as zod's,
+    /// let models send integral floats), or a string of digits as some models send.
+    /// `what` names what is expected, for the message.
+    pub fn int(&mut self, names: &[&str], what: &str) -> Result<Named<i64>> {
         match self.take(names)? {
             None => Ok(None),
             Some((name, v)) => integral(&v)
                 .and_then(|n| i64::try_from(n).ok())
-                .map(|n| Some((name, n)))
-                .ok_or_else(|| invalid(name, what, &v)),
+                .map(|n| Some((name.clone(), n)))
+                .ok_or_else(|| invalid(&name, what, &v)),
         }
     }
 
     /// A boolean (`true`/`false`, also as strings).
-    pub fn boolean(&mut self, names: &[&'static str]) -> Result<Option<(&'static str, bool)>> {
+    pub fn boolean(&mut self, names: &[&str]) -> Result<Named<bool>> {
         match self.take(names)? {
             None => Ok(None),
             Some((name, Value::Bool(b))) => Ok(Some((name, b))),
             Some((name, Value::String(s))) if s == "true" || s == "false" => {
                 Ok(Some((name, s == "true")))
             }
-            Some((name, v)) => Err(invalid(name, "true or false", &v)),
+            Some((name, v)) => Err(invalid(&name, "true or false", &v)),
         }
     }
 
-    /// Fails on any parameter no getter took, listing what is accepted: a model that
-    /// misspells `start_line` must not silently get the whole file.
-    /// The shape three seed tools share: a required path and two optional non-negative
-    /// numbers (a line or byte range), and nothing else.
-    pub fn path_and_range(
-        mut self,
-        path: &'static str,
-        from: &'static str,
-        to: &'static str,
-    ) -> Result<(String, Option<u64>, Option<u64>)> {
-        let p = self.string(&[path])?;
-        let a = self.uint(&[from])?;
-        let b = self.uint(&[to])?;
-        self.finish(&format!("{path}, {from}, {to}"))?;
-        let p = p.ok_or_else(|| missing(&[path]))?.1;
-        Ok((p, a.map(|v| v.1), b.map(|v| v.1)))
+    /// Two integers `[a, b]`.
+    pub fn pair(&mut self, names: &[&str]) -> Result<Named<(i64, i64)>> {
+        let what = "an array of two integers [start, end]";
+        match self.take(names)? {
+            None => Ok(None),
+            Some((name, v)) => {
+                let two = v.as_array().filter(|a| a.len() == 2).and_then(|a| {
+                    let n = |x: &Value| integral(x).and_then(|n| i64::try_from(n).ok());
+                    Some((n(&a[0])?, n(&a[1])?))
+                });
+                two.map(|t| Some((name.clone(), t)))
+                    .ok_or_else(|| invalid(&name, what, &v))
+            }
+        }
     }
 
-    pub fn finish(self, accepted: &str) -> Result<()> {
-        match self.map.keys().next() {
-            None => Ok(()),
-            Some(k) => Err(param(
-                k,
-                format!("Unknown parameter {k:?}; accepted: {accepted}"),
-            )),
-        }
+    /// The name of a parameter no getter took, if any: a model that misspells
+    /// `start_line` must not silently get the whole file.
+    pub fn unknown(&self) -> Option<&str> {
+        self.map.keys().next().map(String::as_str)
     }
 }
 
@@ -144,7 +129,7 @@ pub(crate) fn param(name: &str, message: impl Into<String>) -> Error {
 }
 
 /// The error for a value of the wrong type or range.
-fn invalid(name: &str, expected: &str, got: &Value) -> Error {
+pub(crate) fn invalid(name: &str, expected: &str, got: &Value) -> Error {
     param(
         name,
         format!("Invalid {name}: expected {expected}, got {got}"),
@@ -257,15 +242,12 @@ mod tests {
             .string(&["path", "file_path"])
             .unwrap_err();
         assert_eq!(e.to_string(), "Invalid file_path: expected a string, got 5");
-        let e = args(json!({"limit": -3})).uint(&["limit"]).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "Invalid limit: expected a non-negative integer, got -3"
-        );
-        let e = args(json!({"limit": 2.5})).uint(&["limit"]).unwrap_err();
-        assert!(e.to_string().starts_with("Invalid limit"), "{e}");
+        let e = args(json!({"limit": 2.5}))
+            .int(&["limit"], "an integer")
+            .unwrap_err();
+        assert_eq!(e.to_string(), "Invalid limit: expected an integer, got 2.5");
         let e = args(json!({"start_line": "ten"}))
-            .line(&["start_line"])
+            .int(&["start_line"], "an integer")
             .unwrap_err();
         assert!(e.to_string().starts_with("Invalid start_line"), "{e}");
         let e = args(json!({"should_read_entire_file": 1}))
@@ -278,9 +260,12 @@ mod tests {
     fn null_is_absent_and_strings_of_digits_are_numbers() {
         let mut a = args(json!({"path": null, "head": "12", "start_line": "-5"}));
         assert_eq!(a.string(&["path"]).unwrap(), None);
-        assert_eq!(a.uint(&["head"]).unwrap(), Some(("head", 12)));
-        assert_eq!(a.line(&["start_line"]).unwrap(), Some(("start_line", -5)));
-        a.finish("").unwrap();
+        assert_eq!(a.int(&["head"], "").unwrap(), Some(("head".into(), 12)));
+        assert_eq!(
+            a.int(&["start_line"], "").unwrap(),
+            Some(("start_line".into(), -5))
+        );
+        assert_eq!(a.unknown(), None);
     }
 
     #[test]
@@ -292,14 +277,10 @@ mod tests {
     }
 
     #[test]
-    fn unknown_parameters_are_refused() {
-        let e = args(json!({"line_start": 3}))
-            .finish("path, start_line")
-            .unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "Unknown parameter \"line_start\"; accepted: path, start_line"
-        );
+    fn unknown_parameters_are_named() {
+        let mut a = args(json!({"line_start": 3, "path": "x"}));
+        a.string(&["path"]).unwrap();
+        assert_eq!(a.unknown(), Some("line_start"));
         assert!(object(json!([1])).is_err());
     }
 }

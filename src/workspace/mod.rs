@@ -244,6 +244,32 @@ impl Workspace {
         }
     }
 
+    /// The root as the caller spelled it, made absolute, when that differs from
+    /// [`Workspace::root`] (a root given through a link, such as macOS's `/tmp`): an
+    /// absolute path under either spelling is under the root. `None` for a root spelled
+    /// with `..` and for object-store prefixes.
+    ///
+    /// ```
+    /// # #[cfg(unix)] {
+    /// let dir = tempfile::tempdir()?;
+    /// let base = dir.path().canonicalize()?;
+    /// std::fs::create_dir(base.join("real"))?;
+    /// std::os::unix::fs::symlink(base.join("real"), base.join("link"))?;
+    /// let ws = rangeread::Workspace::new(base.join("link"))?;
+    /// assert_eq!(ws.root(), base.join("real"));
+    /// assert_eq!(ws.root_alias(), Some(base.join("link").as_path()));
+    /// assert_eq!(rangeread::Workspace::new(base.join("real"))?.root_alias(), None);
+    /// # }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn root_alias(&self) -> Option<&Path> {
+        match &self.root {
+            Root::Local(inner) => inner.alias.as_deref(),
+            #[cfg(feature = "object-store")]
+            Root::Object(_) => None,
+        }
+    }
+
     /// The protected patterns, as given.
     pub fn patterns(&self) -> &[String] {
         match &self.root {

@@ -125,6 +125,8 @@ pub fn this_builds_features(with_sessions: bool) -> String {
         ("legacy-encodings", cfg!(feature = "legacy-encodings")),
         ("schemars", cfg!(feature = "schemars")),
         ("object-store", cfg!(feature = "object-store")),
+        ("images", cfg!(feature = "images")),
+        ("pdf", cfg!(feature = "pdf")),
     ]
     .iter()
     .filter(|(_, on)| *on)
@@ -186,4 +188,77 @@ pub fn await_listening(
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
     Ok(())
+}
+
+/// `text` in UTF-8 without and with a byte order mark, and in UTF-16 and UTF-32 (with a
+/// byte order mark) in both byte orders: `(name, bytes)`.
+pub fn unicode_encodings(text: &str) -> Vec<(&'static str, Vec<u8>)> {
+    let utf16 =
+        |be: bool| -> Vec<u8> {
+            let bom: [u8; 2] = if be { [0xFE, 0xFF] } else { [0xFF, 0xFE] };
+            bom.into_iter()
+                .chain(text.encode_utf16().flat_map(move |u| {
+                    if be {
+                        u.to_be_bytes()
+                    } else {
+                        u.to_le_bytes()
+                    }
+                }))
+                .collect()
+        };
+    let utf32 = |be: bool| -> Vec<u8> {
+        let bom: [u8; 4] = if be {
+            [0, 0, 0xFE, 0xFF]
+        } else {
+            [0xFF, 0xFE, 0, 0]
+        };
+        bom.into_iter()
+            .chain(text.chars().flat_map(move |c| {
+                if be {
+                    (c as u32).to_be_bytes()
+                } else {
+                    (c as u32).to_le_bytes()
+                }
+            }))
+            .collect()
+    };
+    vec![
+        ("utf-8", text.as_bytes().to_vec()),
+        (
+            "utf-8 bom",
+            [&b"\xEF\xBB\xBF"[..], text.as_bytes()].concat(),
+        ),
+        ("utf-16le", utf16(false)),
+        ("utf-16be", utf16(true)),
+        ("utf-32le", utf32(false)),
+        ("utf-32be", utf32(true)),
+    ]
+}
+
+/// `target/<profile>/mcp_server` (package `rangeread-mcp-server`, with its default
+/// features: the document readers), built by cargo if out of date: a no-op when it is up
+/// to date, a rebuild when the library or the server changed (a stale binary would test
+/// old code).
+pub fn mcp_server_binary() -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    let profile_dir = exe
+        .parent()
+        .and_then(std::path::Path::parent)
+        .expect("target/<profile>/deps/<test>")
+        .to_path_buf();
+    let mut cargo = std::process::Command::new(env!("CARGO"));
+    cargo
+        .args(["build", "-p", "rangeread-mcp-server", "--bin", "mcp_server"])
+        // The tests of object storage need the feature: one build serves every test.
+        .args(["--features", "object-store"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"));
+    if profile_dir.file_name().is_some_and(|n| n == "release") {
+        cargo.arg("--release");
+    }
+    let status = cargo.status().expect("run cargo build");
+    assert!(
+        status.success(),
+        "cargo build -p rangeread-mcp-server failed"
+    );
+    profile_dir.join(format!("mcp_server{}", std::env::consts::EXE_SUFFIX))
 }

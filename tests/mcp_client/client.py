@@ -8,9 +8,11 @@ paging past the budget to the end, a binary file, paths outside the root, a prot
 path, invalid parameters, and that the server still answers a good call after all the
 bad ones. With `--sessions-store claude` on tests/data/sessions/claude/projects it checks
 read_session_messages too (schema, title search, id lookup with limit/order, errors as
-isError results); a second server without a store must not list that tool. Prints one line per check and `N passed, M failed`; exits 1 on any failure.
+isError results); a second server without a store must not list that tool. The
+mcp-filesystem preset runs over two allowed directories, and the gemini preset beside it. Prints one line per check and `N passed, M failed`; exits 1 on any failure.
 """
 
+import base64
 import os
 import sys
 import tempfile
@@ -35,6 +37,12 @@ BINARY_PNG = (
     "Binary files are not supported. File detected as image/png. "
     "Please use another tool or method to process this file."
 )
+# A zip archive's local file header: binary, and no document the server reads.
+ZIP = b"PK\x03\x04\x14\x00\x00\x00\x08\x00" + bytes(20)
+BINARY_ZIP = (
+    "Binary files are not supported. File detected as application/zip. "
+    "Please use another tool or method to process this file."
+)
 LINES = 5000
 
 passed = 0
@@ -57,7 +65,7 @@ def field(obj, snake, camel):
 
 
 def texts(result):
-    return [c.text for c in result.content]
+    return [c.text for c in result.content if getattr(c, "type", "text") == "text"]
 
 
 def make_fixtures(tmp):
@@ -78,6 +86,8 @@ def make_fixtures(tmp):
         f.write("fn main() {\n    run();\n}\n\nstruct A;\n")
     with open(os.path.join(root, "pixel.png"), "wb") as f:
         f.write(PNG)
+    with open(os.path.join(root, "archive.zip"), "wb") as f:
+        f.write(ZIP)
     with open(os.path.join(root, "server.pem"), "w") as f:
         f.write("-----BEGIN PRIVATE KEY-----\n")
     with open(os.path.join(tmp, "outside.txt"), "w") as f:
@@ -112,6 +122,7 @@ async def run(server, root, lines, long_line):
         await session_scoped_to_root(server, root)
         await session_without_store(server, root)
         await presets(server, root)
+        await peer_presets(server, root)
 
 
 def is_error(r):
@@ -139,7 +150,7 @@ async def presets(server, root):
               list(tools))
         props = field(tools["session_read_file"], "input_schema", "inputSchema").get("properties", {})
         check("session_read_file preset: Cursor's parameters in the schema",
-              {"session", "target_file", "start_line_one_indexed", "end_line_one_indexed_inclusive",
+              {"session", "path", "start_line_one_indexed", "end_line_one_indexed_inclusive",
                "should_read_entire_file", "offset", "limit", "start_byte", "explanation"} == set(props),
               sorted(props))
 
@@ -152,10 +163,10 @@ async def presets(server, root):
         check("session_read_file: a short range widened to 200 lines, integral floats",
               not is_error(r) and v.get("linesRead") == {"start": 1, "end": 200}
               and v.get("linesRequested") == {"start": 10, "end": 12}
-              and structured(r) == {k: x for k, x in v.items() if k != "content"},
+              and structured(r) == v,
               (v.get("linesRead"), v.get("linesRequested")))
-        check("session_read_file: no host path in the answer",
-              root not in texts(r)[0] and v.get("resolvedPath") == "lines.txt", v.get("resolvedPath"))
+        check("session_read_file: resolvedPath is the resolved absolute path, as the seed says",
+              v.get("resolvedPath") == os.path.join(os.path.realpath(root), "lines.txt"), v.get("resolvedPath"))
         r, v = await call({"target_file": "lines.txt", "offset": 1000, "limit": 400})
         summary = v.get("omittedContent", {}).get("summary", "")
         check("session_read_file: legacy offset/limit, 250-line cap named in the note",
@@ -234,8 +245,8 @@ async def presets(server, root):
               and "UTF-8 character boundaries are respected" in tool.description, tool.description)
         r = await c.call_tool("fs_read", {"path": "utf8.txt", "start_byte": 2, "end_byte": 7})
         v = json.loads(texts(r)[0])
-        check("fs_read: structuredContent is the answer without its content (sent once, in the text)",
-              structured(r) == {"metadata": v["metadata"]}, structured(r))
+        check("fs_read: structuredContent is the answer itself (the object the text holds)",
+              structured(r) == v, structured(r))
         check("fs_read: snapped range, encoding, invalid sequences",
               v.get("content") == "\u00e9\u20ac\U0001f980" and v["metadata"]["encoding"] == "utf-8"
               and v["metadata"]["invalid_sequences"] == 0
@@ -275,6 +286,60 @@ async def presets(server, root):
               is_error(r) and texts(r)[0] == 'Error: Access denied: "server.pem" is a protected path', texts(r))
 
 
+async def peer_presets(server, root):
+    """Two peers' presets: mcp-filesystem over two allowed directories, gemini."""
+    second = os.path.join(os.path.dirname(root), "second")
+    os.makedirs(second, exist_ok=True)
+    with open(os.path.join(second, "crlf.txt"), "wb") as f:
+        f.write(b"a\r\nb\r\nc\r\n")
+    async with await preset_client(server, root, "mcp-filesystem", ["--root", second]) as c:
+        tools = {t.name: t for t in (await c.list_tools()).tools}
+        check("mcp-filesystem preset: read_text_file and the deprecated read_file",
+              list(tools) == ["read_text_file", "read_file"], list(tools))
+        schema = field(tools["read_text_file"], "input_schema", "inputSchema")
+        check("mcp-filesystem: the published schema (head/tail numbers, unknown keys let through)",
+              schema.get("properties", {}).get("head") == {
+                  "type": "number", "description": "If provided, returns only the first N lines of the file"}
+              and "additionalProperties" not in schema and schema.get("required") == ["path"], schema)
+        r = await c.call_tool("read_text_file", {"path": "lines.txt", "head": 2})
+        check("mcp-filesystem: head, and the text as structured content {content}",
+              texts(r) == ["line 1\nline 2\n"] and structured(r) == {"content": "line 1\nline 2\n"},
+              (texts(r), structured(r)))
+        r = await c.call_tool("read_text_file", {"path": os.path.join(second, "crlf.txt"), "tail": 2})
+        check("mcp-filesystem: the second allowed directory; tail normalizes CRLF",
+              texts(r) == ["b\nc\n"], texts(r))
+        r = await c.call_tool("read_file", {"path": os.path.join(root, "..", "outside.txt")})
+        check("mcp-filesystem: outside the allowed directories",
+              is_error(r) and texts(r)[0].startswith("Access denied - path outside allowed directories: "),
+              texts(r))
+        r = await c.call_tool("read_text_file", {"path": "sub/escape"})
+        check("mcp-filesystem: a link out of them",
+              is_error(r) and texts(r)[0].startswith("Access denied - symlink target outside allowed directories"),
+              texts(r))
+    async with await preset_client(server, root, "gemini") as c:
+        tools = [t.name for t in (await c.list_tools()).tools]
+        check("gemini preset: read_file", tools == ["read_file"], tools)
+        r = await c.call_tool("read_file", {"file_path": "lines.txt", "start_line": 4999})
+        t = texts(r)[0]
+        check("gemini: the truncation header, then the lines unnumbered",
+              t.startswith("\nIMPORTANT: The file content has been truncated.\n"
+                           "Status: Showing lines 4999-5000 of 5000 total lines.\n")
+              and t.endswith("--- FILE CONTENT (truncated) ---\nline 4999\nline 5000\n"), t[-200:])
+        with open(os.path.join(second, "blob.tmp"), "wb") as f:
+            f.write(b"He\x00llo\x00\x00\x00")
+        r = await c.call_tool("read_file", {"file_path": os.path.join(second, "blob.tmp")})
+        check("gemini: outside the workspace", is_error(r) and texts(r)[0].startswith("Path not in workspace"),
+              texts(r))
+        with open(os.path.join(root, "sub", "blob.tmp"), "wb") as f:
+            f.write(b"He\x00llo\x00\x00\x00")
+        r = await c.call_tool("read_file", {"file_path": "sub/blob.tmp"})
+        check("gemini: a binary file is a success that says so",
+              not is_error(r) and texts(r) == ["Cannot display content of binary file: sub/blob.tmp"], texts(r))
+        r = await c.call_tool("read_file", {"file_path": "lines.txt", "start_line": 0})
+        check("gemini: ajv's words for a bad line", is_error(r) and texts(r) == ["params/start_line must be >= 1"],
+              texts(r))
+
+
 async def session(server, root, lines, long_line):
     params = StdioServerParameters(command=server, args=[
         "--root", root, "--protect", "*.pem",
@@ -289,7 +354,8 @@ async def session(server, root, lines, long_line):
         schema = field(tools["read_file"], "input_schema", "inputSchema")
         props = schema.get("properties", {})
         expected = {"path", "start_line", "end_line", "offset", "limit", "head", "tail",
-                    "start_byte", "end_byte", "should_read_entire_file", "explanation"}
+                    "start_byte", "end_byte", "should_read_entire_file", "explanation",
+                    "pages", "cells", "crop"}
         check("schema lists the parameters", set(props) == expected, sorted(props))
         check("schema requires path", schema.get("required") == ["path"], schema.get("required"))
         check("schema refuses unknown parameters", schema.get("additionalProperties") is False,
@@ -379,11 +445,20 @@ async def session(server, root, lines, long_line):
         # Failures: tool results with isError, never protocol errors or a crash; the message
         # once, in the text, and its kind for the host.
         r = await call({"path": "pixel.png"})
+        images = [c for c in r.content if getattr(c, "type", "") == "image"]
+        check("an image comes back as image content with its size line",
+              not field(r, "is_error", "isError") and len(images) == 1
+              and field(images[0], "mime_type", "mimeType") == "image/png"
+              and base64.b64decode(images[0].data) == PNG
+              and any(t.startswith("[Image: original 1x1, sent 1x1 image/png") for t in texts(r))
+              and (field(r, "structured_content", "structuredContent") or {}).get("kind") == "image",
+              (r.content, field(r, "structured_content", "structuredContent")))
+        r = await call({"path": "archive.zip"})
         check("a refused binary file: kind binary, the message not repeated",
               field(r, "structured_content", "structuredContent") == {"kind": "binary"},
               field(r, "structured_content", "structuredContent"))
         errors = [
-            ("binary file", {"path": "pixel.png"}, BINARY_PNG),
+            ("binary file", {"path": "archive.zip"}, BINARY_ZIP),
             ("absolute path outside the root", {"path": "/etc/passwd"},
              'Path "/etc/passwd" is outside the workspace'),
             ("relative path outside the root", {"path": "../outside.txt"},

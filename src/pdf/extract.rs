@@ -1,0 +1,383 @@
+//! Loading a PDF and extracting its pages' text within the call's bounds (feature `pdf`).
+
+use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Instant;
+
+use lopdf::{Document, LoadOptions, ObjectId};
+use pdf_extract::{MediaBox, OutputDev, OutputError, PlainTextOutput, Transform};
+
+use super::bounds::{self, Budget, Over};
+use super::{OutlineItem, PageContinuation, PageInfo, PageSelection, PdfOptions, PdfPage, PdfRead};
+use crate::error::{escaped, Error, Result};
+use crate::source::Source;
+use crate::text::utf8::floor_boundary;
+
+/// Characters laid out between two looks at the clock.
+const CLOCK_EVERY: u32 = 4096;
+
+/// The stack of the thread that parses: lopdf's parser and pdf-extract's layout recurse
+/// on nested objects and XObjects (cycles are refused first, see `xobjects`); the memory
+/// is reserved, and only what the recursion touches is used.
+const PARSE_STACK: usize = 256 << 20;
+
+pub(super) fn read(
+    src: &Source,
+    selection: PageSelection,
+    options: &PdfOptions,
+) -> Result<PdfRead> {
+    std::thread::scope(|s| {
+        let spawned = std::thread::Builder::new()
+            .name("rangeread-pdf".into())
+            .stack_size(PARSE_STACK)
+            .spawn_scoped(s, || parse(src, selection, options));
+        match spawned {
+            Ok(handle) => handle.join().unwrap_or_else(|panic| {
+                Err(invalid(
+                    src,
+                    &format!("the parser failed ({})", panic_text(&panic)),
+                ))
+            }),
+            // No thread to be had: parse here, with the caller's stack.
+            Err(_) => parse(src, selection, options),
+        }
+    })
+}
+
+fn parse(src: &Source, selection: PageSelection, options: &PdfOptions) -> Result<PdfRead> {
+    let path = src.path();
+    let limit = |message: String| Error::DocumentLimit {
+        path: path.to_path_buf(),
+        message,
+    };
+    if src.len() > options.max_file_bytes {
+        return Err(limit(format!(
+            "{} is {} bytes, more than the {} a PDF may have to be read here (max_file_bytes). \
+             Split it first (e.g. `qpdf --split-pages=100 FILE out.pdf`).",
+            escaped(path),
+            src.len(),
+            options.max_file_bytes
+        )));
+    }
+    let mut raw = Vec::new();
+    src.read_append(0, src.len() as usize, &mut raw)?;
+    src.check_unchanged()?;
+    let mut budget = Budget {
+        left: options.max_decompressed_bytes,
+        total: options.max_decompressed_bytes,
+        deadline: Instant::now() + options.timeout,
+    };
+    let over = |o: Over, what: &str| match o {
+        Over::Inflate(n) => limit(format!(
+            "{} would decompress to more than {n} bytes {what} (max_decompressed_bytes): it \
+             may be a decompression bomb. Ask for fewer pages, or raise the limit if the file \
+             is trusted.",
+            escaped(path)
+        )),
+        Over::Time => limit(format!(
+            "Reading {} took longer than {} s {what} (timeout); ask for fewer pages.",
+            escaped(path),
+            options.timeout.as_secs()
+        )),
+        Over::Drawing(how) => limit(format!(
+            "{} {what}: a page {how}, more than a read follows. Ask for other pages.",
+            escaped(path)
+        )),
+        Over::Cycle((n, g)) => invalid(
+            src,
+            &format!(
+                "{what}, XObject {n} {g} R draws itself (through the XObjects it draws), which \
+                 no reader can finish; other pages may read"
+            ),
+        ),
+    };
+    bounds::object_streams(&raw, &mut budget).map_err(|o| over(o, "in its object streams"))?;
+    let doc = load(&raw, options).map_err(|m| {
+        if m.contains("password") || m.contains("ecrypt") {
+            invalid(
+                src,
+                &format!(
+                    "it is encrypted and needs a password ({m}); ask for the password and \
+                     give it as PdfOptions::password"
+                ),
+            )
+        } else {
+            invalid(src, &m)
+        }
+    })?;
+    if doc.objects.len() as u64 > options.max_objects {
+        return Err(limit(format!(
+            "{} has {} objects, more than the {} a read may parse (max_objects).",
+            escaped(path),
+            doc.objects.len(),
+            options.max_objects
+        )));
+    }
+    let pages = doc.get_pages();
+    let page_count = pages.len() as u64;
+    let encrypted = doc.was_encrypted() || doc.trailer.get(b"Encrypt").is_ok();
+    if page_count == 0 && encrypted {
+        return Err(invalid(
+            src,
+            "it is encrypted and the password does not open it",
+        ));
+    }
+    let (first, last) = match selection {
+        PageSelection::All => (1, page_count),
+        PageSelection::Range { start, end } => {
+            if start > page_count {
+                return Err(Error::PageBeyondEnd { start, page_count });
+            }
+            (start, end.unwrap_or(page_count).min(page_count))
+        }
+    };
+    let page_info = if selection == PageSelection::All {
+        page_table(&doc, &pages, &mut budget).map_err(|o| over(o, "across its pages"))?
+    } else {
+        Vec::new()
+    };
+    let mut out = Vec::new();
+    let mut used = 0u64;
+    let mut truncated = None;
+    for n in first..=last {
+        let id = pages[&(n as u32)];
+        let what = format!("by page {n}");
+        let content = bounds::page(&doc, id, &mut budget).map_err(|o| over(o, &what))?;
+        let text = page_text(&doc, n as u32, &budget).map_err(|e| match e {
+            PageError::Over(o) => over(o, &what),
+            PageError::Failed(m) => invalid(src, &format!("page {n} could not be read: {m}")),
+        })?;
+        let mut page = finish(n, text, &doc, id, &content);
+        let cost = page.text.len() as u64;
+        if options.max_bytes > 0 && used + cost > options.max_bytes {
+            if !out.is_empty() {
+                truncated = Some(PageContinuation {
+                    next_page: n,
+                    pages_left: last - n + 1,
+                });
+                break;
+            }
+            let cut = floor_boundary(page.text.as_bytes(), options.max_bytes as usize);
+            page.text.truncate(cut);
+            page.cut = true;
+            if n < last {
+                truncated = Some(PageContinuation {
+                    next_page: n + 1,
+                    pages_left: last - n,
+                });
+            }
+            out.push(page);
+            break;
+        }
+        used += cost;
+        out.push(page);
+    }
+    Ok(PdfRead {
+        path: path.display().to_string(),
+        resolved_path: path.display().to_string(),
+        file_size: src.len(),
+        page_count,
+        title: title(&doc),
+        encrypted,
+        // The outline is part of the overview; a read of chosen pages skips its cost
+        // (lopdf resolves every bookmark's destination: 0.2 s for R's reference manual).
+        outline: if selection == PageSelection::All {
+            outline(&doc)
+        } else {
+            Vec::new()
+        },
+        requested: selection.to_string(),
+        page_info,
+        pages: out,
+        truncated,
+    })
+}
+
+fn invalid(src: &Source, what: &str) -> Error {
+    Error::InvalidDocument {
+        path: src.path().to_path_buf(),
+        message: format!(
+            "{} cannot be read as a PDF: {what}. If it opens elsewhere, extract its text with \
+             `pdftotext FILE -`.",
+            escaped(src.path())
+        ),
+    }
+}
+
+/// lopdf's load, a panic caught; the empty password opens files encrypted against
+/// changes only.
+fn load(raw: &[u8], options: &PdfOptions) -> Result<Document, String> {
+    let loaded = catch_unwind(AssertUnwindSafe(|| {
+        let mut doc = if options.password.is_empty() {
+            Document::load_mem(raw)
+        } else {
+            Document::load_mem_with_options(raw, LoadOptions::with_password(&options.password))
+        }?;
+        if doc.is_encrypted() && doc.get_pages().is_empty() {
+            doc.decrypt(&options.password)?;
+        }
+        Ok::<_, lopdf::Error>(doc)
+    }));
+    match loaded {
+        Ok(Ok(doc)) => Ok(doc),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(panic) => Err(format!("the parser failed ({})", panic_text(&panic))),
+    }
+}
+
+fn panic_text(panic: &Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic".to_string())
+}
+
+/// Every page's content size and whether it shows text or images.
+fn page_table(
+    doc: &Document,
+    pages: &BTreeMap<u32, ObjectId>,
+    budget: &mut Budget,
+) -> Result<Vec<PageInfo>, Over> {
+    let mut out = Vec::with_capacity(pages.len());
+    for (&n, &id) in pages {
+        budget.check_time()?;
+        let mut content = Vec::new();
+        for c in doc.get_page_contents(id) {
+            content.extend(budget.stream(doc, c)?);
+        }
+        out.push(PageInfo {
+            page: u64::from(n),
+            content_bytes: content.len() as u64,
+            has_text: bounds::shows_text(&content),
+            has_images: bounds::draws_images(doc, id, &content),
+        });
+    }
+    Ok(out)
+}
+
+enum PageError {
+    Over(Over),
+    Failed(String),
+}
+
+/// pdf-extract's plain-text layout of one page, stopped at the deadline, a panic caught.
+fn page_text(doc: &Document, page: u32, budget: &Budget) -> Result<String, PageError> {
+    budget.check_time().map_err(PageError::Over)?;
+    let mut text = String::new();
+    let mut timed_out = false;
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        let mut dev = Clocked {
+            inner: PlainTextOutput::new(&mut text),
+            deadline: budget.deadline,
+            count: 0,
+            timed_out: &mut timed_out,
+        };
+        pdf_extract::output_doc_page(doc, &mut dev, page)
+    }));
+    if timed_out {
+        return Err(PageError::Over(Over::Time));
+    }
+    match result {
+        Ok(Ok(())) => Ok(text),
+        Ok(Err(e)) => Err(PageError::Failed(e.to_string())),
+        Err(panic) => Err(PageError::Failed(format!(
+            "the text extractor failed ({})",
+            panic_text(&panic)
+        ))),
+    }
+}
+
+/// The page's record: text tidied (blank lines at the ends dropped, one final line
+/// feed), flags for pages without text.
+fn finish(n: u64, text: String, doc: &Document, id: ObjectId, content: &[u8]) -> PdfPage {
+    let body = text.trim_start_matches(['\n', '\r']).trim_end();
+    let no_text = body.chars().filter(|c| !c.is_whitespace()).count() < 3;
+    let mut text = body.to_string();
+    if !text.is_empty() {
+        text.push('\n');
+    }
+    PdfPage {
+        page: n,
+        text_bytes: text.len() as u64,
+        text,
+        cut: false,
+        no_text,
+        likely_scanned: no_text && bounds::draws_images(doc, id, content),
+    }
+}
+
+/// A text output that looks at the clock every few thousand characters.
+struct Clocked<'a, W: pdf_extract::ConvertToFmt> {
+    inner: PlainTextOutput<W>,
+    deadline: Instant,
+    count: u32,
+    timed_out: &'a mut bool,
+}
+
+impl<W: pdf_extract::ConvertToFmt> OutputDev for Clocked<'_, W> {
+    fn begin_page(
+        &mut self,
+        page_num: u32,
+        media_box: &MediaBox,
+        art_box: Option<(f64, f64, f64, f64)>,
+    ) -> Result<(), OutputError> {
+        self.inner.begin_page(page_num, media_box, art_box)
+    }
+    fn end_page(&mut self) -> Result<(), OutputError> {
+        self.inner.end_page()
+    }
+    fn output_character(
+        &mut self,
+        trm: &Transform,
+        width: f64,
+        spacing: f64,
+        font_size: f64,
+        char: &str,
+    ) -> Result<(), OutputError> {
+        self.count += 1;
+        if self.count.is_multiple_of(CLOCK_EVERY) && Instant::now() > self.deadline {
+            *self.timed_out = true;
+            return Err(OutputError::FormatError(std::fmt::Error));
+        }
+        self.inner
+            .output_character(trm, width, spacing, font_size, char)
+    }
+    fn begin_word(&mut self) -> Result<(), OutputError> {
+        self.inner.begin_word()
+    }
+    fn end_word(&mut self) -> Result<(), OutputError> {
+        self.inner.end_word()
+    }
+    fn end_line(&mut self) -> Result<(), OutputError> {
+        self.inner.end_line()
+    }
+}
+
+/// The Info dictionary's title, if any.
+fn title(doc: &Document) -> Option<String> {
+    let info = doc.trailer.get(b"Info").ok()?;
+    let (_, info) = doc.dereference(info).ok()?;
+    let t = info.as_dict().ok()?.get(b"Title").ok()?;
+    let (_, t) = doc.dereference(t).ok()?;
+    let s = lopdf::decode_text_string(t).ok()?;
+    let s = s.trim().to_string();
+    (!s.is_empty()).then_some(s)
+}
+
+/// The bookmarks, in order, a panic or a malformed tree giving none.
+fn outline(doc: &Document) -> Vec<OutlineItem> {
+    let toc = catch_unwind(AssertUnwindSafe(|| doc.get_toc())).ok();
+    match toc {
+        Some(Ok(toc)) => toc
+            .toc
+            .into_iter()
+            .map(|t| OutlineItem {
+                level: t.level as u32,
+                title: t.title.trim().to_string(),
+                page: t.page as u64,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}

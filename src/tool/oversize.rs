@@ -1,0 +1,149 @@
+//! The answer to a read without a range of a large file, for tools that answer it with
+//! the file's outline rather than its first page (Zed's `read_file`).
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::Result;
+use crate::tool::template::{fill, fill_into};
+
+/// What a read without a range of a file larger than [`Oversize::bytes`] answers: the
+/// file's outline (its landmarks: definitions, headings) in a wrapper that says how to
+/// read a part; for a file without landmarks, its first [`Oversize::head_bytes`] bytes
+/// (cut back to a character boundary) in a wrapper of their own.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Oversize {
+    /// Files larger than this many bytes.
+    pub bytes: u64,
+    /// Before the landmarks (`{path}`: the file's absolute path).
+    pub outline_title: String,
+    /// Each landmark: `{indent}` ([`Oversize::outline_indent`] once per enclosing
+    /// landmark), `{text}`, `{line}` (its first line), `{lines}` (`L` then its line, or
+    /// `first-last` when the block it opens is known to span several).
+    pub outline_entry: String,
+    /// After the landmarks (`{count}`: how many).
+    pub outline_end: String,
+    /// Around the outline (`{body}`).
+    pub outline_wrapper: String,
+    /// How many bytes a file without landmarks shows from its start.
+    pub head_bytes: u64,
+    /// Before them (`{path}`).
+    pub head_title: String,
+    /// Around them (`{body}`).
+    pub head_wrapper: String,
+    /// `{indent}` of an entry, once per level of depth.
+    #[serde(default)]
+    pub outline_indent: String,
+}
+
+/// One landmark of the outline: its first line, the last line of the block it opens
+/// (when known), how many landmarks enclose it, its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Entry {
+    pub line: u64,
+    pub end: Option<u64>,
+    pub depth: u64,
+    pub text: String,
+}
+
+/// The answer for a file of `size` bytes at `path`, or `None` when it is not over the
+/// threshold. `landmarks` gives the file's landmarks; `head(n)` its text from the start,
+/// at least up to byte `n`.
+pub(crate) fn answer(
+    o: &Oversize,
+    size: u64,
+    path: &str,
+    landmarks: impl FnOnce() -> Result<Vec<Entry>>,
+    head: impl FnOnce(u64) -> Result<String>,
+) -> Result<Option<String>> {
+    if size <= o.bytes {
+        return Ok(None);
+    }
+    let landmarks = landmarks()?;
+    if !landmarks.is_empty() {
+        let mut body = fill(&o.outline_title, &[("path", &path)]);
+        for l in &landmarks {
+            let lines = match l.end.filter(|&e| e > l.line) {
+                Some(end) => format!("{}-{end}", l.line),
+                None => l.line.to_string(),
+            };
+            let indent = o
+                .outline_indent
+                .repeat(usize::try_from(l.depth).unwrap_or(0));
+            fill_into(
+                &mut body,
+                &o.outline_entry,
+                &[
+                    ("indent", &indent),
+                    ("text", &l.text.as_str()),
+                    ("line", &l.line),
+                    ("lines", &lines),
+                ],
+            );
+        }
+        fill_into(&mut body, &o.outline_end, &[("count", &landmarks.len())]);
+        return Ok(Some(fill(&o.outline_wrapper, &[("body", &body)])));
+    }
+    let text = head(o.head_bytes)?;
+    let max = usize::try_from(o.head_bytes).unwrap_or(usize::MAX);
+    let cut = (0..=max.min(text.len()))
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0);
+    let mut body = fill(&o.head_title, &[("path", &path)]);
+    body.push_str(&text[..cut]);
+    Ok(Some(fill(&o.head_wrapper, &[("body", &body)])))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn form() -> Oversize {
+        Oversize {
+            bytes: 10,
+            outline_title: "# {path}\n".into(),
+            outline_entry: "{indent}{text} [L{lines}]\n".into(),
+            outline_end: "({count})\n".into(),
+            outline_wrapper: "O:{body}".into(),
+            head_bytes: 4,
+            head_title: "# first of {path}\n".into(),
+            head_wrapper: "H:{body}".into(),
+            outline_indent: " ".into(),
+        }
+    }
+
+    #[test]
+    fn small_files_read_large_ones_answer_the_outline_or_their_first_bytes() {
+        let never = || -> Result<Vec<Entry>> { unreachable!() };
+        let no_head = |_| -> Result<String> { unreachable!() };
+        assert_eq!(answer(&form(), 10, "/p", never, no_head).unwrap(), None);
+        let entry = |line, end, depth, text: &str| Entry {
+            line,
+            end,
+            depth,
+            text: text.into(),
+        };
+        let with = || {
+            Ok(vec![
+                entry(3, Some(9), 0, "struct A"),
+                entry(4, Some(4), 1, "a"),
+                entry(12, None, 0, "fn b()"),
+            ])
+        };
+        assert_eq!(
+            answer(&form(), 11, "/p", with, no_head).unwrap().unwrap(),
+            "O:# /p\nstruct A [L3-9]\n a [L4]\nfn b() [L12]\n(3)\n"
+        );
+        // Cut back to a character boundary: "é" is two bytes, at bytes 3-4.
+        let none = || Ok(Vec::new());
+        let head = |n| {
+            assert_eq!(n, 4);
+            Ok("abcé and more".to_string())
+        };
+        assert_eq!(
+            answer(&form(), 11, "/p", none, head).unwrap().unwrap(),
+            "H:# first of /p\nabc"
+        );
+    }
+}

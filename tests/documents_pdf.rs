@@ -1,0 +1,429 @@
+//! PDFs read by pages (feature `pdf`): real manuals from Debian's documentation packages
+//! (an outline, a title, 2,415 pages; tests/documents/SOURCES.md), encrypted and scanned
+//! copies, text compared with poppler's pdftotext, and hostile files (deflate bombs,
+//! truncated and malformed files, a parser panic).
+#![cfg(feature = "pdf")]
+
+mod documents;
+
+use std::collections::HashMap;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use documents::{fixture, one_page_pdf, pdf, stream, zlib_zeros};
+use rangeread::pdf::{self as rpdf, PageSelection, PdfOptions, PdfRead};
+use rangeread::{DocumentRead, DocumentRequest, ErrorKind, Reader, Source};
+
+fn read_with(path: &std::path::Path, pages: &str, reader: Reader) -> rangeread::Result<PdfRead> {
+    let req = DocumentRequest::new().pages(pages.parse()?);
+    match reader.read_document(path, &req)? {
+        DocumentRead::Pdf(p) => Ok(p),
+        other => panic!("{} read as {other:?}", path.display()),
+    }
+}
+
+fn read(path: &std::path::Path, pages: &str) -> rangeread::Result<PdfRead> {
+    read_with(path, pages, Reader::new())
+}
+
+#[test]
+fn without_a_selection_the_overview_then_pages_until_the_budget() {
+    let Some(path) = fixture("r-intro.pdf") else {
+        return;
+    };
+    let r = read(&path, "").unwrap();
+    assert_eq!(r.page_count, 113);
+    assert_eq!(r.page_info.len(), 113);
+    assert_eq!(
+        (r.outline[0].title.as_str(), r.outline[0].page),
+        ("Preface", 7)
+    );
+    assert!(r.outline.iter().any(|o| o.level == 2));
+    assert_eq!(r.pages[0].page, 1);
+    let t = r.truncated.expect("113 pages are over 100 KiB");
+    assert_eq!(t.next_page, r.pages.len() as u64 + 1);
+    let text = r.render();
+    assert!(text.starts_with("PDF "));
+    assert!(
+        text.contains("Outline (page):\n  Preface (7)\n  1 Introduction and preliminaries (8)\n")
+    );
+    assert!(text.contains("--- page 1 ---\n"));
+    assert!(text.ends_with(&format!("continue with pages=\"{}-\"]\n", t.next_page)));
+}
+
+#[test]
+fn following_the_continuation_returns_every_page_once() {
+    let Some(path) = fixture("r-intro.pdf") else {
+        return;
+    };
+    let reader = Reader::new().max_bytes(40 * 1024);
+    let mut seen = Vec::new();
+    let mut next = "1-".to_string();
+    loop {
+        let r = read_with(&path, &next, reader.clone()).unwrap();
+        assert!(r.page_info.is_empty(), "a selection skips the overview");
+        let bytes: usize = r.pages.iter().map(|p| p.text.len()).sum();
+        assert!(bytes <= 40 * 1024 || r.pages.len() == 1);
+        seen.extend(r.pages.iter().map(|p| p.page));
+        match r.truncated {
+            Some(t) => next = format!("{}-", t.next_page),
+            None => break,
+        }
+    }
+    assert_eq!(seen, (1..=113).collect::<Vec<u64>>());
+}
+
+#[test]
+fn page_selections_and_the_end_of_the_document() {
+    let Some(path) = fixture("gnuplot.pdf") else {
+        return;
+    };
+    let r = read(&path, "3").unwrap();
+    assert_eq!(r.pages.iter().map(|p| p.page).collect::<Vec<_>>(), [3]);
+    assert_eq!(r.title.as_deref(), Some("gnuplot documentation"));
+    let r = read(&path, "2-9").unwrap();
+    assert_eq!(
+        r.pages.iter().map(|p| p.page).collect::<Vec<_>>(),
+        (2..=9).collect::<Vec<_>>()
+    );
+    let r = read(&path, "310-").unwrap();
+    assert_eq!(
+        r.pages.iter().map(|p| p.page).collect::<Vec<_>>(),
+        [310, 311]
+    );
+    let r = read(&path, "305-400").unwrap();
+    assert_eq!(
+        r.pages.last().unwrap().page,
+        311,
+        "an end past the last page is clamped"
+    );
+    let e = read(&path, "312").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidRange);
+    assert_eq!(
+        e.to_string(),
+        "Invalid pages: page 312 is beyond the end of the document (311 pages). Ask for pages within 1-311."
+    );
+    let e = "1,3".parse::<PageSelection>().unwrap_err();
+    assert!(e.to_string().contains("Pages are numbered from 1"), "{e}");
+}
+
+/// The words of a text, counted.
+fn words(text: &str) -> HashMap<String, usize> {
+    let mut m = HashMap::new();
+    for w in text.split_whitespace() {
+        *m.entry(w.to_string()).or_insert(0) += 1;
+    }
+    m
+}
+
+/// The share of pdftotext's words of a page that our text has too (as a multiset).
+fn recall(ours: &str, reference: &str) -> f64 {
+    let (a, b) = (words(ours), words(reference));
+    let total: usize = b.values().sum();
+    if total == 0 {
+        return 1.0;
+    }
+    let found: usize = b
+        .iter()
+        .map(|(w, n)| (*n).min(a.get(w).copied().unwrap_or(0)))
+        .sum();
+    found as f64 / total as f64
+}
+
+fn pdftotext(path: &std::path::Path, page: u64) -> String {
+    let out = Command::new("pdftotext")
+        .args(["-f", &page.to_string(), "-l", &page.to_string()])
+        .arg(path)
+        .arg("-")
+        .output()
+        .expect("pdftotext (poppler-utils, installed by tests/documents/setup.sh)");
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn text_per_page_agrees_with_pdftotext_on_most_words_of_most_pages() {
+    let Some(_) = fixture("") else { return };
+    let mut pages = 0;
+    let mut agree = 0;
+    let mut sum = 0.0;
+    // Every page of two manuals, every 5th of 200 pages deep in the 2,415-page one.
+    for (name, range, step) in [
+        ("r-intro.pdf", "1-", 1),
+        ("gnuplot.pdf", "1-", 1),
+        ("refman.pdf", "1001-1200", 5),
+    ] {
+        let path = fixture(name).unwrap();
+        let all = read_with(&path, range, Reader::new().max_bytes(0)).unwrap();
+        assert!(all.truncated.is_none());
+        for p in all.pages.iter().step_by(step) {
+            let r = recall(&p.text, &pdftotext(&path, p.page));
+            pages += 1;
+            sum += r;
+            if r >= 0.9 {
+                agree += 1;
+            }
+        }
+    }
+    let share = f64::from(agree) / f64::from(pages);
+    eprintln!(
+        "pdftotext agreement: {agree} of {pages} pages ({:.1}%) have at least 90% of \
+         pdftotext's words; mean recall {:.1}%",
+        share * 100.0,
+        sum / f64::from(pages) * 100.0
+    );
+    assert!(share >= 0.9, "{agree} of {pages} pages agree");
+}
+
+#[test]
+fn pages_without_a_text_layer_are_flagged_as_scanned() {
+    let Some(path) = fixture("scanned.pdf") else {
+        return;
+    };
+    let r = read(&path, "").unwrap();
+    assert_eq!(r.page_count, 3);
+    assert!(r.page_info.iter().all(|p| !p.has_text && p.has_images));
+    assert!(r
+        .pages
+        .iter()
+        .all(|p| p.no_text && p.likely_scanned && p.text.is_empty()));
+    let text = r.render();
+    assert!(text.contains("Pages without a text layer (those with images are likely scanned): 1-3"));
+    assert!(text.contains("likely scanned; OCR would be needed"));
+    // A real manual's pages all have text.
+    let r = read(&fixture("r-intro.pdf").unwrap(), "").unwrap();
+    assert!(r
+        .page_info
+        .iter()
+        .filter(|p| p.page > 1)
+        .all(|p| p.has_text));
+}
+
+#[test]
+fn an_encrypted_pdf_opens_with_the_empty_password_and_a_locked_one_says_so() {
+    let Some(path) = fixture("encrypted.pdf") else {
+        return;
+    };
+    let r = read(&path, "2").unwrap();
+    assert!(r.encrypted);
+    assert!(r.pages[0]
+        .text
+        .contains("This manual is for R, version 4.2.2"));
+    let e = read(&fixture("locked.pdf").unwrap(), "1").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidDocument);
+    assert!(
+        e.to_string().contains("encrypted and needs a password"),
+        "{e}"
+    );
+    let mut with = DocumentRequest::new();
+    with.pdf.password = "secret".into();
+    let r = Reader::new()
+        .read_document(
+            fixture("locked.pdf").unwrap(),
+            &with.pages("2".parse().unwrap()),
+        )
+        .unwrap();
+    let DocumentRead::Pdf(r) = r else { panic!() };
+    assert!(r.pages[0].text.contains("This manual is for R"));
+}
+
+fn options() -> PdfOptions {
+    PdfOptions::default()
+}
+
+#[test]
+fn a_content_stream_bomb_stops_at_the_decompression_limit() {
+    // 1 GiB of zeros behind a 1 MiB deflate stream, as a page's content.
+    let bomb = zlib_zeros(1 << 30);
+    let doc = one_page_pdf(stream("/Filter /FlateDecode", &bomb), true);
+    let src = Source::from_bytes(doc, "bomb.pdf");
+    let t = Instant::now();
+    let e = rpdf::read(&src, "1".parse().unwrap(), &options()).unwrap_err();
+    assert!(t.elapsed() < Duration::from_secs(60), "{:?}", t.elapsed());
+    assert_eq!(e.kind(), ErrorKind::DocumentLimit);
+    assert!(
+        e.to_string()
+            .contains("would decompress to more than 536870912 bytes by page 1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn an_object_stream_bomb_stops_before_the_parser_inflates_it() {
+    let bomb = zlib_zeros(1 << 30);
+    let doc = pdf(&[
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [] /Count 0 >>".to_vec(),
+        stream("/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode", &bomb),
+    ]);
+    let src = Source::from_bytes(doc, "objstm.pdf");
+    let t = Instant::now();
+    let e = rpdf::read(&src, PageSelection::All, &options()).unwrap_err();
+    assert!(t.elapsed() < Duration::from_secs(60), "{:?}", t.elapsed());
+    assert_eq!(e.kind(), ErrorKind::DocumentLimit);
+    assert!(e.to_string().contains("in its object streams"), "{e}");
+}
+
+#[test]
+fn a_panic_in_the_text_extractor_is_an_error_not_a_dead_process() {
+    // No MediaBox: pdf-extract's layout expects one (and panics without it).
+    let doc = one_page_pdf(stream("", b"BT /F1 12 Tf 72 700 Td (Hello) Tj ET"), false);
+    let src = Source::from_bytes(doc, "nomediabox.pdf");
+    let e = rpdf::read(&src, "1".parse().unwrap(), &options()).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidDocument);
+    assert!(e.to_string().contains("page 1 could not be read"), "{e}");
+    // The same page with a MediaBox reads.
+    let doc = one_page_pdf(stream("", b"BT /F1 12 Tf 72 700 Td (Hello) Tj ET"), true);
+    let r = rpdf::read(
+        &Source::from_bytes(doc, "ok.pdf"),
+        PageSelection::All,
+        &options(),
+    )
+    .unwrap();
+    assert_eq!(r.pages[0].text, "Hello\n");
+}
+
+/// A one-page PDF whose page draws `/X0`, an XObject (object 5) with `dict` and `data`.
+fn drawing(dict: &str, data: &[u8]) -> Vec<u8> {
+    pdf(&[
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R \
+           /Resources << /XObject << /X0 5 0 R >> >> >>"
+            .to_vec(),
+        stream("", b"q /X0 Do Q"),
+        stream(dict, data),
+    ])
+}
+
+#[test]
+fn an_xobject_that_draws_itself_is_refused_before_it_overflows_the_stack() {
+    // A form without resources inherits the page's, which name the form itself; the
+    // fuzz target found the same through an image whose bytes read as `/Im0 Do`.
+    for (dict, data) in [
+        (
+            "/Type /XObject /Subtype /Form /BBox [0 0 10 10]",
+            &b"/X0 Do"[..],
+        ),
+        (
+            "/Type /XObject /Subtype /Image /Width 1 /Height 1",
+            b"/X0 Do",
+        ),
+    ] {
+        let src = Source::from_bytes(drawing(dict, data), "cycle.pdf");
+        let e = rpdf::read(&src, PageSelection::All, &options()).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidDocument, "{dict}");
+        assert!(e.to_string().contains("XObject 5 0 R draws itself"), "{e}");
+    }
+    // A form drawing a form drawing ... 12 deep, each twice: 8190 visits, within bounds;
+    // one level more is over the 10,000 a page may draw.
+    let deep = |levels: usize| {
+        let mut objects = vec![
+            b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R \
+               /Resources << /XObject << /X0 5 0 R >> >> >>"
+                .to_vec(),
+            stream("", b"/X0 Do"),
+        ];
+        for i in 0..levels {
+            let next = 6 + i;
+            let body: &[u8] = if i + 1 < levels {
+                b"/X0 Do /X0 Do"
+            } else {
+                b""
+            };
+            objects.push(stream(
+                &format!(
+                    "/Type /XObject /Subtype /Form /BBox [0 0 1 1] \
+                     /Resources << /XObject << /X0 {next} 0 R >> >>"
+                ),
+                body,
+            ));
+        }
+        pdf(&objects)
+    };
+    let r = rpdf::read(
+        &Source::from_bytes(deep(12), "deep.pdf"),
+        PageSelection::All,
+        &options(),
+    );
+    assert!(r.is_ok(), "{r:?}");
+    let e = rpdf::read(
+        &Source::from_bytes(deep(14), "deep.pdf"),
+        PageSelection::All,
+        &options(),
+    )
+    .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::DocumentLimit);
+    assert!(
+        e.to_string().contains("draws more than 10000 XObjects"),
+        "{e}"
+    );
+}
+
+#[test]
+fn truncated_and_malformed_pdfs_fail_cleanly_in_bounded_time() {
+    let Some(path) = fixture("r-intro.pdf") else {
+        return;
+    };
+    let bytes = std::fs::read(&path).unwrap();
+    let t = Instant::now();
+    for cut in [
+        10,
+        1000,
+        bytes.len() / 10,
+        bytes.len() / 2,
+        bytes.len() - 10,
+    ] {
+        let src = Source::from_bytes(bytes[..cut].to_vec(), "cut.pdf");
+        match rpdf::read(&src, "1-3".parse().unwrap(), &options()) {
+            Ok(r) => assert!(r.page_count > 0, "cut at {cut}"),
+            Err(e) => assert!(
+                matches!(
+                    e.kind(),
+                    ErrorKind::InvalidDocument | ErrorKind::InvalidRange
+                ),
+                "cut at {cut}: {e}"
+            ),
+        }
+    }
+    let mut junk = b"%PDF-1.7\n".to_vec();
+    junk.extend((0..100_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8));
+    let e = rpdf::read(
+        &Source::from_bytes(junk, "junk.pdf"),
+        PageSelection::All,
+        &options(),
+    )
+    .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidDocument);
+    assert!(e.to_string().contains("cannot be read as a PDF"), "{e}");
+    assert!(t.elapsed() < Duration::from_secs(120), "{:?}", t.elapsed());
+}
+
+#[test]
+fn the_time_limit_stops_a_long_read() {
+    let Some(path) = fixture("refman.pdf") else {
+        return;
+    };
+    let mut req = DocumentRequest::new().pages("1-".parse().unwrap());
+    req.pdf.timeout = Duration::from_millis(1);
+    let e = Reader::new()
+        .max_bytes(0)
+        .read_document(&path, &req)
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::DocumentLimit);
+    assert!(e.to_string().contains("took longer than"), "{e}");
+}
+
+#[test]
+fn one_page_deep_in_a_long_manual() {
+    let Some(path) = fixture("refman.pdf") else {
+        return;
+    };
+    let r = read(&path, "1000").unwrap();
+    assert_eq!(r.page_count, 2415);
+    let ours = &r.pages[0].text;
+    assert!(ours.starts_with("dotchart 969\n"), "{ours}");
+    assert!(recall(ours, &pdftotext(&path, 1000)) > 0.95);
+}

@@ -1,0 +1,177 @@
+//! Outline ranges: each landmark of an outline carries the end of the block it opens
+//! (as `block L` on its line ends it) and its depth, found in the outline's one pass, in
+//! every encoding; and the outline of Zed's own large-file test input.
+
+use rangeread::{LineSelection, Outline, Reader, Source};
+
+mod common;
+
+/// UTF-8 and UTF-16LE (with a byte order mark) of the same text.
+fn encodings(text: &str) -> Vec<(&'static str, Vec<u8>)> {
+    common::unicode_encodings(text)
+        .into_iter()
+        .filter(|(name, _)| ["utf-8", "utf-16le"].contains(name))
+        .collect()
+}
+
+fn outline(bytes: Vec<u8>, path: &str) -> Outline {
+    Reader::new()
+        .document(Source::from_bytes(bytes, path))
+        .outline()
+        .unwrap()
+}
+
+/// `(line, end_line, depth, text)` of each landmark.
+fn ranges(o: &Outline) -> Vec<(u64, Option<u64>, Option<u64>, String)> {
+    o.landmarks
+        .iter()
+        .map(|l| (l.line, l.end_line, l.depth, l.text.clone()))
+        .collect()
+}
+
+/// `(line, end_line, depth)` of each landmark.
+fn spans(o: &Outline) -> Vec<(u64, Option<u64>, Option<u64>)> {
+    o.landmarks
+        .iter()
+        .map(|l| (l.line, l.end_line, l.depth))
+        .collect()
+}
+
+#[test]
+fn each_landmark_ends_where_its_block_read_ends() {
+    let mut files: Vec<String> = std::fs::read_dir("tests/data/landmarks")
+        .unwrap()
+        .chain(std::fs::read_dir("tests/data/real").unwrap())
+        .map(|e| e.unwrap().path().display().to_string())
+        .filter(|p| !p.ends_with("SOURCES.md"))
+        .collect();
+    files.sort();
+    let mut checked = 0;
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut first: Option<Vec<_>> = None;
+        for (encoding, bytes) in encodings(&text) {
+            let o = outline(bytes.clone(), &path);
+            assert!(o.complete, "{path}");
+            // Budgets off, so that no block read is cut short.
+            let mut doc = Reader::new()
+                .max_lines(0)
+                .max_bytes(0)
+                .landmark_window(0)
+                .summaries(false)
+                .document(Source::from_bytes(bytes, &path));
+            for l in &o.landmarks {
+                let r = doc.read(LineSelection::block(l.line)).unwrap();
+                let block = r.lines.unwrap();
+                assert_eq!(
+                    l.end_line,
+                    Some(block.end),
+                    "{path} ({encoding}): landmark {} {:?}",
+                    l.line,
+                    l.text
+                );
+                assert!(l.end_line.unwrap() >= l.line);
+                checked += 1;
+            }
+            let seen = ranges(&o);
+            match &first {
+                None => first = Some(seen),
+                Some(f) => assert_eq!(&seen, f, "{path}: {encoding} differs from utf-8"),
+            }
+        }
+    }
+    eprintln!("{checked} landmarks checked");
+    assert!(checked > 300, "only {checked} landmarks checked");
+}
+
+#[test]
+fn depth_counts_the_enclosing_landmarks() {
+    let rust = "mod a {\n    struct S {\n        x: u8,\n    }\n\n    impl S {\n        fn f(&self) {}\n        fn g(&self) {\n            let y = 1;\n        }\n    }\n}\nfn top() {}\n";
+    assert_eq!(
+        spans(&outline(rust.as_bytes().to_vec(), "a.rs")),
+        [
+            (1, Some(12), Some(0)),
+            (2, Some(4), Some(1)),
+            (6, Some(11), Some(1)),
+            (7, Some(7), Some(2)),
+            (8, Some(10), Some(2)),
+            (13, Some(13), Some(0)),
+        ]
+    );
+    let md = "# A\ntext\n\n## B\nb\n### C\nc\n\n## D\nd\n# E\n";
+    assert_eq!(
+        spans(&outline(md.as_bytes().to_vec(), "a.md")),
+        [
+            (1, Some(10), Some(0)),
+            (4, Some(7), Some(1)),
+            (6, Some(7), Some(2)),
+            (9, Some(10), Some(1)),
+            (11, Some(11), Some(0)),
+        ]
+    );
+}
+
+#[test]
+fn a_listing_cut_by_the_budget_still_ends_its_blocks() {
+    let text: String = (0..50)
+        .map(|i| format!("fn f{i}() {{\n    body();\n}}\n\n"))
+        .collect();
+    let o = Reader::new()
+        .max_lines(3)
+        .document(Source::from_bytes(text.into_bytes(), "a.rs"))
+        .outline()
+        .unwrap();
+    assert!(!o.complete);
+    let got: Vec<(u64, Option<u64>)> = o.landmarks.iter().map(|l| (l.line, l.end_line)).collect();
+    assert_eq!(got, [(1, Some(3)), (5, Some(7)), (9, Some(11))]);
+    // The listing stopped at the fourth landmark, line 13.
+    assert_eq!(o.scanned_lines, 12);
+}
+
+/// Zed's `test_read_large_file` (`crates/agent/src/tools/read_file_tool.rs`, commit
+/// 015419a291f37533acbb70ae98f76de66c32a7b0, GPL-3.0-or-later): 1000 structs of two fields,
+/// joined by line feeds. Zed's tree-sitter outline lists each struct as
+/// `struct Test{i} [L{4i+1}-{4i+4}]` and its fields `a` and `b` one level deeper; the
+/// landmark outline lists the structs with the same ranges (the text is the whole line,
+/// and fields are not landmarks).
+#[test]
+fn zeds_large_file_test_input() {
+    let text = (0..1000)
+        .map(|i| format!("struct Test{i} {{\n    a: u32,\n    b: usize,\n}}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    for (encoding, bytes) in encodings(&text) {
+        let o = outline(bytes, "large_file.rs");
+        let want: Vec<(u64, Option<u64>, Option<u64>, String)> = (0..1000u64)
+            .map(|i| {
+                (
+                    i * 4 + 1,
+                    Some(i * 4 + 4),
+                    Some(0),
+                    format!("struct Test{i} {{"),
+                )
+            })
+            .collect();
+        assert_eq!(ranges(&o), want, "{encoding}");
+    }
+}
+
+/// Zed's `test_large_file_fallback_to_subset` (`crates/agent/src/outline.rs`, commit
+/// 366c77e846be1e67ac95510a6ee65bbb9a48be18): 100 Ki of `⚡` (3 bytes each) has no
+/// outline, and Zed answers with its first KiB cut down to a character boundary
+/// (`floor_char_boundary(1024)`: 1023 bytes, 341 characters). A byte read of the first
+/// 1024 bytes under a byte budget of 1024 gives the same text.
+#[test]
+fn zeds_no_outline_fallback_input() {
+    let text = "⚡".repeat(100 * 1024);
+    for (encoding, bytes) in encodings(&text) {
+        let o = outline(bytes, "untitled");
+        assert!(o.landmarks.is_empty() && o.complete, "{encoding}");
+    }
+    let r = Reader::new()
+        .max_bytes(1024)
+        .document(Source::from_bytes(text.into_bytes(), "untitled"))
+        .read(rangeread::ByteSelection::new(Some(0), None))
+        .unwrap();
+    assert_eq!(r.content, "⚡".repeat(341));
+}
