@@ -86,6 +86,7 @@ mod doc_answer;
 mod doc_forms;
 mod edit;
 mod files;
+mod form;
 mod indentation;
 mod listing;
 mod notes;

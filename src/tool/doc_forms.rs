@@ -16,8 +16,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-/// What a tool does with images, PDFs and notebooks. See the [module
-/// documentation](self).
+/// What a tool does with images, PDFs and notebooks. See the [`tool`](crate::tool)
+/// module.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Documents {

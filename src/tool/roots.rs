@@ -32,7 +32,7 @@ use crate::workspace::Workspace;
 /// An absolute path is read in the root that holds it (the innermost one); a relative
 /// path in the root its first component names when the dialect says so
 /// ([`super::PathRules::named_roots`]), else against each root in turn (see the
-/// [module](self) for the rules, links included). Each root keeps its own protected
+/// source of `src/tool/roots.rs` for the rules, links included). Each root keeps its own protected
 /// patterns ([`crate::WorkspaceBuilder::protect`]).
 ///
 /// A refusal of a protected path can say which rule refused it: give a pattern a label

@@ -132,7 +132,7 @@ impl DialectTool {
     }
 
     /// Resolves paths inside the workspace of the session each call names (the
-    /// dialect needs a [`Role::Session`] parameter).
+    /// dialect needs a [`super::Role::Session`] parameter).
     pub fn sessions(mut self, sessions: WorkspaceRegistry) -> DialectTool {
         self.scope = Scope::Sessions(Arc::new(sessions));
         self

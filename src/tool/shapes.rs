@@ -143,7 +143,7 @@ impl From<ReadResult> for FsReadResponse {
 }
 
 /// What the unified tool sends a host beside the text: the fields of a [`ReadResult`] a
-/// host acts on, each only when it says something ([`ReadFile::metadata`]).
+/// host acts on, each only when it says something (the unified `read_file` preset).
 ///
 /// Left out, because the text or the caller already has them, or they follow from the
 /// fields kept: `content` (the first text block), `path` (the caller's own argument),
