@@ -141,19 +141,6 @@ pub enum DocumentKind {
     Notebook,
 }
 
-/// A span of pages or cells as the selections write it: `3`, `2-9`, `10-`.
-pub(crate) fn fmt_span(
-    f: &mut std::fmt::Formatter<'_>,
-    start: u64,
-    end: Option<u64>,
-) -> std::fmt::Result {
-    match end {
-        None => write!(f, "{start}-"),
-        Some(e) if e == start => write!(f, "{start}"),
-        Some(e) => write!(f, "{start}-{e}"),
-    }
-}
-
 /// The kind of a classified file named `path`, or the binary error.
 pub(crate) fn kind_of(class: &Classification, path: &Path) -> Result<DocumentKind> {
     let mime = class.mime();

@@ -743,3 +743,16 @@ pub(crate) fn resolve_bytes(sel: ByteSelection, lines: &Lines<'_>) -> Result<Res
         end: e,
     })
 }
+
+/// A span of pages or cells as the selections write it: `3`, `2-9`, `10-`.
+pub(crate) fn fmt_span(
+    f: &mut std::fmt::Formatter<'_>,
+    start: u64,
+    end: Option<u64>,
+) -> std::fmt::Result {
+    match end {
+        None => write!(f, "{start}-"),
+        Some(e) if e == start => write!(f, "{start}"),
+        Some(e) => write!(f, "{start}-{e}"),
+    }
+}

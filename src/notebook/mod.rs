@@ -131,7 +131,7 @@ impl fmt::Display for CellSelection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CellSelection::All => f.write_str("all"),
-            CellSelection::Range { start, end } => crate::documents::fmt_span(f, *start, *end),
+            CellSelection::Range { start, end } => crate::select::fmt_span(f, *start, *end),
             CellSelection::Id(id) => f.write_str(id),
         }
     }

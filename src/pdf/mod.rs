@@ -123,7 +123,7 @@ impl fmt::Display for PageSelection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             PageSelection::All => f.write_str("all"),
-            PageSelection::Range { start, end } => crate::documents::fmt_span(f, start, end),
+            PageSelection::Range { start, end } => crate::select::fmt_span(f, start, end),
         }
     }
 }

@@ -422,7 +422,7 @@ fn numbered(
     let at_end = r.bytes.end == r.file_size && r.truncated.is_none();
     // The empty line after the last line feed, if the selection reaches it.
     let selected = |n: Option<u64>| {
-        let end = crate::tool::serve::bounds(&plan.selection).and_then(|b| b.1);
+        let end = crate::tool::ctx::bounds(&plan.selection).and_then(|b| b.1);
         n.zip(end).is_none_or(|(n, e)| n <= e)
     };
     if split && at_end && text.ends_with('\n') && selected(next) {

@@ -10,6 +10,13 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 
+/// A value and the parameter name the caller gave it under.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Given<T> {
+    pub name: String,
+    pub value: T,
+}
+
 /// The arguments of one call, consumed parameter by parameter.
 pub(crate) struct Args {
     map: Map<String, Value>,

@@ -14,10 +14,10 @@ use crate::error::Result;
 use crate::result::{ReadResult, Truncation, TruncationReason};
 use crate::select::LineSelection;
 use crate::tool::args::param;
+use crate::tool::ctx::Ctx;
 use crate::tool::decode::Request;
 use crate::tool::dialect::{CapLift, Caps, Dialect, FirstPage, TokenCap};
 use crate::tool::roots::path_name;
-use crate::tool::serve::Ctx;
 use crate::tool::template::fill;
 
 /// What decoding may turn one byte of a file into, in UTF-8 bytes (a Windows-1252 byte
@@ -105,7 +105,7 @@ pub(crate) fn max_bytes(d: &Dialect, r: &Request) -> Option<u64> {
 
 /// Refuses a read without a line count of a file over the size cap, before reading.
 pub(crate) fn check_size(ctx: &Ctx, r: &Request) -> Result<()> {
-    let d = ctx.tool.dialect();
+    let d = ctx.dialect;
     let (Some(cap), None) = (&d.caps.file_size, &r.limit) else {
         return Ok(());
     };
@@ -138,7 +138,7 @@ pub(crate) fn check_read(
     r: &Request,
     read: ReadResult,
 ) -> Result<(ReadResult, Option<String>)> {
-    let d = ctx.tool.dialect();
+    let d = ctx.dialect;
     let l = limits(d, r, r.lift);
     if let (Some(cap), Some(_), Some(max)) = (&d.caps.range_size, &r.limit, l.range) {
         let over = read

@@ -1,78 +1,16 @@
-//! What a call is checked for besides its parameters' types, as a dialect says: the
-//! command a many-command tool is asked for, the suggestion after a refused relative
-//! path, a file-size cap on every read, and a `[start, end]` range checked against the
+//! What a call is checked for before it reads, as a dialect says: the suggestion after a
+//! refused relative path, a file-size cap on every read, and a `[start, end]` range checked against the
 //! file's line count before reading.
-
-use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 use crate::select::{LineSelection, Selection};
-use crate::tool::args::{param, Args, Named};
+use crate::tool::args::param;
+use crate::tool::ctx::{binary_error, Ctx};
 use crate::tool::decode::{Plan, Way};
-use crate::tool::dialect::{Dialect, Param};
+use crate::tool::dialect::Dialect;
 use crate::tool::roots::path_name;
-use crate::tool::serve::Ctx;
 use crate::tool::template::fill;
 use crate::workspace::Workspace;
-
-/// A [`crate::tool::Role::Command`] parameter: whether it was given; a command the tool
-/// does not serve is refused.
-pub(crate) fn command(d: &Dialect, p: &Param, names: &[&str], a: &mut Args) -> Result<bool> {
-    let Some((name, value)) = a.string(names)? else {
-        return Ok(false);
-    };
-    if p.serves.contains(&value) {
-        return Ok(true);
-    }
-    let accepted = p.serves.join(", ");
-    let message = match &d.errors.command {
-        Some(t) => fill(
-            t,
-            &[
-                ("name", &name.as_str()),
-                ("value", &value.as_str()),
-                ("accepted", &accepted.as_str()),
-            ],
-        ),
-        None => format!("Unsupported {name} {value:?}: this tool serves {accepted}"),
-    };
-    Err(param(&name, message))
-}
-
-/// A [`crate::tool::Role::LineRange`] parameter. With [`Dialect::lines`]'
-/// `range_checks`, an empty list counts as absent and a value that is not two integers
-/// is refused with the dialect's text.
-pub(crate) fn range_arg(d: &Dialect, names: &[&str], a: &mut Args) -> Result<Named<(i64, i64)>> {
-    let Some(checks) = &d.lines.range_checks else {
-        return a.pair(names);
-    };
-    let Some((name, value)) = a.take(names)? else {
-        return Ok(None);
-    };
-    if value.as_array().is_some_and(Vec::is_empty) {
-        return Ok(None);
-    }
-    let shown = shown(&value);
-    let mut one = Args::new(Map::from_iter([(name.clone(), value)]));
-    one.pair(&[name.as_str()]).map_err(|_| {
-        let message = fill(
-            &checks.shape,
-            &[("name", &name.as_str()), ("value", &shown.as_str())],
-        );
-        param(&name, message)
-    })
-}
-
-/// A value as a refusal quotes it: a list as `[1, 2]`.
-fn shown(v: &Value) -> String {
-    match v {
-        Value::Array(items) => {
-            let items: Vec<String> = items.iter().map(shown).collect();
-            format!("[{}]", items.join(", "))
-        }
-        other => other.to_string(),
-    }
-}
 
 /// The text after a refused relative path: the absolute path it may have meant, when
 /// it names something in the workspace.
@@ -90,7 +28,7 @@ pub(crate) fn suggestion(d: &Dialect, workspace: Option<&Workspace>, path: &str)
 /// ([`crate::tool::Caps::file_size_any_read`]), and its checks of a `[start, end]` range
 /// against the file's lines. `path`: as the caller gave it, for the messages.
 pub(crate) fn before_read(ctx: &Ctx, path: &str, plan: &Plan) -> Result<()> {
-    let d = ctx.tool.dialect();
+    let d = ctx.dialect;
     let range = match (&d.lines.range_checks, plan.way) {
         (Some(checks), Way::Range) => Some(checks),
         _ => None,
@@ -193,23 +131,13 @@ pub(crate) fn clamped_note(d: &Dialect, plan: &Plan, total: Option<u64>) -> Opti
     })
 }
 
-/// A binary file's error in the dialect's words, with the path as the caller gave it
-/// (the library's error knows the MIME type only).
-pub(crate) fn binary_error(d: &Dialect, e: Error, path: &str) -> Error {
-    match (e, &d.errors.binary) {
-        (Error::Binary { mime }, Some(t)) => param(
-            path_name(d),
-            fill(t, &[("path", &path), ("mime", &mime.as_str())]),
-        ),
-        (e, _) => e,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tool::args::Args;
     use crate::tool::decode::{decode, plan};
     use serde_json::json;
+    use serde_json::Value;
 
     fn args(v: Value) -> Args {
         match v {

@@ -10,12 +10,7 @@ use crate::tool::dialect::{Dialect, Param, Role, Special, Unit};
 use crate::tool::indentation::IndentRequest;
 use crate::tool::template::fill;
 
-/// A value and the parameter name the caller gave it under.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Given<T> {
-    pub name: String,
-    pub value: T,
-}
+pub(crate) use crate::tool::args::Given;
 
 /// What a call asks for, by meaning, whatever the dialect named it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -119,7 +114,7 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
                 r.entire.is_some()
             }
             Role::LineRange => {
-                r.range = given(crate::tool::checks::range_arg(d, &names, &mut a)?);
+                r.range = given(crate::tool::argchecks::range_arg(d, &names, &mut a)?);
                 r.range.is_some()
             }
             Role::Ignored => a.take(&names)?.is_some(),
@@ -128,7 +123,7 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
                 r.numbers.is_some()
             }
             Role::Mode | Role::Indentation => r.indent.decode(p.role, &names, &mut a)?,
-            Role::Command => crate::tool::checks::command(d, p, &names, &mut a)?,
+            Role::Command => crate::tool::argchecks::command(d, p, &names, &mut a)?,
             Role::Pages => {
                 // An empty page range is no page range.
                 r.pages = given(a.string(&names)?).filter(|g| !g.value.trim().is_empty());

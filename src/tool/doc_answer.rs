@@ -15,11 +15,11 @@ use crate::notebook::{CellSelection, NotebookRead};
 use crate::pdf::{PageSelection, PdfRead};
 use crate::tool::args::param;
 use crate::tool::caps::size_text;
+use crate::tool::ctx::Ctx;
 use crate::tool::decode::{Given, Plan, Request};
 use crate::tool::dialect::{Dialect, Form, PathShow};
 use crate::tool::doc_forms::{CellForm, PdfForm};
 use crate::tool::roots::path_name;
-use crate::tool::serve::Ctx;
 use crate::tool::template::{fill, fill_into};
 use crate::tool::{ToolMedia, ToolResponse};
 
@@ -39,7 +39,7 @@ pub(crate) enum Doc {
 /// The document a call reads, when the dialect reads the call's file as one; `None`: a
 /// text read (or a file the dialect does not read, which the text read refuses).
 pub(crate) fn read(ctx: &Ctx, request: &Request, plan: &Plan) -> Result<Option<Doc>> {
-    let d = ctx.tool.dialect();
+    let d = ctx.dialect;
     let docs = &d.documents;
     if docs.is_default() {
         return Ok(None);

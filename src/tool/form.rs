@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::dialect::Role;
+use super::role::Role;
 
 /// What the answer looks like.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -17,8 +17,8 @@ use serde_json::{Map, Value};
 
 use crate::error::Result;
 use crate::select::{LineSelection, Selection};
+use crate::tool::args::Given;
 use crate::tool::args::{invalid, param, Args};
-use crate::tool::decode::Given;
 use crate::tool::dialect::{Dialect, Param, Role, Special};
 use crate::tool::template::fill;
 use crate::IndentSelection;

@@ -5,8 +5,8 @@
 use crate::error::Result;
 use crate::result::ReadResult;
 use crate::select::ByteSelection;
+use crate::tool::ctx::Ctx;
 use crate::tool::dialect::Output;
-use crate::tool::serve::Ctx;
 
 /// The bytes at the start of a file a NUL is looked for in.
 const SAMPLE: u64 = 8 * 1024;
@@ -17,7 +17,7 @@ pub(crate) fn notes(ctx: &Ctx, r: &ReadResult) -> Result<Vec<String>> {
         invalid_utf8_note,
         nul_note,
         ..
-    } = &ctx.tool.dialect().output;
+    } = &ctx.dialect.output;
     if invalid_utf8_note.is_none() && nul_note.is_none() {
         return Ok(Vec::new());
     }

@@ -9,12 +9,12 @@ use serde_json::{Map, Value};
 use crate::config::Totals;
 use crate::error::{Error, Result};
 use crate::read::Reader;
-use crate::result::ReadResult;
-use crate::select::{ByteSelection, LineSelection, Selection};
+
 use crate::tool::answer::{self, Answer, Body};
 use crate::tool::args::{args_of, param, JsonArgs};
 use crate::tool::checks;
-use crate::tool::decode::{decode, plan, Plan, Request, Way};
+use crate::tool::ctx::Ctx;
+use crate::tool::decode::{decode, plan, Plan, Request};
 use crate::tool::dialect::{Dialect, PastEnd};
 use crate::tool::paths::Place;
 use crate::tool::roots::{path_name, Placed, Roots};
@@ -195,7 +195,8 @@ impl DialectTool {
         let (workspace, path) = self.place(&request)?;
         *place = Place::new(workspace.as_ref(), &path);
         let ctx = Ctx {
-            tool: self,
+            dialect: &self.dialect,
+            base: &self.reader,
             workspace: workspace.as_ref(),
             path: &path,
             max_bytes: crate::tool::caps::max_bytes(d, &request),
@@ -365,149 +366,7 @@ impl DialectTool {
     }
 }
 
-/// One call's reading context.
-pub(crate) struct Ctx<'a> {
-    pub tool: &'a DialectTool,
-    pub workspace: Option<&'a Workspace>,
-    pub path: &'a str,
-    /// The byte budget of this call, when the dialect's caps set one.
-    pub max_bytes: Option<u64>,
-}
-
-impl Ctx<'_> {
-    /// The tool's reader, with this call's byte budget.
-    pub(crate) fn reader(&self) -> Reader {
-        let reader = self.tool.reader.clone();
-        match self.max_bytes {
-            Some(n) => reader.max_bytes(n),
-            None => reader,
-        }
-    }
-
-    /// The size of the file, without reading it.
-    pub(crate) fn file_size(&self) -> Result<u64> {
-        let reader = &self.tool.reader;
-        let doc = match self.workspace {
-            Some(ws) => reader.open_in(ws, self.path)?,
-            None => reader.open(self.path)?,
-        };
-        Ok(doc.source().len())
-    }
-
-    pub(crate) fn read_with(&self, reader: &Reader, sel: Selection) -> Result<ReadResult> {
-        match self.workspace {
-            Some(ws) => reader.read_in(ws, Path::new(self.path), sel),
-            None => reader.read(self.path, sel),
-        }
-        .map_err(|e| checks::binary_error(&self.tool.dialect, e, self.path))
-    }
-
-    /// Reads what the plan selects under the dialect's caps; with the lines asked for
-    /// when a short range was widened.
-    fn read(&self, plan: &Plan) -> Result<(ReadResult, Option<(u64, u64)>)> {
-        let d = &self.tool.dialect;
-        let mut reader = refuse::reader(d, self.reader());
-        let lines_way = matches!(plan.way, Way::Lines | Way::OffsetLimit | Way::Range);
-        if let (true, Some(max)) = (lines_way, d.lines.ranged_max) {
-            reader = reader.max_lines(max);
-        }
-        if d.output.number_bytes && plan.way == Way::Bytes {
-            reader = reader.totals(Totals::Always);
-        }
-        if d.lines.refuse_unranged_over.is_some() && !plan.ranged() {
-            reader = reader.totals(Totals::Always);
-        }
-        let widen = d.lines.widen_to.filter(|_| lines_way);
-        let (Some(min), Some((start, end))) = (widen, bounds(&plan.selection)) else {
-            return self.read_with(&reader, plan.selection).map(|r| (r, None));
-        };
-        let cap = d.lines.ranged_max.unwrap_or(u64::MAX).max(1);
-        let end = end.unwrap_or_else(|| start.saturating_add(cap.min(u64::MAX - 1) - 1));
-        let count = end.saturating_sub(start) + 1;
-        let min = min.min(cap);
-        let lines = |s: u64, e: u64| -> Selection {
-            let i = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
-            LineSelection::range(Some(i(s)), Some(i(e))).into()
-        };
-        if count >= min {
-            return self
-                .read_with(&reader, lines(start, end))
-                .map(|r| (r, None));
-        }
-        let before = (min - count) / 2;
-        let s = start.saturating_sub(before).max(1);
-        let e = s + min - 1;
-        let r = self.read_with(&reader, lines(s, e))?;
-        let Some(total) = r.total_lines else {
-            return Ok((r, Some((start, end))));
-        };
-        if start > total {
-            return Err(Error::LineBeyondEnd {
-                start,
-                total_lines: total,
-            });
-        }
-        // Clamped at the end of the file: take the lines missing from before instead.
-        let got = r.lines.map_or(0, |l| l.end);
-        if got < e && s > 1 && r.truncated.is_none() {
-            let s2 = total.saturating_sub(min - 1).max(1);
-            if s2 < s {
-                return Ok((
-                    self.read_with(&reader, lines(s2, total))?,
-                    Some((start, end)),
-                ));
-            }
-        }
-        Ok((r, Some((start, end))))
-    }
-
-    /// The file's outline.
-    fn outline(&self) -> Result<crate::result::Outline> {
-        let reader = &self.tool.reader;
-        let mut doc = match self.workspace {
-            Some(ws) => reader.open_in(ws, self.path)?,
-            None => reader.open(self.path)?,
-        };
-        doc.outline()
-    }
-
-    /// Line `n` as the tool shows it (cut at the line budget), whatever its size.
-    fn line(&self, n: u64) -> Result<String> {
-        let reader = self.tool.reader.clone().max_bytes(0);
-        let n = i64::try_from(n).unwrap_or(i64::MAX);
-        let sel = LineSelection::range(Some(n), Some(n)).into();
-        Ok(self.read_with(&reader, sel)?.content)
-    }
-
-    /// The text of the first `n` bytes of the file (or a little more, to a character).
-    fn head(&self, n: u64) -> Result<String> {
-        let sel = ByteSelection::new(Some(0), Some(n)).into();
-        Ok(self.read_with(&self.tool.reader, sel)?.content)
-    }
-
-    /// Whether the file's last byte is a line feed.
-    fn ends_with_lf(&self) -> Result<bool> {
-        let reader = self.tool.reader.clone().totals(Totals::IfKnown);
-        let r = self.read_with(&reader, LineSelection::Tail(1).into())?;
-        Ok(r.content.ends_with('\n'))
-    }
-}
-
 /// A placed root and path, as the call reads them.
 fn located(p: Placed) -> (Option<Workspace>, String) {
     (Some(p.workspace.clone()), p.path)
-}
-
-/// The first and last line (1-based, positive) of a forward line selection.
-pub(crate) fn bounds(sel: &Selection) -> Option<(u64, Option<u64>)> {
-    match *sel {
-        Selection::Lines(LineSelection::Range { start, end }) => {
-            let s = start.unwrap_or(1);
-            (s > 0 && end.is_none_or(|e| e > 0)).then(|| (s as u64, end.map(|e| e as u64)))
-        }
-        Selection::Lines(LineSelection::OffsetLimit { offset, limit }) => {
-            Some((offset, limit.map(|n| offset.saturating_add(n.max(1)) - 1)))
-        }
-        _ => None,
-    }
 }
