@@ -58,6 +58,6 @@ pub enum Role {
     /// ([`super::CapLift`]).
     LiftCaps,
     /// The command of a tool that does several things (`view`, `create` ...): a string
-    /// that must be one of [`Param::serves`].
+    /// that must be one of [`super::Param::serves`].
     Command,
 }
