@@ -131,3 +131,82 @@ fn a_byte_read_that_starts_inside_a_line_counts_the_part_of_it() {
         assert!(n >= 4, "{format:?}: {n} counts checked");
     }
 }
+
+/// JSON arguments of the unified `read_file` preset for a selection `kind`, from two
+/// random numbers (bytes, lines, a tail).
+fn read_file_args(kind: u8, a: u64, b: u64, size: u64, lines: u64) -> serde_json::Value {
+    let (lo, hi) = (a.min(b), a.max(b));
+    let line = |n: u64| 1 + n % lines.max(1);
+    match kind % 3 {
+        0 => serde_json::json!({"path": "t.py", "start_byte": lo % (size + 1),
+                                "end_byte": hi % (size + 1)}),
+        1 => serde_json::json!({"path": "t.py", "start_line": line(lo), "end_line": line(hi)}),
+        _ => serde_json::json!({"path": "t.py", "tail": line(lo)}),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// The presets too: the unified `read_file`'s notes, and `session_read_file`'s
+    /// `omittedContent` line counts, equal what the file left out.
+    #[test]
+    fn every_preset_counts_what_the_file_left_out(
+        t in text(),
+        utf16 in any::<bool>(),
+        kind in any::<u8>(),
+        a in any::<u64>(),
+        b in any::<u64>(),
+        max_bytes in prop_oneof![Just(0u64), 5u64..200],
+    ) {
+        use rangeread::tool::{Dialect, DialectTool};
+        use rangeread::{Workspace, WorkspaceRegistry};
+        let (bytes, width, text_start) = if utf16 {
+            let b: Vec<u8> = [0xFF, 0xFE]
+                .into_iter()
+                .chain(t.encode_utf16().flat_map(u16::to_le_bytes))
+                .collect();
+            (b, 2, 2)
+        } else {
+            (t.clone().into_bytes(), 1, 0)
+        };
+        let facts = FileFacts::new(&bytes, width, text_start);
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("t.py"), &bytes).unwrap();
+        let ws = Workspace::new(dir.path()).unwrap();
+        let args = read_file_args(kind, a, b, bytes.len() as u64, facts.lines.len() as u64);
+
+        let unified = DialectTool::new(Dialect::preset("read_file").unwrap())
+            .reader_with(|r| r.max_bytes(max_bytes))
+            .workspace(ws.clone());
+        let r = unified.respond(args.clone());
+        if !r.is_error {
+            let meta = r.structured.clone().unwrap();
+            let shown = meta["bytes"]["start"].as_u64().unwrap()..meta["bytes"]["end"].as_u64().unwrap();
+            let text = r.full_text();
+            check_omitted_counts(&facts, &text, shown.clone()).map_err(|e| {
+                TestCaseError::fail(format!("read_file {args} (shown {shown:?}): {e}\n{text}"))
+            })?;
+        }
+
+        // Cursor's tool, without its widening: lines before and after those returned.
+        if kind % 3 == 1 {
+            let mut d = Dialect::preset("session_read_file").unwrap();
+            d.lines.widen_to = None;
+            let reg = WorkspaceRegistry::new();
+            reg.insert("s", ws);
+            let tool = DialectTool::new(d).reader_with(|r| r.max_bytes(max_bytes)).sessions(reg);
+            let mut call = args.clone();
+            call["session"] = "s".into();
+            let r = tool.respond(call.clone());
+            if !r.is_error {
+                let v: serde_json::Value = serde_json::from_str(&r.text).unwrap();
+                let total = facts.lines.len() as u64;
+                if let (Some(s), Some(e)) = (v["linesRead"]["start"].as_u64(), v["linesRead"]["end"].as_u64()) {
+                    prop_assert_eq!(v["omittedContent"]["beforeLines"].as_u64(), Some(s - 1), "{}", call);
+                    prop_assert_eq!(v["omittedContent"]["afterLines"].as_u64(), Some(total - e), "{}", call);
+                }
+            }
+        }
+    }
+}
