@@ -134,55 +134,6 @@ const PENDING: &[(&str, &str, &str)] = &[
      telling fields apart needs the enclosing item's kind (a parse), and listing them would \
      crowd the definitions out of the capped landmarks of omitted regions",
     ),
-    (
-        "gemini",
-        "detectFileType_binary_mp3",
-        "audio: no reader reads audio (the gemini preset sends images and PDFs whole, not \
-     audio; Gemini CLI's own audio/video rules, binary-content check and MIME normalization \
-     are not data yet), so the file is answered as Gemini's binary notice or its text",
-    ),
-    (
-        "gemini",
-        "detectFileType_binary_mp4",
-        "video: no reader reads video (the gemini preset sends images and PDFs whole, not \
-     video; Gemini CLI's own audio/video rules, binary-content check and MIME normalization \
-     are not data yet), so the file is answered as Gemini's binary notice or its text",
-    ),
-    (
-        "gemini",
-        "detectFileType_flac_without_mime",
-        "audio: no reader reads audio (the gemini preset sends images and PDFs whole, not \
-     audio; Gemini CLI's own audio/video rules, binary-content check and MIME normalization \
-     are not data yet), so the file is answered as Gemini's binary notice or its text",
-    ),
-    (
-        "gemini",
-        "psfc_audio_mp3",
-        "audio: no reader reads audio (the gemini preset sends images and PDFs whole, not \
-     audio; Gemini CLI's own audio/video rules, binary-content check and MIME normalization \
-     are not data yet), so the file is answered as Gemini's binary notice or its text",
-    ),
-    (
-        "gemini",
-        "psfc_audio_mime_normalized",
-        "audio: no reader reads audio (the gemini preset sends images and PDFs whole, not \
-     audio; Gemini CLI's own audio/video rules, binary-content check and MIME normalization \
-     are not data yet), so the file is answered as Gemini's binary notice or its text",
-    ),
-    (
-        "gemini",
-        "psfc_video_mp4",
-        "video: no reader reads video (the gemini preset sends images and PDFs whole, not \
-     video; Gemini CLI's own audio/video rules, binary-content check and MIME normalization \
-     are not data yet), so the file is answered as Gemini's binary notice or its text",
-    ),
-    (
-        "gemini",
-        "psfc_unsupported_audio",
-        "audio: no reader reads audio (the gemini preset sends images and PDFs whole, not \
-     audio; Gemini CLI's own audio/video rules, binary-content check and MIME normalization \
-     are not data yet), so the file is answered as Gemini's binary notice or its text",
-    ),
 ];
 
 /// Writes a case's files under `root`.

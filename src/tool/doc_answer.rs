@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::images::{ImagePolicy, ImageRead, ImageRequest, ImageStep};
 use crate::notebook::{CellSelection, NotebookRead};
 use crate::pdf::{PageSelection, PdfRead};
+use crate::text::Encoding;
 use crate::tool::args::param;
 use crate::tool::caps::size_text;
 use crate::tool::ctx::Ctx;
@@ -63,7 +64,25 @@ pub(crate) fn read(ctx: &Ctx, request: &Request, plan: &Plan) -> Result<Option<D
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase());
     if let Some(raw) = &docs.raw {
-        if let Some(mime) = raw.mime_for(ext.as_deref(), class.mime()) {
+        // Binary as a NUL-byte check calls it: UTF-16/32 guessed without a byte order
+        // mark (the zero bytes) counts as binary here, as Gemini CLI's isbinaryfile has it.
+        let binary = match &class {
+            crate::classify::Classification::Text(t) => {
+                t.bom_len == 0 && !matches!(t.encoding, Encoding::Utf8 | Encoding::Legacy(_))
+            }
+            crate::classify::Classification::Binary(_) => true,
+        };
+        if let (Some(r), true, Some(e)) = (&raw.refuse_binary, binary, ext.as_deref()) {
+            let dotted = format!(".{e}");
+            if r.names.contains(&dotted) {
+                let values = [("path", &request.path.as_str() as _), ("ext", &e as _)];
+                return Err(param(path_name(d), fill(&r.message, &values)));
+            }
+        }
+        let sent = raw
+            .mime_for(ext.as_deref(), class.mime())
+            .filter(|m| binary || !raw.binary_only.iter().any(|p| m.starts_with(p.as_str())));
+        if let Some(mime) = sent {
             crate::tool::checks::before_read(ctx, &request.path, plan)?;
             let src = doc.source();
             let size = src.len();

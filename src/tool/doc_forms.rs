@@ -170,6 +170,16 @@ pub struct RawMedia {
     /// The text sent beside the item (`{path}`, `{mime}`, `{bytes}`); by default none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// MIME type prefixes (`audio/`, `video/`) sent whole only when the content is
+    /// binary; a text file of such a name is read as text (Gemini CLI: a `.ts` or an XML
+    /// `.adp` is text). By default the extension alone decides.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub binary_only: Vec<String>,
+    /// Extensions (with their dot, lower case) refused when the content is binary, with
+    /// this message (`{path}`: as given, `{ext}`): formats of a kind the tool sends but
+    /// not in this encoding (Gemini CLI's unsupported audio).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refuse_binary: Option<super::NameRefusal>,
 }
 
 impl RawMedia {
