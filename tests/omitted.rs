@@ -60,6 +60,20 @@ fn answer(r: &rangeread::ReadResult, format: Format) -> String {
     }
 }
 
+/// `t` as file bytes: UTF-8, or UTF-16LE with a byte order mark; with the width of a
+/// code unit and where the text starts.
+fn encoded(t: &str, utf16: bool) -> (Vec<u8>, usize, usize) {
+    if utf16 {
+        let b: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain(t.encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        (b, 2, 2)
+    } else {
+        (t.as_bytes().to_vec(), 1, 0)
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
@@ -75,15 +89,7 @@ proptest! {
         known in any::<bool>(),
         counted in any::<bool>(),
     ) {
-        let (bytes, width, text_start) = if utf16 {
-            let b: Vec<u8> = [0xFF, 0xFE]
-                .into_iter()
-                .chain(t.encode_utf16().flat_map(u16::to_le_bytes))
-                .collect();
-            (b, 2, 2)
-        } else {
-            (t.clone().into_bytes(), 1, 0)
-        };
+        let (bytes, width, text_start) = encoded(&t, utf16);
         let facts = FileFacts::new(&bytes, width, text_start);
         let sel = selection(kind, a, b, bytes.len() as u64, facts.lines.len() as u64);
         let reader = Reader::new()
@@ -161,15 +167,7 @@ proptest! {
     ) {
         use rangeread::tool::{Dialect, DialectTool};
         use rangeread::{Workspace, WorkspaceRegistry};
-        let (bytes, width, text_start) = if utf16 {
-            let b: Vec<u8> = [0xFF, 0xFE]
-                .into_iter()
-                .chain(t.encode_utf16().flat_map(u16::to_le_bytes))
-                .collect();
-            (b, 2, 2)
-        } else {
-            (t.clone().into_bytes(), 1, 0)
-        };
+        let (bytes, width, text_start) = encoded(&t, utf16);
         let facts = FileFacts::new(&bytes, width, text_start);
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("t.py"), &bytes).unwrap();
