@@ -600,28 +600,52 @@ enum Outcome {
     Skip(String),
 }
 
-/// Runs one case through the library.
-fn run_library(peer: &str, case: &Case) -> Outcome {
-    if let Some(n) = case.needs.as_deref().filter(|n| !needs_met(Some(n))) {
-        return Outcome::Skip(format!("needs {n}"));
-    }
+/// A case made ready to run: its files written under a fresh root, its setup applied,
+/// the call with `{root}` filled in (and `tool` taken out), and the tool's dialect.
+struct Prepared {
+    _dir: tempfile::TempDir,
+    root_text: String,
+    setup: Setup,
+    call: Map<String, Value>,
+    dialect: Dialect,
+}
+
+fn prepare(peer: &str, case: &Case) -> Result<Prepared, String> {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
     materialize(&root, &case.files);
-    let s = match setup(peer, case, &root) {
-        Ok(s) => s,
-        Err(e) => return Outcome::Fail(e),
-    };
+    let setup = setup(peer, case, &root)?;
     let root_text = root.to_string_lossy().into_owned();
     let mut call = match with_root(&Value::Object(case.call.clone()), &root_text) {
         Value::Object(m) => m,
         _ => unreachable!(),
     };
-    let mut dialect = match dialect_for(peer, &call).and_then(|d| changed(d, &s.dialect)) {
-        Ok(d) => d,
+    let dialect = dialect_for(peer, &call).and_then(|d| changed(d, &setup.dialect))?;
+    call.remove("tool");
+    Ok(Prepared {
+        _dir: dir,
+        root_text,
+        setup,
+        call,
+        dialect,
+    })
+}
+
+/// Runs one case through the library.
+fn run_library(peer: &str, case: &Case) -> Outcome {
+    if let Some(n) = case.needs.as_deref().filter(|n| !needs_met(Some(n))) {
+        return Outcome::Skip(format!("needs {n}"));
+    }
+    let Prepared {
+        _dir,
+        root_text,
+        setup: s,
+        call,
+        mut dialect,
+    } = match prepare(peer, case) {
+        Ok(p) => p,
         Err(e) => return Outcome::Fail(e),
     };
-    call.remove("tool");
     if let Some(n) = s.max_bytes {
         dialect.limits.max_bytes = n;
     }
@@ -654,26 +678,19 @@ fn run_server(server: &Path, peer: &str, case: &Case) -> Outcome {
     if let Some(n) = case.needs.as_deref().filter(|n| !met(n)) {
         return Outcome::Skip(format!("needs {n}"));
     }
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    materialize(&root, &case.files);
-    let s = match setup(peer, case, &root) {
-        Ok(s) => s,
+    let Prepared {
+        _dir,
+        root_text,
+        setup: s,
+        call,
+        dialect,
+    } = match prepare(peer, case) {
+        Ok(p) => p,
         Err(e) => return Outcome::Fail(e),
     };
-    if let Some(why) = s.server_skip {
+    if let Some(why) = s.server_skip.clone() {
         return Outcome::Skip(why);
     }
-    let root_text = root.to_string_lossy().into_owned();
-    let mut call = match with_root(&Value::Object(case.call.clone()), &root_text) {
-        Value::Object(m) => m,
-        _ => unreachable!(),
-    };
-    let dialect = match dialect_for(peer, &call).and_then(|d| changed(d, &s.dialect)) {
-        Ok(d) => d,
-        Err(e) => return Outcome::Fail(e),
-    };
-    call.remove("tool");
     let mut cmd = Command::new(server);
     // A changed dialect is served from a file of its own, outside the workspace.
     let dialect_dir = tempfile::tempdir().unwrap();
