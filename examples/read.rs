@@ -41,7 +41,8 @@
 //!
 //! `--around LINE` shows `--context N` lines (default 10) on each side of LINE;
 //! `--block LINE` the innermost definition (or indentation block) around LINE;
-//! `--outline` lists the landmarks of the whole file (`LINE: text`, or JSON).
+//! `--outline` lists the landmarks of the whole file (`LINE: text`, or JSON); with
+//! `--members`, also the fields and variants of types, indented under their type.
 //! `--no-summaries` skips the landmark search of partial reads (the benchmark's "off").
 //!
 //! `--index-dir DIR` keeps line indexes of large files in DIR (created when missing, at
@@ -62,8 +63,8 @@ use lexopt::prelude::*;
 use rangeread::images::{Crop, ImagePolicy, ImageRequest};
 use rangeread::{
     notes, render_to, ByteSelection, DocumentRead, DocumentRequest, Error, Format, IndexCache,
-    LineSelection, Outline, ReadResult, Reader, Selection, Snap, Source, Totals, Utf8Policy,
-    Workspace,
+    LineSelection, Outline, OutlineDetail, ReadResult, Reader, Selection, Snap, Source, Totals,
+    Utf8Policy, Workspace,
 };
 
 /// Lines shown on each side of `--around LINE` without `--context`.
@@ -83,6 +84,7 @@ struct Args {
     around: Option<u64>,
     context: Option<u64>,
     outline: bool,
+    members: bool,
     snap: Option<Snap>,
     format: Format,
     reader: Reader,
@@ -120,6 +122,8 @@ selection (one of):
   --context N               lines on each side of --around (default 10)
   --block LINE              the innermost definition or block around LINE
   --outline                 the landmarks of the whole file (LINE: text)
+  --members                 with --outline: also the fields and variants of types,
+                            indented under their type (an editor's symbol outline)
 options:
   --format F                plain|colon|cat-n|codex|markdown|frontmatter|json
   --max-lines N             at most N lines (0 = no limit)
@@ -206,6 +210,7 @@ fn parse(argv: Vec<OsString>) -> Result<Args, Parse> {
         around: None,
         context: None,
         outline: false,
+        members: false,
         snap: None,
         format: Format::Plain,
         reader: Reader::new(),
@@ -269,6 +274,10 @@ fn parse(argv: Vec<OsString>) -> Result<Args, Parse> {
             Long("outline") => {
                 one(&a, &flag)?;
                 a.outline = true
+            }
+            Long("members") => {
+                a.members = true;
+                a.reader = a.reader.clone().outline_detail(OutlineDetail::Members)
             }
             Long("context") => a.context = Some(number(&flag, &text(&mut p)?)?),
             Long("block") => {
@@ -348,6 +357,9 @@ fn parse(argv: Vec<OsString>) -> Result<Args, Parse> {
         a.selection = Some(LineSelection::around(line, context).into());
     } else if a.context.is_some() {
         return Err(fail("--context applies to --around only").into());
+    }
+    if a.members && !a.outline {
+        return Err(fail("--members applies to --outline only").into());
     }
     if let Some(offset) = a.offset {
         a.selection = Some(LineSelection::offset_limit(offset, a.limit).into());
@@ -548,13 +560,25 @@ fn read_object(
     )))
 }
 
-fn write_outline(w: &mut impl Write, outline: &Outline, format: Format) -> std::io::Result<()> {
+fn write_outline(
+    w: &mut impl Write,
+    outline: &Outline,
+    format: Format,
+    members: bool,
+) -> std::io::Result<()> {
     if format == Format::Json {
         serde_json::to_writer(&mut *w, outline).map_err(std::io::Error::other)?;
         return writeln!(w);
     }
     for l in &outline.landmarks {
-        writeln!(w, "{}: {}", l.line, l.text)?;
+        // Indented by depth only when members are listed, where the depth tells a field
+        // from its struct; a plain outline keeps its `LINE: text` lines.
+        let indent = if members {
+            "  ".repeat(usize::try_from(l.depth.unwrap_or(0)).unwrap_or(0))
+        } else {
+            String::new()
+        };
+        writeln!(w, "{}: {indent}{}", l.line, l.text)?;
     }
     if !outline.complete {
         writeln!(
@@ -572,13 +596,14 @@ fn main() -> ExitCode {
         || argv
             .windows(2)
             .any(|w| w[0] == "--format" && w[1] == OsStr::new("json"));
-    let mut image_out = None;
+    let (mut image_out, mut members) = (None, false);
     let result = parse_args(argv).and_then(|a| {
         if a.help {
             print!("{HELP}");
             return Ok(None);
         }
         image_out = a.image_out.clone();
+        members = a.members;
         run(&a).map(|r| Some((a.format, r)))
     });
     let result = match result {
@@ -604,7 +629,8 @@ fn main() -> ExitCode {
                     };
                 }
                 Output::Outline(o) => {
-                    let written = write_outline(&mut out, &o, format).and_then(|_| out.flush());
+                    let written =
+                        write_outline(&mut out, &o, format, members).and_then(|_| out.flush());
                     return match written {
                         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
                             eprintln!("error: {e}");

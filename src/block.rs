@@ -316,14 +316,13 @@ impl BlockEnds {
     }
 
     /// Takes line `no` (1-based, lines in order): ends the blocks it ends (`closed(key,
-    /// last line)`), then, when `opens` is a key, opens the block of this landmark line.
-    /// Returns how many open blocks enclose the line.
-    pub(crate) fn line(
+    /// last line)`) and returns how many open blocks enclose it. When the line opens a
+    /// block of its own (a landmark, a member of a type), [`BlockEnds::open`] follows.
+    pub(crate) fn enter(
         &mut self,
         no: u64,
         head: &[u8],
         landmark: bool,
-        opens: Option<usize>,
         closed: &mut dyn FnMut(usize, u64),
     ) -> u64 {
         let blank = !head.iter().any(|b| !b.is_ascii_whitespace());
@@ -345,11 +344,7 @@ impl BlockEnds {
             if !blank {
                 self.last_nonblank = no;
             }
-            let depth = self.open.len() as u64;
-            if let (Some(key), Some(rank)) = (opens, rank) {
-                self.open.push((key, rank));
-            }
-            return depth;
+            return self.open.len() as u64;
         }
         if !blank {
             let ind = indent(head);
@@ -369,11 +364,24 @@ impl BlockEnds {
             }
             self.last_nonblank = no;
         }
-        let depth = self.open.len() as u64;
-        if let Some(key) = opens {
+        self.open.len() as u64
+    }
+
+    /// Opens the block of the line just entered (a landmark, or a member of a type that
+    /// [`BlockEnds::enter`] found inside one), under `key`.
+    pub(crate) fn open(&mut self, head: &[u8], landmark: bool, key: usize) {
+        if self.lang.sections() {
+            if let Some(rank) = landmark.then(|| section_rank(self.lang, head)).flatten() {
+                self.open.push((key, rank));
+            }
+        } else {
             self.open.push((key, indent(head)));
         }
-        depth
+    }
+
+    /// The key of the innermost open block.
+    pub(crate) fn innermost(&self) -> Option<usize> {
+        self.open.last().map(|&(key, _)| key)
     }
 
     /// The end of the file: the open blocks end at its last non-blank line.

@@ -47,6 +47,21 @@ pub enum Detection {
     ByteOrderMark,
 }
 
+/// What an outline ([`Document::outline`](crate::Document::outline)) lists.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutlineDetail {
+    /// The landmarks: definitions, headings, section headers. The default.
+    #[default]
+    Definitions,
+    /// The landmarks and, under the types that have them, their members: a Rust
+    /// struct's named fields and an enum's variants (and a struct-like variant's fields),
+    /// each with its name (`pub a`, `Some`) and the lines it spans, one level deeper than
+    /// its type. What an editor's symbol outline lists; Zed's `read_file` answers a large
+    /// file with it.
+    Members,
+}
+
 /// The configuration of reads, shared by a reader and its documents.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Config {
@@ -60,6 +75,7 @@ pub(crate) struct Config {
     pub max_landmarks: Limit,
     pub landmark_window: Limit,
     pub outline_max_bytes: Limit,
+    pub outline_detail: OutlineDetail,
     pub max_scan_bytes: Limit,
     pub threads: usize,
 }
@@ -86,6 +102,7 @@ impl Default for Config {
             max_landmarks: Limit::new(DEFAULT_MAX_LANDMARKS),
             landmark_window: Limit::new(DEFAULT_LANDMARK_WINDOW),
             outline_max_bytes: Limit::new(DEFAULT_OUTLINE_MAX_BYTES),
+            outline_detail: OutlineDetail::Definitions,
             max_scan_bytes: Limit::new(0),
             threads: default_threads(),
         }

@@ -244,6 +244,7 @@ impl Document {
             self.config.outline_max_bytes.capped(len),
             budget.max_lines,
             budget.max_bytes,
+            self.config.outline_detail,
         )?;
         self.src.check_unchanged()?;
         let complete = found.complete && found.scanned == len;

@@ -12,11 +12,12 @@ use std::sync::{Arc, Mutex, OnceLock};
 use crate::block::BlockEnds;
 use crate::budget::Limit;
 use crate::cache::IndexCache;
+use crate::config::OutlineDetail;
 use crate::error::Result;
 use crate::lines::Lines;
 use crate::result::Landmark;
 use crate::summarize::Searched;
-use crate::syntax::{landmark_text, Lang, Matcher, HEAD_CAP};
+use crate::syntax::{container, landmark_text, name, Container, Lang, Matcher, HEAD_CAP};
 
 /// Bytes per landmark block: the unit in which the search around a read is done, and
 /// kept in the [`IndexCache`] so that later reads near it cost lookups, not a scan.
@@ -376,6 +377,7 @@ pub(crate) fn around(
             text,
             end_line: None,
             depth: None,
+            name: None,
         });
     }
     let searched = Searched {
@@ -400,8 +402,10 @@ pub(crate) struct Found {
 
 /// The landmarks of the lines that end before `end`, in file order: at most `max_lines`
 /// of them, and at most `max_bytes` of text (each text and a line feed); each with the
-/// end of the block it opens and its depth, found in the same pass. When a budget stops
-/// the listing, the walk goes on (to `end` at most) only until the blocks of the listed
+/// end of the block it opens, its depth and its name, found in the same pass. With
+/// [`OutlineDetail::Members`], the members of types (fields, variants) are listed too,
+/// under their type, and count against the same budgets. When a budget stops the
+/// listing, the walk goes on (to `end` at most) only until the blocks of the listed
 /// landmarks have ended.
 pub(crate) fn outline(
     lines: &Lines<'_>,
@@ -409,6 +413,7 @@ pub(crate) fn outline(
     end: u64,
     max_lines: Limit,
     max_bytes: Limit,
+    detail: OutlineDetail,
 ) -> Result<Found> {
     let mut matcher = Matcher::new(lang);
     let mut found = Found {
@@ -417,14 +422,35 @@ pub(crate) fn outline(
         scanned: lines.layout.text_start.min(end),
         complete: true,
     };
+    let members = detail == OutlineDetail::Members;
+    // Per listed entry, what its block holds (with `members` only).
+    let mut containers: Vec<Option<Container>> = Vec::new();
     let mut text_bytes = 0u64;
     let mut blocks = BlockEnds::new(lang);
     let (mut no, mut listing, mut stopped) = (0u64, true, false);
     lines.each(lines.layout.text_start, end, HEAD_CAP, |l| {
         no += 1;
         let landmark = matcher.is_landmark(l.head);
-        let mut opens = None;
-        if landmark && listing {
+        let marks = &mut found.landmarks;
+        let depth = blocks.enter(no, l.head, landmark, &mut |i, e| {
+            marks[i].end_line = Some(e);
+        });
+        // A landmark, or a member of the type whose block the line is directly in.
+        let entry = if !listing {
+            None
+        } else if landmark {
+            let c = members.then(|| container(lang, l.head)).flatten();
+            Some((name(lang, l.head), c))
+        } else if let Some(c) = blocks
+            .innermost()
+            .and_then(|k| containers.get_mut(k))
+            .and_then(Option::as_mut)
+        {
+            c.member(l.head).map(|m| (Some(m.name), m.container))
+        } else {
+            None
+        };
+        if let Some((name, c)) = entry {
             let text = landmark_text(l.head);
             let bytes = text_bytes + text.len() as u64 + 1;
             if max_lines.reached(found.landmarks.len() as u64) || max_bytes.exceeded(bytes) {
@@ -432,21 +458,18 @@ pub(crate) fn outline(
                 listing = false;
             } else {
                 text_bytes = bytes;
-                opens = Some(found.landmarks.len());
+                blocks.open(l.head, landmark, found.landmarks.len());
                 found.landmarks.push(Landmark {
                     line: no,
                     text,
                     end_line: None,
-                    depth: None,
+                    depth: Some(depth),
+                    name,
                 });
+                if members {
+                    containers.push(c);
+                }
             }
-        }
-        let marks = &mut found.landmarks;
-        let depth = blocks.line(no, l.head, landmark, opens, &mut |i, e| {
-            marks[i].end_line = Some(e);
-        });
-        if let Some(i) = opens {
-            found.landmarks[i].depth = Some(depth);
         }
         if !listing {
             stopped = blocks.is_empty();

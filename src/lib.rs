@@ -281,7 +281,8 @@ pub use classify::{
     LegacyEncoding, TextInfo, MAX_CONTROL_SHARE, SAMPLE_SIZE,
 };
 pub use config::{
-    Detection, Totals, DEFAULT_LANDMARK_WINDOW, DEFAULT_MAX_LANDMARKS, DEFAULT_OUTLINE_MAX_BYTES,
+    Detection, OutlineDetail, Totals, DEFAULT_LANDMARK_WINDOW, DEFAULT_MAX_LANDMARKS,
+    DEFAULT_OUTLINE_MAX_BYTES,
 };
 pub use decode::Utf8Policy;
 pub use document::Document;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::budget::Limit;
 use crate::cache::IndexCache;
-use crate::config::{Config, Detection, Totals};
+use crate::config::{Config, Detection, OutlineDetail, Totals};
 use crate::decode::Utf8Policy;
 use crate::document::Document;
 use crate::error::{Error, Result};
@@ -167,6 +167,30 @@ impl Reader {
     /// the whole file.
     pub fn outline_max_bytes(mut self, bytes: u64) -> Reader {
         self.config.outline_max_bytes = Limit::new(bytes);
+        self
+    }
+
+    /// By default, [`Document::outline`] lists landmarks only
+    /// ([`OutlineDetail::Definitions`]); [`OutlineDetail::Members`] adds the fields and
+    /// variants of the types, under their type.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use rangeread::{OutlineDetail, Reader, Source};
+    ///
+    /// let src = Source::from_bytes(b"pub enum Shape {\n    Dot,\n    Line {\n        len: u32,\n    },\n}\n".to_vec(), "a.rs");
+    /// let outline = Reader::new().outline_detail(OutlineDetail::Members).document(src).outline()?;
+    /// let names: Vec<(u64, &str, u64)> = outline
+    ///     .landmarks
+    ///     .iter()
+    ///     .map(|l| (l.line, l.name.as_deref().unwrap(), l.depth.unwrap()))
+    ///     .collect();
+    /// assert_eq!(names, [(1, "pub enum Shape", 0), (2, "Dot", 1), (3, "Line", 1), (4, "len", 2)]);
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn outline_detail(mut self, detail: OutlineDetail) -> Reader {
+        self.config.outline_detail = detail;
         self
     }
 

@@ -127,6 +127,13 @@ pub struct Landmark {
     /// level). `None` in the landmarks of omitted regions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<u64>,
+    /// In an [`Outline`]: the definition's name with the keywords that introduce it, as a
+    /// symbol list shows it (`pub struct Config`, `impl Display for Wrapper<T>`,
+    /// `async def fetch`; a field's `pub name`), when the language's rules know where the
+    /// name is. `None` in the landmarks of omitted regions, and for lines without a
+    /// keyword-led name (a Markdown heading, a C function).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
 }
 
 /// The landmarks of a file, in file order: what [`crate::Document::outline`] returns.

@@ -1,8 +1,9 @@
 //! Outline ranges: each landmark of an outline carries the end of the block it opens
 //! (as `block L` on its line ends it) and its depth, found in the outline's one pass, in
-//! every encoding; and the outline of Zed's own large-file test input.
+//! every encoding; the members of types (`OutlineDetail::Members`); and the outline of
+//! Zed's own large-file test input.
 
-use rangeread::{LineSelection, Outline, Reader, Source};
+use rangeread::{LineSelection, Outline, OutlineDetail, Reader, Source};
 
 mod common;
 
@@ -128,12 +129,32 @@ fn a_listing_cut_by_the_budget_still_ends_its_blocks() {
     assert_eq!(o.scanned_lines, 12);
 }
 
+/// The outline with members, every entry listed (3000 for Zed's input: over the default
+/// 2000 lines that cap an outline too).
+fn members(bytes: Vec<u8>, path: &str) -> Outline {
+    Reader::new()
+        .max_lines(0)
+        .outline_detail(OutlineDetail::Members)
+        .document(Source::from_bytes(bytes, path))
+        .outline()
+        .unwrap()
+}
+
+/// `(line, end_line, depth, name)` of each entry.
+fn named(o: &Outline) -> Vec<(u64, Option<u64>, Option<u64>, Option<String>)> {
+    o.landmarks
+        .iter()
+        .map(|l| (l.line, l.end_line, l.depth, l.name.clone()))
+        .collect()
+}
+
 /// Zed's `test_read_large_file` (`crates/agent/src/tools/read_file_tool.rs`, commit
 /// 015419a291f37533acbb70ae98f76de66c32a7b0, GPL-3.0-or-later): 1000 structs of two fields,
 /// joined by line feeds. Zed's tree-sitter outline lists each struct as
-/// `struct Test{i} [L{4i+1}-{4i+4}]` and its fields `a` and `b` one level deeper; the
+/// `struct Test{i} [L{4i+1}-{4i+4}]` and its fields `a` and `b` one level deeper. The
 /// landmark outline lists the structs with the same ranges (the text is the whole line,
-/// and fields are not landmarks).
+/// and fields are not landmarks); the members outline lists the fields too, with Zed's
+/// names, in every Unicode encoding.
 #[test]
 fn zeds_large_file_test_input() {
     let text = (0..1000)
@@ -154,6 +175,80 @@ fn zeds_large_file_test_input() {
             .collect();
         assert_eq!(ranges(&o), want, "{encoding}");
     }
+    let zed: Vec<(u64, Option<u64>, Option<u64>, Option<String>)> = (0..1000u64)
+        .flat_map(|i| {
+            let l = i * 4 + 1;
+            [
+                (l, Some(l + 3), Some(0), Some(format!("struct Test{i}"))),
+                (l + 1, Some(l + 1), Some(1), Some("a".to_string())),
+                (l + 2, Some(l + 2), Some(1), Some("b".to_string())),
+            ]
+        })
+        .collect();
+    for (encoding, bytes) in common::unicode_encodings(&text) {
+        let o = members(bytes, "large_file.rs");
+        assert!(o.complete, "{encoding}");
+        assert_eq!(named(&o), zed, "{encoding}");
+    }
+}
+
+/// The members of bstr's real `utf8.rs` (tests/data/real): each struct's fields one level
+/// under it, past the doc comments and attributes between them, ending where they end;
+/// the same in UTF-8, UTF-16 and UTF-32 of either byte order.
+#[test]
+fn struct_fields_of_a_real_file_in_every_encoding() {
+    let path = "tests/data/real/bstr_utf8.rs";
+    let text = std::fs::read_to_string(path).unwrap();
+    let field = |line, name: &str| (line, Some(line), Some(1), Some(name.to_string()));
+    let mut seen = 0;
+    for (encoding, bytes) in common::unicode_encodings(&text) {
+        let o = members(bytes, path);
+        let all = named(&o);
+        let of = |line: u64| -> Vec<_> {
+            let at = all.iter().position(|e| e.0 == line).unwrap();
+            let end = all[at].1.unwrap();
+            all[at..]
+                .iter()
+                .take_while(|e| e.0 <= end)
+                .cloned()
+                .collect()
+        };
+        assert_eq!(
+            of(266),
+            [
+                (266, Some(283), Some(0), Some("pub struct Utf8Chunk".into())),
+                field(270, "valid"),
+                field(277, "invalid"),
+                field(282, "incomplete"),
+            ],
+            "{encoding}"
+        );
+        assert_eq!(
+            of(427),
+            [
+                (427, Some(430), Some(0), Some("pub struct Utf8Error".into())),
+                field(428, "valid_up_to"),
+                field(429, "error_len"),
+            ],
+            "{encoding}"
+        );
+        assert_eq!(of(251)[1], field(252, "pub(super) bytes"), "{encoding}");
+        // A method is a definition of its impl, not a member: the plain outline has it.
+        let plain = outline(std::fs::read(path).unwrap(), path);
+        let definitions: Vec<u64> = plain.landmarks.iter().map(|l| l.line).collect();
+        let listed: Vec<u64> = o
+            .landmarks
+            .iter()
+            .filter(|l| definitions.contains(&l.line))
+            .map(|l| l.line)
+            .collect();
+        assert_eq!(
+            listed, definitions,
+            "{encoding}: members crowd out no definition"
+        );
+        seen += 1;
+    }
+    assert_eq!(seen, 6);
 }
 
 /// Zed's `test_large_file_fallback_to_subset` (`crates/agent/src/outline.rs`, commit

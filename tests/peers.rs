@@ -122,18 +122,6 @@ const PENDING: &[(&str, &str, &str)] = &[
      outside allowed directories: <root>/outside/newfile.txt not in <dirs>' (the missing \
      file's real path: its real parent and its name)",
     ),
-    (
-        "zed",
-        "test_read_large_file",
-        "Zed's tree-sitter outline (Rust outline.scm) lists each struct's fields (` a [L2]`, \
-     ` b [L3]` at depth 1: 3000 symbols) and names an item by its captured keyword and name \
-     (`struct Test0`); the preset's outline has the same 1000 structs with Zed's ranges \
-     (`[L1-4]` .. `[L3997-4000]`) but each as its trimmed line (`struct Test0 {`) and no \
-     fields: the landmark rules judge each line alone, and a field line (`a: u32,`) has the \
-     shape of a parameter line of a multi-line signature or of a struct literal's line, so \
-     telling fields apart needs the enclosing item's kind (a parse), and listing them would \
-     crowd the definitions out of the capped landmarks of omitted regions",
-    ),
 ];
 
 /// Writes a case's files under `root`.

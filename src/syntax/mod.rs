@@ -36,10 +36,12 @@ use std::path::Path;
 mod blocks;
 mod c;
 mod rules;
+mod symbols;
 
 pub(crate) use blocks::{is_c_return_type_line, is_closer, is_preamble, step, Step};
 use c::*;
 use rules::*;
+pub(crate) use symbols::{container, name, Container};
 
 /// How many bytes of a line are examined and kept: a longer line is judged by its start.
 pub(crate) const HEAD_CAP: usize = 1024;

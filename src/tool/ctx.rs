@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::config::Totals;
+use crate::config::{OutlineDetail, Totals};
 use crate::error::{Error, Result};
 use crate::read::Reader;
 use crate::result::ReadResult;
@@ -114,9 +114,9 @@ impl Ctx<'_> {
         Ok((r, Some((start, end))))
     }
 
-    /// The file's outline.
-    pub(crate) fn outline(&self) -> Result<crate::result::Outline> {
-        let reader = &self.base;
+    /// The file's outline, listing what `detail` asks for.
+    pub(crate) fn outline(&self, detail: OutlineDetail) -> Result<crate::result::Outline> {
+        let reader = self.base.clone().outline_detail(detail);
         let mut doc = match self.workspace {
             Some(ws) => reader.open_in(ws, self.path)?,
             None => reader.open(self.path)?,

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::config::OutlineDetail;
 use crate::error::Result;
 use crate::tool::template::{fill, fill_into};
 
@@ -18,8 +19,10 @@ pub struct Oversize {
     /// Before the landmarks (`{path}`: the file's absolute path).
     pub outline_title: String,
     /// Each landmark: `{indent}` ([`Oversize::outline_indent`] once per enclosing
-    /// landmark), `{text}`, `{line}` (its first line), `{lines}` (`L` then its line, or
-    /// `first-last` when the block it opens is known to span several).
+    /// landmark), `{text}` (its trimmed line), `{name}` (its name as an editor's symbol
+    /// outline shows it, `struct Test0`, or its text where the language's rules know no
+    /// name), `{line}` (its first line), `{lines}` (`L` then its line, or `first-last`
+    /// when the block it opens is known to span several).
     pub outline_entry: String,
     /// After the landmarks (`{count}`: how many).
     pub outline_end: String,
@@ -34,16 +37,21 @@ pub struct Oversize {
     /// `{indent}` of an entry, once per level of depth.
     #[serde(default)]
     pub outline_indent: String,
+    /// What the outline lists: by default the definitions; `members` adds the fields and
+    /// variants of types under them, as Zed's tree-sitter outline does.
+    #[serde(default)]
+    pub outline_detail: OutlineDetail,
 }
 
 /// One landmark of the outline: its first line, the last line of the block it opens
-/// (when known), how many landmarks enclose it, its text.
+/// (when known), how many landmarks enclose it, its text and its name (when known).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Entry {
     pub line: u64,
     pub end: Option<u64>,
     pub depth: u64,
     pub text: String,
+    pub name: Option<String>,
 }
 
 /// The answer for a file of `size` bytes at `path`, or `None` when it is not over the
@@ -76,6 +84,7 @@ pub(crate) fn answer(
                 &[
                     ("indent", &indent),
                     ("text", &l.text.as_str()),
+                    ("name", &l.name.as_deref().unwrap_or(&l.text)),
                     ("line", &l.line),
                     ("lines", &lines),
                 ],
@@ -110,6 +119,7 @@ mod tests {
             head_title: "# first of {path}\n".into(),
             head_wrapper: "H:{body}".into(),
             outline_indent: " ".into(),
+            outline_detail: OutlineDetail::Definitions,
         }
     }
 
@@ -118,22 +128,32 @@ mod tests {
         let never = || -> Result<Vec<Entry>> { unreachable!() };
         let no_head = |_| -> Result<String> { unreachable!() };
         assert_eq!(answer(&form(), 10, "/p", never, no_head).unwrap(), None);
-        let entry = |line, end, depth, text: &str| Entry {
+        let entry = |line, end, depth, text: &str, name: Option<&str>| Entry {
             line,
             end,
             depth,
             text: text.into(),
+            name: name.map(Into::into),
         };
         let with = || {
             Ok(vec![
-                entry(3, Some(9), 0, "struct A"),
-                entry(4, Some(4), 1, "a"),
-                entry(12, None, 0, "fn b()"),
+                entry(3, Some(9), 0, "struct A {", Some("struct A")),
+                entry(4, Some(4), 1, "a: u8,", Some("a")),
+                entry(12, None, 0, "fn b() {}", None),
             ])
         };
         assert_eq!(
             answer(&form(), 11, "/p", with, no_head).unwrap().unwrap(),
-            "O:# /p\nstruct A [L3-9]\n a [L4]\nfn b() [L12]\n(3)\n"
+            "O:# /p\nstruct A { [L3-9]\n a: u8, [L4]\nfn b() {} [L12]\n(3)\n"
+        );
+        // `{name}` shows the name, or the text where there is none.
+        let named = Oversize {
+            outline_entry: "{indent}{name} [L{lines}]\n".into(),
+            ..form()
+        };
+        assert_eq!(
+            answer(&named, 11, "/p", with, no_head).unwrap().unwrap(),
+            "O:# /p\nstruct A [L3-9]\n a [L4]\nfn b() {} [L12]\n(3)\n"
         );
         // Cut back to a character boundary: "é" is two bytes, at bytes 3-4.
         let none = || Ok(Vec::new());

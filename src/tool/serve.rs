@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::config::Totals;
+use crate::config::{OutlineDetail, Totals};
 use crate::error::{Error, Result};
 use crate::read::Reader;
 
@@ -292,12 +292,13 @@ impl DialectTool {
         }
         if let (Some(o), false) = (&d.oversize, plan.ranged()) {
             let landmarks = || {
-                let outline = ctx.outline()?;
+                let outline = ctx.outline(o.outline_detail)?;
                 let entry = |l: crate::result::Landmark| oversize::Entry {
                     line: l.line,
                     end: l.end_line,
                     depth: l.depth.unwrap_or(0),
                     text: l.text,
+                    name: l.name,
                 };
                 Ok(outline.landmarks.into_iter().map(entry).collect())
             };
@@ -307,7 +308,9 @@ impl DialectTool {
             }
         }
         let outline = match &d.output.outline {
-            Some(_) if !plan.ranged() || !result.is_partial => Some(ctx.outline()?),
+            Some(_) if !plan.ranged() || !result.is_partial => {
+                Some(ctx.outline(OutlineDetail::Definitions)?)
+            }
             _ => None,
         };
         Ok(Answer {
