@@ -4,7 +4,10 @@
 //! through the MCP server with its preset.
 //!
 //! A case that the crate does not pass yet is listed in [`PENDING`] with why; the test
-//! asserts that it still fails (so a fix shows up as a failure to update the list).
+//! asserts that it still fails (so a fix shows up as a failure to update the list). A
+//! case whose test the peer itself ignores (`peer_ignored`: its assertion fails on the
+//! peer's own code) is checked against what the peer's code answers (`peer_answers`),
+//! and counted apart.
 //! Cases that need a document reader the build lacks (`needs`: the `images` or `pdf`
 //! feature; audio and video, which no reader reads) are counted as skipped. An answer's
 //! media items (images, files sent whole) are compared by `media_type` (the first item's
@@ -50,6 +53,12 @@ struct Case {
     expect: Expect,
     #[serde(default)]
     needs: Option<String>,
+    /// Why the peer ignores its own test (`#[ignore]`), with `peer_answers`.
+    #[serde(default)]
+    peer_ignored: Option<String>,
+    /// What the peer's code answers where that differs from what its test states.
+    #[serde(default)]
+    peer_answers: Option<Expect>,
 }
 
 #[derive(Deserialize, Clone)]
@@ -103,26 +112,7 @@ struct Expect {
 }
 
 /// Cases the crate does not pass yet: (peer, case id, why). Each must still fail.
-const PENDING: &[(&str, &str, &str)] = &[
-    (
-        "codex",
-        "indentation_mode_handles_javascript_sample",
-        "Codex marks this test #[ignore] (read_file_tests.rs:277): its expectation (lines 10-18, \
-     the `handlers` object's two methods) is not what Codex's read_block gives (lines 14-16, \
-     the case's peer_answers); the preset answers Codex's lines 14-16 \
-     (tests/presets_rmf_codex.rs checks it)",
-    ),
-    (
-        "mcp-filesystem",
-        "race_new_file_through_symlinked_dir",
-        "the case pins a peer defect its test does not assert: a bare catch (lib.ts:127-136) \
-     turns the refusal 'Access denied - parent directory outside allowed directories: \
-     <root>/outside not in <dirs>' into 'Parent directory does not exist: <root>/allowed/link' \
-     for a directory that exists; the preset refuses too, as 'Access denied - symlink target \
-     outside allowed directories: <root>/outside/newfile.txt not in <dirs>' (the missing \
-     file's real path: its real parent and its name)",
-    ),
-];
+const PENDING: &[(&str, &str, &str)] = &[];
 
 /// Writes a case's files under `root`.
 fn materialize(root: &Path, files: &[FileSpec]) {
@@ -190,10 +180,6 @@ struct Setup {
     labels: Vec<(String, String)>,
     /// The byte budget, when the peer's test set its own.
     max_bytes: Option<u64>,
-    /// Tokens the caller's context has left, when the peer's harness knew them.
-    room_tokens: Option<u64>,
-    /// Why the server way cannot set the tool up as the peer's test did.
-    server_skip: Option<String>,
 }
 
 impl Setup {
@@ -411,15 +397,12 @@ fn setup(peer: &str, case: &Case, root: &Path) -> Result<Setup, String> {
             ("crush", "supports_images") if v == &json!(true) => {}
             // Claude Code's working directory: the workspace root.
             ("claude-code", "cwd") if v.as_str().map(Path::new) == Some(root) => {}
-            // The session's free context: unknown to the tool (an MCP server's case), or
-            // ample for a lifted read (a host that knows it sets `caps.lift.room_tokens`).
+            // The session's free context: unknown to the tool (an MCP server's own case),
+            // or ample for a lifted read: a host that knows it sets the dialect's
+            // `caps.lift.room_tokens` (the server takes it in a `--dialect` file).
             ("claude-code", "context_left") => match v.as_str() {
                 Some("unknown") => {}
-                Some("ample") => {
-                    s.room_tokens = Some(200_000);
-                    s.server_skip =
-                        Some("an MCP server does not know its client's free context".into());
-                }
+                Some("ample") => s.dialect.push(("/caps/lift/room_tokens", json!(200_000))),
                 _ => return Err(format!("context_left {v}: unknown or ample")),
             },
             (_, other) => return Err(format!("config {other} is not applied by the harness")),
@@ -466,15 +449,14 @@ fn peer_file(peer: &str) -> PeerFile {
 }
 
 /// A case's `needs` that this build and platform meet: symbolic links on Unix, the
-/// document readers of the build's features (notebooks need none); audio and video
-/// cases run and fail (no reader reads them: each is in [`PENDING`]).
+/// document readers of the build's features (notebooks need none; audio and video are
+/// sent whole, with no reader).
 fn needs_met(needs: Option<&str>) -> bool {
     match needs {
         None | Some("notebooks") => true,
         Some("symlinks") => cfg!(unix),
         Some("images") => cfg!(feature = "images"),
         Some("pdf") => cfg!(feature = "pdf"),
-        // Run, to fail as PENDING says: no reader reads them.
         Some("audio" | "video") => true,
         Some(_) => false,
     }
@@ -637,9 +619,6 @@ fn run_library(peer: &str, case: &Case) -> Outcome {
     if let Some(n) = s.max_bytes {
         dialect.limits.max_bytes = n;
     }
-    if let (Some(room), Some(lift)) = (s.room_tokens, dialect.caps.lift.as_mut()) {
-        lift.room_tokens = Some(room);
-    }
     let tool = s.tool(dialect);
     let r = tool.respond(Value::Object(call));
     let expect = expect_at(&case.expect, &root_text);
@@ -676,9 +655,6 @@ fn run_server(server: &Path, peer: &str, case: &Case) -> Outcome {
         Ok(p) => p,
         Err(e) => return Outcome::Fail(e),
     };
-    if let Some(why) = s.server_skip.clone() {
-        return Outcome::Skip(why);
-    }
     let mut cmd = Command::new(server);
     // A changed dialect is served from a file of its own, outside the workspace.
     let dialect_dir = tempfile::tempdir().unwrap();
@@ -810,10 +786,30 @@ fn run(peer: &str, server: Option<&Path>) {
     assert_eq!(file.peer, peer);
     let mut counts: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
     let mut problems = check_schemas(&file);
+    let mut ignored = Vec::new();
     for case in &file.cases {
         let pending = PENDING
             .iter()
             .find(|(p, id, _)| *p == peer && *id == case.id);
+        // A test the peer ignores states what the peer's code does not give: the case is
+        // what the peer answers.
+        let case = &match (&case.peer_ignored, &case.peer_answers) {
+            (Some(why), Some(answers)) => {
+                ignored.push(format!("{} ({why})", case.id));
+                Case {
+                    expect: answers.clone(),
+                    ..case.clone()
+                }
+            }
+            (Some(_), None) => {
+                problems.push(format!(
+                    "{peer}/{}: peer_ignored without peer_answers",
+                    case.id
+                ));
+                continue;
+            }
+            _ => case.clone(),
+        };
         let mut ways = vec![("library", run_library(peer, case))];
         if let Some(server) = server {
             ways.push(("server", run_server(server, peer, case)));
@@ -840,6 +836,9 @@ fn run(peer: &str, server: Option<&Path>) {
     }
     for (way, (pass, fail, skip)) in &counts {
         eprintln!("{peer} through the {way}: {pass} passed, {fail} failed, {skip} skipped");
+    }
+    for case in &ignored {
+        eprintln!("{peer}: the peer ignores its test {case}; passed as the peer answers");
     }
     assert!(
         problems.is_empty(),
