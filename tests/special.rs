@@ -600,6 +600,44 @@ fn built_example(name: &str) -> std::path::PathBuf {
     exe
 }
 
+/// `read --outline --members` lists the fields of a real file's structs under them, and
+/// `--members` alone is refused saying what it goes with.
+#[test]
+fn read_outline_lists_members_indented_under_their_type() {
+    let read = built_example("read");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/real/bstr_utf8.rs");
+    let out = std::process::Command::new(&read)
+        .args(["--outline", "--members", path])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let at = text.find("427: pub struct Utf8Error {\n").expect(&text);
+    assert!(
+        text[at..].starts_with(
+            "427: pub struct Utf8Error {\n428:   valid_up_to: usize,\n429:   error_len: Option<usize>,\n432: impl Utf8Error {\n"
+        ),
+        "{}",
+        &text[at..]
+    );
+    // Without --members: the same definitions, no fields.
+    let plain = std::process::Command::new(&read)
+        .args(["--outline", path])
+        .output()
+        .unwrap();
+    let plain = String::from_utf8(plain.stdout).unwrap();
+    assert!(plain.contains("427: pub struct Utf8Error {\n432: impl Utf8Error {\n"));
+    let alone = std::process::Command::new(&read)
+        .args(["--members", path])
+        .output()
+        .unwrap();
+    assert_eq!(alone.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8(alone.stderr).unwrap(),
+        "error: --members applies to --outline only\n"
+    );
+}
+
 /// Every example answers `--help` (exit 0, one line per flag) and takes any path as an
 /// argument: names that are not UTF-8, with control characters, with
 /// `--case-insensitive`.
@@ -622,6 +660,7 @@ fn example_binaries_take_any_path_and_answer_help() {
         "--context",
         "--block",
         "--outline",
+        "--members",
         "--format",
         "--max-lines",
         "--max-bytes",
