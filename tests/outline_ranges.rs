@@ -270,3 +270,85 @@ fn zeds_no_outline_fallback_input() {
         .unwrap();
     assert_eq!(r.content, "⚡".repeat(341));
 }
+
+mod members_prop {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Lines Rust files are made of, types and their members among them, at any indent.
+    fn line() -> impl Strategy<Value = String> {
+        let body = prop::sample::select(vec![
+            "pub struct S {",
+            "struct W<T>",
+            "where",
+            "T: Clone,",
+            "{",
+            "pub enum E {",
+            "A,",
+            "B(u32),",
+            "C { x: u8 },",
+            "D {",
+            "pub(crate) a: u32,",
+            "b: Vec<u8>,",
+            "/// doc",
+            "#[serde(default)]",
+            "// c: u8,",
+            "}",
+            "},",
+            "impl S {",
+            "fn f(&self) -> u32 {",
+            "let x = S { a: 1 };",
+            "",
+            "union U {",
+            "mod m {",
+        ]);
+        (0usize..4, body).prop_map(|(i, b)| format!("{}{b}", "    ".repeat(i)))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// With members, the definitions are those of the plain outline (same lines, texts
+        /// and block ends); each member lies inside the block of an entry one level up;
+        /// entries are in file order and end at or after their line; the same in UTF-16.
+        #[test]
+        fn members_add_to_the_definitions_inside_their_types(
+            lines in proptest::collection::vec(line(), 0..60),
+        ) {
+            let text = lines.join("\n");
+            let plain = outline(text.clone().into_bytes(), "a.rs");
+            let with = members(text.clone().into_bytes(), "a.rs");
+            let key = |l: &rangeread::Landmark| (l.line, l.text.clone(), l.end_line);
+            let defs: Vec<_> = plain.landmarks.iter().map(key).collect();
+            let kept: Vec<_> = with
+                .landmarks
+                .iter()
+                .map(key)
+                .filter(|k| defs.iter().any(|d| d.0 == k.0))
+                .collect();
+            prop_assert_eq!(&kept, &defs);
+            for (i, m) in with.landmarks.iter().enumerate() {
+                let end = m.end_line.unwrap();
+                prop_assert!(end >= m.line, "{:?}", m);
+                if i > 0 {
+                    prop_assert!(with.landmarks[i - 1].line < m.line);
+                }
+                if defs.iter().any(|d| d.0 == m.line) {
+                    continue;
+                }
+                let depth = m.depth.unwrap();
+                prop_assert!(depth >= 1, "{:?}", m);
+                let parent = with.landmarks[..i]
+                    .iter()
+                    .rev()
+                    .find(|p| p.depth.unwrap() < depth)
+                    .unwrap();
+                prop_assert_eq!(parent.depth.unwrap() + 1, depth);
+                prop_assert!(parent.end_line.unwrap() >= end, "{:?} in {:?}", m, parent);
+            }
+            for (encoding, bytes) in common::unicode_encodings(&text) {
+                prop_assert_eq!(named(&members(bytes, "a.rs")), named(&with), "{}", encoding);
+            }
+        }
+    }
+}
