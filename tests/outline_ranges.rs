@@ -271,11 +271,52 @@ fn zeds_no_outline_fallback_input() {
     assert_eq!(r.content, "⚡".repeat(341));
 }
 
+/// The fields of Go's `bufio.Scanner` (tests/data/real/bufio_scan.go, Go 1.19.8): each
+/// named as Go's syntax tree names a field, one level under `type Scanner`, in every
+/// Unicode encoding; the functions after it are definitions at the top level.
+#[test]
+fn go_struct_fields_of_a_real_file() {
+    let path = "tests/data/real/bufio_scan.go";
+    let text = std::fs::read_to_string(path).unwrap();
+    let fields = [
+        "r",
+        "split",
+        "maxTokenSize",
+        "token",
+        "buf",
+        "start",
+        "end",
+        "err",
+        "empties",
+        "scanCalled",
+        "done",
+    ];
+    let mut want = vec![(29, Some(41), Some(0), Some("type Scanner".to_string()))];
+    want.extend(
+        (30..)
+            .zip(fields)
+            .map(|(line, f)| (line, Some(line), Some(1), Some(f.to_string()))),
+    );
+    want.push((65, Some(65), Some(0), Some("type SplitFunc".to_string())));
+    want.push((87, Some(93), Some(0), Some("func NewScanner".to_string())));
+    want.push((
+        96,
+        Some(101),
+        Some(0),
+        Some("func (s *Scanner) Err".to_string()),
+    ));
+    for (encoding, bytes) in common::unicode_encodings(&text) {
+        let o = members(bytes, path);
+        assert_eq!(named(&o)[..want.len()], want[..], "{encoding}");
+    }
+}
+
 mod members_prop {
     use super::*;
     use proptest::prelude::*;
 
-    /// Lines Rust files are made of, types and their members among them, at any indent.
+    /// Lines Rust and Go files are made of, types and their members among them, at any
+    /// indent.
     fn line() -> impl Strategy<Value = String> {
         let body = prop::sample::select(vec![
             "pub struct S {",
@@ -301,6 +342,13 @@ mod members_prop {
             "",
             "union U {",
             "mod m {",
+            "type T struct {",
+            "Name string `json:\"n\"`",
+            "A, B int",
+            "io.Reader",
+            "Inner struct {",
+            "func (t *T) Run() error {",
+            "x := T{A: 1}",
         ]);
         (0usize..4, body).prop_map(|(i, b)| format!("{}{b}", "    ".repeat(i)))
     }
@@ -314,10 +362,11 @@ mod members_prop {
         #[test]
         fn members_add_to_the_definitions_inside_their_types(
             lines in proptest::collection::vec(line(), 0..60),
+            path in prop::sample::select(vec!["a.rs", "a.go"]),
         ) {
             let text = lines.join("\n");
-            let plain = outline(text.clone().into_bytes(), "a.rs");
-            let with = members(text.clone().into_bytes(), "a.rs");
+            let plain = outline(text.clone().into_bytes(), path);
+            let with = members(text.clone().into_bytes(), path);
             let key = |l: &rangeread::Landmark| (l.line, l.text.clone(), l.end_line);
             let defs: Vec<_> = plain.landmarks.iter().map(key).collect();
             let kept: Vec<_> = with
@@ -347,7 +396,7 @@ mod members_prop {
                 prop_assert!(parent.end_line.unwrap() >= end, "{:?} in {:?}", m, parent);
             }
             for (encoding, bytes) in common::unicode_encodings(&text) {
-                prop_assert_eq!(named(&members(bytes, "a.rs")), named(&with), "{}", encoding);
+                prop_assert_eq!(named(&members(bytes, path)), named(&with), "{}", encoding);
             }
         }
     }

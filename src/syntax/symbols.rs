@@ -1,6 +1,6 @@
 //! Symbols: a landmark's name with the keywords that introduce it (`pub struct Test0`,
 //! `impl Display for Foo<T>`, `async def fetch`), and the members of type bodies (a Rust
-//! struct's fields, an enum's variants) that an outline with
+//! struct's fields, an enum's variants, a Go struct's fields) that an outline with
 //! [`OutlineDetail::Members`](crate::OutlineDetail::Members) lists under their type.
 //!
 //! A name is what a symbol list shows for an item; in Rust it is what tree-sitter's
@@ -17,6 +17,9 @@ pub(crate) enum Body {
     Fields,
     /// Variants: `Name`, `Name(…)`, `Name { … }`, `Name = 1` (a Rust enum).
     Variants,
+    /// Go fields: `Name Type`, `A, B int`, `Inner struct {` (an embedded type has no
+    /// name and is not listed, as in Go's syntax tree).
+    GoFields,
 }
 
 /// A landmark or member whose block holds members, and whether its body has opened (the
@@ -51,10 +54,23 @@ pub(crate) fn name(lang: Lang, line: &[u8]) -> Option<String> {
 
 /// What the block of the landmark on `line` holds, when it is a type with members.
 pub(crate) fn container(lang: Lang, line: &[u8]) -> Option<Container> {
+    let t = trim(&line[..line.len().min(HEAD_CAP)]);
     match lang {
-        Lang::Rust => rust(trim(&line[..line.len().min(HEAD_CAP)])).and_then(|(_, c)| c),
+        Lang::Rust => rust(t).and_then(|(_, c)| c),
+        Lang::Go => {
+            let (_, r) = ident(kw(t, "type")?)?;
+            go_struct(trim_start(r))
+        }
         _ => None,
     }
+}
+
+/// `struct {` (the body opened on the line, or not yet): a Go struct's fields.
+fn go_struct(r: &[u8]) -> Option<Container> {
+    kw(r, "struct").map(|rest| Container {
+        body: Body::GoFields,
+        open: rest.contains(&b'{'),
+    })
 }
 
 impl Container {
@@ -64,6 +80,9 @@ impl Container {
         if !self.open {
             self.open = t.contains(&b'{');
             return None;
+        }
+        if self.body == Body::GoFields {
+            return go_field(t);
         }
         let s = skip_attributes(t)?;
         match self.body {
@@ -93,8 +112,40 @@ impl Container {
                     container,
                 })
             }
+            Body::GoFields => None,
         }
     }
+}
+
+/// A Go field line: its names (`A, B`) and, for an anonymous struct type, its fields.
+fn go_field(t: &[u8]) -> Option<Member> {
+    let mut names: Vec<&[u8]> = Vec::new();
+    let mut s = t;
+    loop {
+        let (name, rest) = ident(s)?;
+        names.push(name);
+        match trim_start(rest).strip_prefix(b",") {
+            Some(more) => s = trim_start(more),
+            None => {
+                s = rest;
+                break;
+            }
+        }
+    }
+    // The names are followed by white space and a type: `io.Reader` and a lone `Base`
+    // are embedded types, `x := 1` and `f(x)` are statements.
+    let ty = trim_start(s);
+    if ty.len() == s.len() || ty.is_empty() || matches!(ty[0], b'=' | b':' | b'(' | b'`') {
+        return None;
+    }
+    Some(Member {
+        name: names
+            .iter()
+            .map(|n| String::from_utf8_lossy(n))
+            .collect::<Vec<_>>()
+            .join(", "),
+        container: go_struct(ty),
+    })
 }
 
 /// Rust: the name of an item line and what its body holds, following the landmark rules
@@ -403,5 +454,49 @@ mod tests {
         assert_eq!(e.member(b"    }"), None);
         assert_eq!(container(Lang::Rust, b"fn f() {"), None);
         assert_eq!(container(Lang::Python, b"class A:"), None);
+    }
+
+    #[test]
+    fn go_struct_fields_are_members() {
+        let mut s = container(Lang::Go, b"type Server struct {").unwrap();
+        let names: Vec<Option<String>> = [
+            "\t// Addr is where it listens.",
+            "\tAddr string `json:\"addr\"`",
+            "\tA, B int",
+            "\tio.Reader",
+            "\t*Base",
+            "\tBase",
+            "\tmu sync.Mutex",
+            "\thandler func(w Writer) error",
+        ]
+        .iter()
+        .map(|l| s.member(l.as_bytes()).map(|m| m.name))
+        .collect();
+        assert_eq!(
+            names,
+            [
+                None,
+                Some("Addr".into()),
+                Some("A, B".into()),
+                None,
+                None,
+                None,
+                Some("mu".into()),
+                Some("handler".into()),
+            ]
+        );
+        let inner = s.member(b"\tLimits struct {").unwrap();
+        assert_eq!(inner.name, "Limits");
+        assert_eq!(
+            inner
+                .container
+                .unwrap()
+                .member(b"\t\tMax int")
+                .unwrap()
+                .name,
+            "Max"
+        );
+        assert_eq!(container(Lang::Go, b"type Reader interface {"), None);
+        assert_eq!(container(Lang::Go, b"func (s *Server) Run() {"), None);
     }
 }
