@@ -140,8 +140,11 @@ fn members(bytes: Vec<u8>, path: &str) -> Outline {
         .unwrap()
 }
 
-/// `(line, end_line, depth, name)` of each entry.
-fn named(o: &Outline) -> Vec<(u64, Option<u64>, Option<u64>, Option<String>)> {
+/// An outline entry as `(line, end_line, depth, name)`.
+type Named = (u64, Option<u64>, Option<u64>, Option<String>);
+
+/// Each entry of `o` as [`Named`].
+fn named(o: &Outline) -> Vec<Named> {
     o.landmarks
         .iter()
         .map(|l| (l.line, l.end_line, l.depth, l.name.clone()))
@@ -175,7 +178,7 @@ fn zeds_large_file_test_input() {
             .collect();
         assert_eq!(ranges(&o), want, "{encoding}");
     }
-    let zed: Vec<(u64, Option<u64>, Option<u64>, Option<String>)> = (0..1000u64)
+    let zed: Vec<Named> = (0..1000u64)
         .flat_map(|i| {
             let l = i * 4 + 1;
             [
