@@ -353,6 +353,14 @@ mod tests {
         name(lang, line.as_bytes())
     }
 
+    /// The member name of each line in turn, as the container `c` judges it.
+    fn members_of(mut c: Container, lines: &[&str]) -> Vec<Option<String>> {
+        lines
+            .iter()
+            .map(|l| c.member(l.as_bytes()).map(|m| m.name))
+            .collect()
+    }
+
     #[test]
     fn rust_names_are_the_keywords_and_the_name() {
         let cases = [
@@ -413,18 +421,18 @@ mod tests {
 
     #[test]
     fn struct_fields_and_enum_variants_are_members() {
-        let mut s = container(Lang::Rust, b"pub struct S<T> {").unwrap();
-        let names: Vec<Option<String>> = [
-            "    /// The a.",
-            "    #[serde(default)]",
-            "    pub(crate) a: u32,",
-            "    b: Vec<T>,",
-            "    // c: u8,",
-            "    path::Type,",
-        ]
-        .iter()
-        .map(|l| s.member(l.as_bytes()).map(|m| m.name))
-        .collect();
+        let s = container(Lang::Rust, b"pub struct S<T> {").unwrap();
+        let names = members_of(
+            s,
+            &[
+                "    /// The a.",
+                "    #[serde(default)]",
+                "    pub(crate) a: u32,",
+                "    b: Vec<T>,",
+                "    // c: u8,",
+                "    path::Type,",
+            ],
+        );
         assert_eq!(
             names,
             [
@@ -459,19 +467,19 @@ mod tests {
     #[test]
     fn go_struct_fields_are_members() {
         let mut s = container(Lang::Go, b"type Server struct {").unwrap();
-        let names: Vec<Option<String>> = [
-            "\t// Addr is where it listens.",
-            "\tAddr string `json:\"addr\"`",
-            "\tA, B int",
-            "\tio.Reader",
-            "\t*Base",
-            "\tBase",
-            "\tmu sync.Mutex",
-            "\thandler func(w Writer) error",
-        ]
-        .iter()
-        .map(|l| s.member(l.as_bytes()).map(|m| m.name))
-        .collect();
+        let names = members_of(
+            s,
+            &[
+                "\t// Addr is where it listens.",
+                "\tAddr string `json:\"addr\"`",
+                "\tA, B int",
+                "\tio.Reader",
+                "\t*Base",
+                "\tBase",
+                "\tmu sync.Mutex",
+                "\thandler func(w Writer) error",
+            ],
+        );
         assert_eq!(
             names,
             [
