@@ -57,8 +57,8 @@ pub enum OutlineDetail {
     /// The landmarks and, under the types that have them, their members: a Rust
     /// struct's named fields and an enum's variants (and a struct-like variant's fields),
     /// a Go struct's named fields, each with its name (`pub a`, `Some`, `A, B`) and the
-    /// lines it spans, one level deeper than its type. What an editor's symbol outline lists; Zed's `read_file` answers a large
-    /// file with it.
+    /// lines it spans, one level deeper than its type. What an editor's symbol outline
+    /// lists; Zed's `read_file` answers a large file with it.
     Members,
 }
 

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::OutlineDetail;
 use crate::error::Result;
+use crate::result::Landmark;
 use crate::tool::template::{fill, fill_into};
 
 /// What a read without a range of a file larger than [`Oversize::bytes`] answers: the
@@ -43,25 +44,14 @@ pub struct Oversize {
     pub outline_detail: OutlineDetail,
 }
 
-/// One landmark of the outline: its first line, the last line of the block it opens
-/// (when known), how many landmarks enclose it, its text and its name (when known).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Entry {
-    pub line: u64,
-    pub end: Option<u64>,
-    pub depth: u64,
-    pub text: String,
-    pub name: Option<String>,
-}
-
 /// The answer for a file of `size` bytes at `path`, or `None` when it is not over the
-/// threshold. `landmarks` gives the file's landmarks; `head(n)` its text from the start,
-/// at least up to byte `n`.
+/// threshold. `landmarks` gives the file's outline entries (their line, block end, depth,
+/// text and name); `head(n)` its text from the start, at least up to byte `n`.
 pub(crate) fn answer(
     o: &Oversize,
     size: u64,
     path: &str,
-    landmarks: impl FnOnce() -> Result<Vec<Entry>>,
+    landmarks: impl FnOnce() -> Result<Vec<Landmark>>,
     head: impl FnOnce(u64) -> Result<String>,
 ) -> Result<Option<String>> {
     if size <= o.bytes {
@@ -71,13 +61,13 @@ pub(crate) fn answer(
     if !landmarks.is_empty() {
         let mut body = fill(&o.outline_title, &[("path", &path)]);
         for l in &landmarks {
-            let lines = match l.end.filter(|&e| e > l.line) {
+            let lines = match l.end_line.filter(|&e| e > l.line) {
                 Some(end) => format!("{}-{end}", l.line),
                 None => l.line.to_string(),
             };
             let indent = o
                 .outline_indent
-                .repeat(usize::try_from(l.depth).unwrap_or(0));
+                .repeat(usize::try_from(l.depth.unwrap_or(0)).unwrap_or(0));
             fill_into(
                 &mut body,
                 &o.outline_entry,
@@ -125,13 +115,13 @@ mod tests {
 
     #[test]
     fn small_files_read_large_ones_answer_the_outline_or_their_first_bytes() {
-        let never = || -> Result<Vec<Entry>> { unreachable!() };
+        let never = || -> Result<Vec<Landmark>> { unreachable!() };
         let no_head = |_| -> Result<String> { unreachable!() };
         assert_eq!(answer(&form(), 10, "/p", never, no_head).unwrap(), None);
-        let entry = |line, end, depth, text: &str, name: Option<&str>| Entry {
+        let entry = |line, end_line, depth, text: &str, name: Option<&str>| Landmark {
             line,
-            end,
-            depth,
+            end_line,
+            depth: Some(depth),
             text: text.into(),
             name: name.map(Into::into),
         };

@@ -291,17 +291,7 @@ impl DialectTool {
             }
         }
         if let (Some(o), false) = (&d.oversize, plan.ranged()) {
-            let landmarks = || {
-                let outline = ctx.outline(o.outline_detail)?;
-                let entry = |l: crate::result::Landmark| oversize::Entry {
-                    line: l.line,
-                    end: l.end_line,
-                    depth: l.depth.unwrap_or(0),
-                    text: l.text,
-                    name: l.name,
-                };
-                Ok(outline.landmarks.into_iter().map(entry).collect())
-            };
+            let landmarks = || Ok(ctx.outline(o.outline_detail)?.landmarks);
             let (size, shown) = (result.file_size, result.resolved_path.as_str());
             if let Some(text) = oversize::answer(o, size, shown, landmarks, |n| ctx.head(n))? {
                 return Ok(Answer::note(plan, text));
