@@ -5,7 +5,7 @@
 //!
 //! A name is what a symbol list shows for an item; in Rust it is what tree-sitter's
 //! outline queries of editors capture (visibility, function qualifiers, the keyword, the
-//! name; an `impl`'s trait and type without its generics), so that a host can show the
+//! name; an `impl`'s trait and type without the `impl<…>` parameters), so that a host can show the
 //! outline an editor shows. Like the landmark rules, it is read from the line alone.
 
 use super::*;
@@ -81,24 +81,17 @@ impl Container {
             self.open = t.contains(&b'{');
             return None;
         }
-        if self.body == Body::GoFields {
-            return go_field(t);
-        }
-        let s = skip_attributes(t)?;
         match self.body {
+            Body::GoFields => go_field(t),
             Body::Fields => {
-                let (vis, s) = visibility(s)?;
-                let (name, rest) = rust_ident(s)?;
-                let rest = trim_start(rest);
-                (rest.first() == Some(&b':') && rest.get(1) != Some(&b':')).then(|| Member {
-                    name: join(&[vis, name]),
+                let (name, rest) = rust_member(t)?;
+                (rest.starts_with(b":") && !rest.starts_with(b"::")).then_some(Member {
+                    name,
                     container: None,
                 })
             }
             Body::Variants => {
-                let (vis, s) = visibility(s)?;
-                let (name, rest) = rust_ident(s)?;
-                let rest = trim_start(rest);
+                let (name, rest) = rust_member(t)?;
                 let container = match rest.first() {
                     None | Some(b',' | b'(' | b'=') => None,
                     Some(b'{') => Some(Container {
@@ -107,14 +100,18 @@ impl Container {
                     }),
                     Some(_) => return None,
                 };
-                Some(Member {
-                    name: join(&[vis, name]),
-                    container,
-                })
+                Some(Member { name, container })
             }
-            Body::GoFields => None,
         }
     }
+}
+
+/// A Rust member line past its attributes: its visibility and name (`pub(crate) a`), and
+/// what follows the name.
+fn rust_member(t: &[u8]) -> Option<(String, &[u8])> {
+    let (vis, s) = visibility(skip_attributes(t)?)?;
+    let (name, rest) = rust_ident(s)?;
+    Some((join(&[vis, name]), trim_start(rest)))
 }
 
 /// A Go field line: its names (`A, B`) and, for an anonymous struct type, its fields.
