@@ -9,7 +9,7 @@
 //! peer's own code) is checked against what the peer's code answers (`peer_answers`),
 //! and counted apart.
 //! Cases that need a document reader the build lacks (`needs`: the `images` or `pdf`
-//! feature; audio and video, which no reader reads) are counted as skipped. An answer's
+//! feature) are counted as skipped; audio and video need none (sent whole). An answer's
 //! media items (images, files sent whole) are compared by `media_type` (the first item's
 //! MIME type) and `inline_data` (Gemini's `{mimeType, data}`: an item's type and base64).
 
