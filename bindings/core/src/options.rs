@@ -1,0 +1,644 @@
+//! Keyword options, as a JSON object, to the library's builders: one owner of the
+//! mapping for every language.
+//!
+//! Each function takes the options a caller passed (Python keyword arguments, a Node
+//! options object), refuses unknown ones naming them and the known ones, and checks each
+//! value's type, naming the option as the caller spelled it (`maxLines` or `max_lines`).
+
+use std::path::Path;
+use std::sync::Arc;
+
+use rangeread::images::{Crop, ImagePolicy, ImageRequest};
+use rangeread::notebook::CellSelection;
+use rangeread::pdf::PageSelection;
+use rangeread::tool::{Dialect, DialectTool, Roots};
+use rangeread::{
+    ByteSelection, DocumentRequest, IndexCache, LineSelection, OutlineDetail, Reader, Selection,
+    Snap, Totals, Utf8Policy, Workspace,
+};
+use serde_json::{Map, Value};
+
+use crate::error::BindError;
+use crate::respond::Scope;
+
+/// By default a binding's reader keeps the line indexes, classifications and landmarks
+/// of the files it read (64 MiB at most): a host holds one reader for its tool's life
+/// and reads the same files again and again.
+pub const DEFAULT_CACHE_BYTES: u64 = 64 << 20;
+
+/// The options of one call: each taken at most once; what is left at the end is
+/// unknown.
+struct Opts {
+    /// (snake_case name, the caller's spelling, value); nulls are left out (a missing
+    /// keyword and `None` / `undefined` mean the default).
+    given: Vec<(String, String, Value)>,
+    what: &'static str,
+}
+
+/// `maxLines` → `max_lines`.
+fn snake(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('_');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `max_lines` → `maxLines`, for messages that list the options.
+fn camel(name: &str) -> String {
+    let mut out = String::new();
+    let mut up = false;
+    for c in name.chars() {
+        if c == '_' {
+            up = true;
+        } else if up {
+            out.push(c.to_ascii_uppercase());
+            up = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+impl Opts {
+    fn new(options: Value, what: &'static str) -> Result<Opts, BindError> {
+        let map = match options {
+            Value::Null => Map::new(),
+            Value::Object(m) => m,
+            other => {
+                return Err(BindError::option(
+                    "options",
+                    format!("The {what} options must be an object of named options, not {other}"),
+                ))
+            }
+        };
+        let given = map
+            .into_iter()
+            .filter(|(_, v)| !v.is_null())
+            .map(|(k, v)| (snake(&k), k, v))
+            .collect();
+        Ok(Opts { given, what })
+    }
+
+    /// Takes option `name` (snake_case) out: (the caller's spelling, value).
+    fn take(&mut self, name: &str) -> Option<(String, Value)> {
+        let i = self.given.iter().position(|(n, _, _)| n == name)?;
+        let (_, spelled, v) = self.given.remove(i);
+        Some((spelled, v))
+    }
+
+    fn u64(&mut self, name: &str) -> Result<Option<u64>, BindError> {
+        self.take(name)
+            .map(|(spelled, v)| {
+                whole(&v).ok_or_else(|| {
+                    BindError::option(
+                        &spelled,
+                        format!("{spelled} must be a non-negative integer, not {v}"),
+                    )
+                })
+            })
+            .transpose()
+    }
+
+    fn bool(&mut self, name: &str) -> Result<Option<bool>, BindError> {
+        self.take(name)
+            .map(|(spelled, v)| {
+                v.as_bool().ok_or_else(|| {
+                    BindError::option(
+                        &spelled,
+                        format!("{spelled} must be true or false, not {v}"),
+                    )
+                })
+            })
+            .transpose()
+    }
+
+    fn string(&mut self, name: &str) -> Result<Option<(String, String)>, BindError> {
+        self.take(name)
+            .map(|(spelled, v)| match v {
+                Value::String(s) => Ok((spelled, s)),
+                other => Err(BindError::option(
+                    &spelled,
+                    format!("{spelled} must be a string, not {other}"),
+                )),
+            })
+            .transpose()
+    }
+
+    /// Fails naming what was not taken, and the options there are.
+    fn done(self, known: &[&str]) -> Result<(), BindError> {
+        let Some((_, spelled, _)) = self.given.first() else {
+            return Ok(());
+        };
+        let camel_case = spelled.chars().any(|c| c.is_ascii_uppercase());
+        let names: Vec<String> = known
+            .iter()
+            .map(|n| if camel_case { camel(n) } else { n.to_string() })
+            .collect();
+        Err(BindError::option(
+            spelled,
+            format!(
+                "Unknown {} option {spelled:?}; the options are {}",
+                self.what,
+                names.join(", ")
+            ),
+        ))
+    }
+}
+
+/// A non-negative integer, also as an integral float (JavaScript has no integers).
+fn whole(v: &Value) -> Option<u64> {
+    v.as_u64().or_else(|| {
+        v.as_f64()
+            .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= u64::MAX as f64)
+            .map(|f| f as u64)
+    })
+}
+
+fn signed(v: &Value) -> Option<i64> {
+    v.as_i64().or_else(|| {
+        v.as_f64()
+            .filter(|f| f.fract() == 0.0 && f.abs() <= i64::MAX as f64)
+            .map(|f| f as i64)
+    })
+}
+
+const READER_OPTIONS: &[&str] = &[
+    "max_lines",
+    "max_bytes",
+    "max_line_chars",
+    "strict_utf8",
+    "detection",
+    "totals",
+    "summaries",
+    "max_landmarks",
+    "landmark_window",
+    "max_scan_bytes",
+    "threads",
+    "retries",
+    "members",
+    "cache_bytes",
+    "index_dir",
+];
+
+/// A [`Reader`] from its options: `max_lines`, `max_bytes`, `max_line_chars` (0: no
+/// limit), `strict_utf8`, `detection` (`auto`, `assume_utf8`, `byte_order_mark`),
+/// `totals` (`auto`, `if_known`, `always`), `summaries`, `max_landmarks`,
+/// `landmark_window`, `max_scan_bytes`, `threads`, `retries`, `members` (outlines list
+/// a type's fields and variants), `cache_bytes` (the index cache, by default
+/// [`DEFAULT_CACHE_BYTES`]; 0: none) and `index_dir` (a directory that keeps line
+/// indexes across processes).
+///
+/// # Errors
+///
+/// An unknown option, or a value of the wrong type (kind `invalid_params`, naming it).
+pub fn reader(options: Value) -> Result<Reader, BindError> {
+    let mut o = Opts::new(options, "Reader")?;
+    let mut r = Reader::new();
+    if let Some(n) = o.u64("max_lines")? {
+        r = r.max_lines(n);
+    }
+    if let Some(n) = o.u64("max_bytes")? {
+        r = r.max_bytes(n);
+    }
+    if let Some(n) = o.u64("max_line_chars")? {
+        r = r.max_line_chars(n);
+    }
+    if o.bool("strict_utf8")? == Some(true) {
+        r = r.utf8_policy(Utf8Policy::Strict);
+    }
+    if let Some((spelled, d)) = o.string("detection")? {
+        r = r.detection(choice(&spelled, &d)?);
+    }
+    if let Some((spelled, t)) = o.string("totals")? {
+        r = r.totals(choice::<Totals>(&spelled, &t)?);
+    }
+    if let Some(on) = o.bool("summaries")? {
+        r = r.summaries(on);
+    }
+    if let Some(n) = o.u64("max_landmarks")? {
+        r = r.max_landmarks(n);
+    }
+    if let Some(n) = o.u64("landmark_window")? {
+        r = r.landmark_window(n);
+    }
+    if let Some(n) = o.u64("max_scan_bytes")? {
+        r = r.max_scan_bytes(n);
+    }
+    if let Some(n) = o.u64("threads")? {
+        r = r.threads(n as usize);
+    }
+    if let Some(n) = o.u64("retries")? {
+        r = r.retries(n.min(u32::MAX as u64) as u32);
+    }
+    if o.bool("members")? == Some(true) {
+        r = r.outline_detail(OutlineDetail::Members);
+    }
+    let cache_bytes = o.u64("cache_bytes")?.unwrap_or(DEFAULT_CACHE_BYTES);
+    let index_dir = o.string("index_dir")?;
+    if cache_bytes > 0 || index_dir.is_some() {
+        let budget = usize::try_from(cache_bytes.max(1 << 20)).unwrap_or(usize::MAX);
+        let cache = match index_dir {
+            None => IndexCache::new(budget),
+            Some((_, dir)) => IndexCache::new(budget).with_dir(Path::new(&dir), 256 << 20)?,
+        };
+        r = r.cache(Arc::new(cache));
+    }
+    o.done(READER_OPTIONS)?;
+    Ok(r)
+}
+
+/// One of a small set of snake_case names, as serde names the library's enums.
+fn choice<T: serde::de::DeserializeOwned>(spelled: &str, v: &str) -> Result<T, BindError> {
+    serde_json::from_value(Value::String(v.to_string()))
+        .map_err(|e| BindError::option(spelled, format!("{spelled}: {e}")))
+}
+
+/// What a read asks for.
+#[derive(Debug, Clone)]
+pub enum Request {
+    /// Lines or bytes of a text file.
+    Text(Selection),
+    /// The landmarks of the whole file.
+    Outline,
+    /// A file of any kind: text, an image, PDF pages, notebook cells.
+    Document(Box<DocumentRequest>),
+}
+
+const SELECTIONS: &[&str] = &[
+    "lines", "bytes", "offset", "head", "tail", "around", "block", "outline",
+];
+
+const READ_OPTIONS: &[&str] = &[
+    "lines", "bytes", "snap", "offset", "limit", "head", "tail", "around", "context", "block",
+    "outline",
+];
+
+const DOCUMENT_OPTIONS: &[&str] = &[
+    "lines",
+    "bytes",
+    "snap",
+    "offset",
+    "limit",
+    "head",
+    "tail",
+    "around",
+    "context",
+    "block",
+    "pages",
+    "cells",
+    "crop",
+    "image_policy",
+];
+
+/// A text read's selection from its options, in the contract's forms: `lines` (bat's
+/// `"40:+2"`, `"-5:"`, or a `[start, end]` pair, either side null, negative from the
+/// end), `bytes` (`"A:B"` or `[start, end]`, with `snap` `char` or `line`), `offset` with
+/// `limit`, `head`, `tail`, `around` with `context` (10 by default), `block`, or
+/// `outline: true`. At most one of them; none reads the whole file (within the budgets).
+///
+/// # Errors
+///
+/// Two selections at once, an unknown option, a malformed value (kind
+/// `invalid_params` or `invalid_range`).
+pub fn request(options: Value) -> Result<Request, BindError> {
+    let mut o = Opts::new(options, "read")?;
+    let outline = o.bool("outline")?;
+    let r = match outline {
+        Some(true) => {
+            if let Some((_, spelled, _)) = o.given.first() {
+                return Err(BindError::option(
+                    spelled,
+                    format!("outline reads the whole file: it takes no {spelled}"),
+                ));
+            }
+            Request::Outline
+        }
+        _ => Request::Text(selection(&mut o)?.unwrap_or_default()),
+    };
+    o.done(READ_OPTIONS)?;
+    Ok(r)
+}
+
+/// A document read's request from its options: a text selection as [`request`] takes
+/// it, `pages` (`"3"`, `"2-9"`, `"10-"`, PDF pages from 1), `cells` (`"0-4"` or a cell id,
+/// notebook cells from 0), `crop` (`"x,y,w,h"` in the image's pixels) and `image_policy`
+/// (`anthropic`, `claude-code`, `openai`, `gemini`, `none`).
+///
+/// # Errors
+///
+/// As [`request`], and a malformed page, cell or crop text.
+pub fn document_request(options: Value) -> Result<Request, BindError> {
+    let mut o = Opts::new(options, "read_document")?;
+    let mut d = DocumentRequest::new();
+    if let Some(s) = selection(&mut o)? {
+        d = d.selection(s);
+    }
+    if let Some((_, p)) = o.string("pages")? {
+        d = d.pages(p.parse::<PageSelection>()?);
+    }
+    if let Some((_, c)) = o.string("cells")? {
+        d = d.cells(c.parse::<CellSelection>()?);
+    }
+    let policy = match o.string("image_policy")? {
+        None => None,
+        Some((spelled, name)) => Some(ImagePolicy::preset(&name).ok_or_else(|| {
+            BindError::option(
+                &spelled,
+                format!(
+                    "Unknown {spelled} {name:?}; the policies are anthropic, claude-code, openai, gemini, none"
+                ),
+            )
+        })?),
+    };
+    let crop = o
+        .string("crop")?
+        .map(|(_, c)| c.parse::<Crop>())
+        .transpose()?;
+    if policy.is_some() || crop.is_some() {
+        let mut image = ImageRequest::new(policy.unwrap_or_default());
+        if let Some(c) = crop {
+            image = image.crop(c);
+        }
+        d = d.image(image);
+    }
+    o.done(DOCUMENT_OPTIONS)?;
+    Ok(Request::Document(Box::new(d)))
+}
+
+/// The one selection among the options, if any.
+fn selection(o: &mut Opts) -> Result<Option<Selection>, BindError> {
+    let present: Vec<String> = o
+        .given
+        .iter()
+        .filter(|(n, _, _)| SELECTIONS.contains(&n.as_str()))
+        .map(|(_, s, _)| s.clone())
+        .collect();
+    if present.len() > 1 {
+        return Err(BindError::option(
+            &present[1],
+            format!(
+                "Give one selection, not {}: lines, bytes, offset (with limit), head, tail, around (with context), block or outline",
+                present.join(" and ")
+            ),
+        ));
+    }
+    let limit = o.u64("limit")?;
+    let context = o.u64("context")?;
+    let snap = o.string("snap")?;
+    let lonely = |name: &str, with: &str| {
+        BindError::option(
+            name,
+            format!("{name} goes with {with}; add {with} or leave {name} out"),
+        )
+    };
+    let sel: Option<Selection> = if let Some((spelled, v)) = o.take("lines") {
+        Some(lines(&spelled, &v)?.into())
+    } else if let Some((spelled, v)) = o.take("bytes") {
+        let mut b = bytes(&spelled, &v)?;
+        if let Some((spelled, s)) = &snap {
+            b = b.snap(
+                s.parse::<Snap>()
+                    .map_err(|e| BindError::option(spelled, e.to_string()))?,
+            );
+        }
+        Some(b.into())
+    } else if let Some(offset) = o.u64("offset")? {
+        Some(LineSelection::offset_limit(offset, limit).into())
+    } else if let Some(n) = o.u64("head")? {
+        Some(LineSelection::head(n).into())
+    } else if let Some(n) = o.u64("tail")? {
+        Some(LineSelection::tail(n).into())
+    } else if let Some(line) = o.u64("around")? {
+        Some(LineSelection::around(line, context.unwrap_or(10)).into())
+    } else if let Some(line) = o.u64("block")? {
+        Some(LineSelection::block(line).into())
+    } else {
+        None
+    };
+    let is = |want: &str| present.first().map(|p| snake(p)) == Some(want.to_string());
+    if limit.is_some() && !is("offset") {
+        return Err(lonely("limit", "offset"));
+    }
+    if context.is_some() && !is("around") {
+        return Err(lonely("context", "around"));
+    }
+    if snap.is_some() && !is("bytes") {
+        return Err(lonely("snap", "bytes"));
+    }
+    Ok(sel)
+}
+
+/// `"40:+2"` or `[start, end]` (null for an open side, negative from the end).
+fn lines(spelled: &str, v: &Value) -> Result<LineSelection, BindError> {
+    match v {
+        Value::String(s) => Ok(LineSelection::parse(s)?),
+        Value::Array(pair) if pair.len() == 2 => {
+            let side = |x: &Value| -> Result<Option<i64>, BindError> {
+                match x {
+                    Value::Null => Ok(None),
+                    x => signed(x).map(Some).ok_or_else(|| {
+                        BindError::option(
+                            spelled,
+                            format!("{spelled} takes integers or null, not {x}"),
+                        )
+                    }),
+                }
+            };
+            Ok(LineSelection::range(side(&pair[0])?, side(&pair[1])?))
+        }
+        other => Err(BindError::option(
+            spelled,
+            format!("{spelled} must be text such as \"40:+2\" or a [start, end] pair, not {other}"),
+        )),
+    }
+}
+
+/// `"A:B"` or `[start, end]` (null for an open side).
+fn bytes(spelled: &str, v: &Value) -> Result<ByteSelection, BindError> {
+    match v {
+        Value::String(s) => Ok(ByteSelection::parse(s)?),
+        Value::Array(pair) if pair.len() == 2 => {
+            let side = |x: &Value| -> Result<Option<u64>, BindError> {
+                match x {
+                    Value::Null => Ok(None),
+                    x => whole(x).map(Some).ok_or_else(|| {
+                        BindError::option(
+                            spelled,
+                            format!("{spelled} takes non-negative integers or null, not {x}"),
+                        )
+                    }),
+                }
+            };
+            Ok(ByteSelection::new(side(&pair[0])?, side(&pair[1])?))
+        }
+        other => Err(BindError::option(
+            spelled,
+            format!(
+                "{spelled} must be text such as \"0:4096\" or a [start, end] pair, not {other}"
+            ),
+        )),
+    }
+}
+
+const WORKSPACE_OPTIONS: &[&str] = &["protect", "case_insensitive"];
+
+/// A [`Workspace`] over `root`: `protect` (gitignore-style patterns refused) and
+/// `case_insensitive` (patterns matched ignoring Unicode case and NFC/NFD spelling).
+///
+/// # Errors
+///
+/// An unknown option, a bad pattern, a root that is not a directory.
+pub fn workspace(root: &Path, options: Value) -> Result<Workspace, BindError> {
+    let mut o = Opts::new(options, "Workspace")?;
+    let mut b = Workspace::builder(root);
+    if let Some((spelled, v)) = o.take("protect") {
+        b = b.protect_all(strings(&spelled, &v)?);
+    }
+    if let Some(yes) = o.bool("case_insensitive")? {
+        b = b.case_insensitive(yes);
+    }
+    o.done(WORKSPACE_OPTIONS)?;
+    Ok(b.build()?)
+}
+
+fn strings(spelled: &str, v: &Value) -> Result<Vec<String>, BindError> {
+    let bad = || {
+        BindError::option(
+            spelled,
+            format!("{spelled} must be a list of strings, not {v}"),
+        )
+    };
+    match v {
+        Value::String(s) => Ok(vec![s.clone()]),
+        Value::Array(items) => items
+            .iter()
+            .map(|x| x.as_str().map(str::to_string).ok_or_else(bad))
+            .collect(),
+        _ => Err(bad()),
+    }
+}
+
+/// A dialect: a preset's name, or a dialect as JSON (a preset's JSON changed, see
+/// [`crate::dialect_json`]).
+///
+/// # Errors
+///
+/// An unknown preset (naming the presets), or JSON that is not a dialect.
+pub fn dialect(spec: Value) -> Result<Dialect, BindError> {
+    match spec {
+        Value::String(name) => Ok(Dialect::preset(&name)?),
+        v @ Value::Object(_) => serde_json::from_value(v).map_err(|e| {
+            BindError::option(
+                "dialect",
+                format!("The dialect is not a valid dialect: {e}"),
+            )
+        }),
+        other => Err(BindError::option(
+            "dialect",
+            format!("A dialect is a preset's name or a dialect object, not {other}"),
+        )),
+    }
+}
+
+const TOOL_OPTIONS: &[&str] = &["labels", "cache_bytes"];
+
+/// A [`DialectTool`] of `dialect` over `scope`, with its own budgets: `labels` (an
+/// object, pattern → the rule's name a refusal quotes, for tools over several roots) and
+/// `cache_bytes` (the index cache the tool reads through, kept across calls; by default
+/// [`DEFAULT_CACHE_BYTES`]; attaching it keeps the dialect's budgets).
+///
+/// # Errors
+///
+/// An unknown option or a bad dialect.
+pub fn tool(dialect_spec: Value, scope: Scope, options: Value) -> Result<DialectTool, BindError> {
+    let d = dialect(dialect_spec)?;
+    let mut o = Opts::new(options, "DialectTool")?;
+    let mut labels = Vec::new();
+    if let Some((spelled, v)) = o.take("labels") {
+        let Value::Object(m) = v else {
+            return Err(BindError::option(
+                &spelled,
+                format!("{spelled} must map patterns to labels, not {v}"),
+            ));
+        };
+        for (pattern, label) in m {
+            let Value::String(label) = label else {
+                return Err(BindError::option(
+                    &spelled,
+                    format!("{spelled}: the label of {pattern:?} must be a string"),
+                ));
+            };
+            labels.push((pattern, label));
+        }
+    }
+    let cache_bytes = o.u64("cache_bytes")?.unwrap_or(DEFAULT_CACHE_BYTES);
+    o.done(TOOL_OPTIONS)?;
+    let mut tool = DialectTool::new(d);
+    if cache_bytes > 0 {
+        let budget = usize::try_from(cache_bytes.max(1 << 20)).unwrap_or(usize::MAX);
+        tool = tool.reader_with(|r| r.cache(Arc::new(IndexCache::new(budget))));
+    }
+    Ok(match scope {
+        Scope::Paths if labels.is_empty() => tool,
+        Scope::Workspace(ws) if labels.is_empty() => tool.workspace(ws),
+        Scope::Paths => {
+            return Err(BindError::option(
+                "labels",
+                "labels name the rules of a workspace's patterns: give a workspace or roots",
+            ))
+        }
+        Scope::Workspace(ws) => tool.roots(label(Roots::new().root(ws), labels)),
+        Scope::Roots(list) => {
+            let roots = list.into_iter().fold(Roots::new(), Roots::root);
+            tool.roots(label(roots, labels))
+        }
+    })
+}
+
+fn label(roots: Roots, labels: Vec<(String, String)>) -> Roots {
+    labels.into_iter().fold(roots, |r, (p, l)| r.label(p, l))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn names_in_either_case() {
+        assert_eq!(snake("maxLineChars"), "max_line_chars");
+        assert_eq!(camel("max_line_chars"), "maxLineChars");
+        let e = reader(json!({"maxLnes": 3})).unwrap_err();
+        assert!(e.message.contains("\"maxLnes\""), "{}", e.message);
+        assert!(e.message.contains("maxLines"), "{}", e.message);
+        let e = reader(json!({"max_lnes": 3})).unwrap_err();
+        assert!(e.message.contains("max_lines"), "{}", e.message);
+    }
+
+    #[test]
+    fn one_selection_at_a_time() {
+        let e = request(json!({"head": 3, "tail": 2})).unwrap_err();
+        assert_eq!(e.kind, "invalid_params");
+        assert!(e.message.contains("head and tail"), "{}", e.message);
+        let e = request(json!({"limit": 3})).unwrap_err();
+        assert_eq!(e.parameter.as_deref(), Some("limit"));
+        assert!(request(json!({"offset": 3, "limit": 2})).is_ok());
+        assert!(request(json!({"bytes": [0, null], "snap": "line"})).is_ok());
+    }
+
+    #[test]
+    fn wrong_types_name_the_option() {
+        let e = reader(json!({"maxLines": -1})).unwrap_err();
+        assert_eq!(e.message, "maxLines must be a non-negative integer, not -1");
+        let e = request(json!({"lines": true})).unwrap_err();
+        assert!(e.message.starts_with("lines must be text"), "{}", e.message);
+        assert!(reader(json!({"max_lines": 3.0})).is_ok());
+    }
+}

@@ -1,0 +1,136 @@
+"""The exceptions ``rangeread`` raises.
+
+Every one is a :class:`rangeread.Error` with ``kind`` (the Rust crate's ``ErrorKind``
+name, such as ``"not_found"``), ``message`` and ``parameter`` (the option or tool
+parameter at fault, as the caller spelled it, or ``None``). Where Python has a builtin
+for the same failure, the exception is also that builtin, so code that already catches
+``FileNotFoundError`` or ``ValueError`` keeps working.
+"""
+
+from __future__ import annotations
+
+import builtins
+import errno
+from typing import Optional
+
+
+class Error(Exception):
+    """A read that failed; ``kind`` says how (the crate's ``ErrorKind`` name)."""
+
+    kind: str
+    message: str
+    parameter: Optional[str]
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.kind = "io"
+        self.parameter = None
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class NotFoundError(Error, FileNotFoundError):
+    """``not_found``: no file at the path."""
+
+
+class IsADirectoryError(Error, builtins.IsADirectoryError):
+    """``is_directory``: the path is a directory."""
+
+
+class NotRegularFileError(Error, OSError):
+    """``not_regular_file``: a FIFO, socket or device (never opened for reading)."""
+
+
+class PermissionDeniedError(Error, PermissionError):
+    """``permission_denied``: the operating system refused to open the file."""
+
+
+class OutsideWorkspaceError(Error, PermissionError):
+    """``outside_workspace``: the path leaves the workspace's root."""
+
+
+class ProtectedError(Error, PermissionError):
+    """``protected``: the path matches a protected pattern (whether it exists is not said)."""
+
+
+class InvalidRangeError(Error, ValueError):
+    """``invalid_range``: a line or byte range that cannot be read."""
+
+
+class InvalidParamsError(Error, ValueError):
+    """``invalid_params``, ``invalid_path``, ``invalid_pattern``: an argument that is
+    malformed, unknown, or in conflict with another."""
+
+
+class InvalidTextError(Error, ValueError):
+    """``invalid_utf8``, ``invalid_encoding``: text that the strict policy refuses."""
+
+
+class BinaryFileError(Error, ValueError):
+    """``binary``: the content is not text."""
+
+
+class DocumentError(Error, ValueError):
+    """``invalid_image``, ``image_too_large``, ``invalid_document``, ``document_limit``:
+    an image or document that cannot be read within its bounds."""
+
+
+class ChangedError(Error, OSError):
+    """``changed``: the file changed while it was read; read it again."""
+
+
+class ScanBudgetError(Error):
+    """``scan_budget``: the read would scan more than the reader's scan budget."""
+
+
+class PanicError(Error):
+    """``panic``: a bug in rangeread, caught before it could abort the interpreter."""
+
+
+_BY_KIND = {
+    "not_found": NotFoundError,
+    "is_directory": IsADirectoryError,
+    "not_regular_file": NotRegularFileError,
+    "permission_denied": PermissionDeniedError,
+    "outside_workspace": OutsideWorkspaceError,
+    "protected": ProtectedError,
+    "invalid_range": InvalidRangeError,
+    "invalid_params": InvalidParamsError,
+    "invalid_path": InvalidParamsError,
+    "invalid_pattern": InvalidParamsError,
+    "invalid_utf8": InvalidTextError,
+    "invalid_encoding": InvalidTextError,
+    "binary": BinaryFileError,
+    "invalid_image": DocumentError,
+    "image_too_large": DocumentError,
+    "invalid_document": DocumentError,
+    "document_limit": DocumentError,
+    "changed": ChangedError,
+    "scan_budget": ScanBudgetError,
+    "panic": PanicError,
+}
+
+
+def make(kind: str, message: str, parameter: Optional[str]) -> Error:
+    """The exception of ``kind`` (called by the extension module)."""
+    cls = _BY_KIND.get(kind, Error)
+    err = cls(message)
+    err.kind = kind
+    err.parameter = parameter
+    if isinstance(err, OSError):
+        # As the builtin's own: the errno of the failure, the message (the path is in
+        # it, escaped; `filename` stays None).
+        err.errno = _ERRNO.get(kind)
+        err.strerror = message
+    return err
+
+
+_ERRNO = {
+    "not_found": errno.ENOENT,
+    "is_directory": errno.EISDIR,
+    "permission_denied": errno.EACCES,
+    "outside_workspace": errno.EACCES,
+    "protected": errno.EACCES,
+}
