@@ -417,10 +417,8 @@ fn selection(o: &mut Opts) -> Result<Option<Selection>, BindError> {
         Some(LineSelection::tail(n).into())
     } else if let Some(line) = o.u64("around")? {
         Some(LineSelection::around(line, context.unwrap_or(10)).into())
-    } else if let Some(line) = o.u64("block")? {
-        Some(LineSelection::block(line).into())
     } else {
-        None
+        o.u64("block")?.map(|line| LineSelection::block(line).into())
     };
     let is = |want: &str| present.first().map(|p| snake(p)) == Some(want.to_string());
     if limit.is_some() && !is("offset") {

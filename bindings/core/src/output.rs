@@ -43,9 +43,9 @@ pub fn read(
 ) -> Result<Output, BindError> {
     let path = path.as_ref();
     Ok(match (request, place) {
-        (Request::Text(sel), Place::Path) => Output::Text(reader.read(path, sel.clone())?),
+        (Request::Text(sel), Place::Path) => Output::Text(reader.read(path, *sel)?),
         (Request::Text(sel), Place::Workspace(ws)) => {
-            Output::Text(reader.read_in(ws, path, sel.clone())?)
+            Output::Text(reader.read_in(ws, path, *sel)?)
         }
         (Request::Outline, Place::Path) => Output::Outline(reader.open(path)?.outline()?),
         (Request::Outline, Place::Workspace(ws)) => {
