@@ -21,7 +21,11 @@ fn materialize(root: &Path, files: &[Value]) {
         } else if let Some(t) = f["text"].as_str() {
             fs::write(&p, t).unwrap();
         } else if let Some(b) = f["base64"].as_str() {
-            fs::write(&p, base64::engine::general_purpose::STANDARD.decode(b).unwrap()).unwrap();
+            fs::write(
+                &p,
+                base64::engine::general_purpose::STANDARD.decode(b).unwrap(),
+            )
+            .unwrap();
         } else if let Some(from) = f["from_repo"].as_str() {
             fs::copy(repo().join(from), &p).unwrap();
         } else {
@@ -68,12 +72,16 @@ fn run(case: &Value) -> Result<(), String> {
         }
         (Err(e), None, Some(want)) => {
             let kind_ok = want["kind"] == e.kind.as_str();
-            let message_ok = want
-                .get("message")
-                .is_none_or(|m| m == e.message.replace(&root.to_string_lossy().into_owned(), "{root}").as_str());
-            (kind_ok && message_ok)
-                .then_some(())
-                .ok_or(format!("error differs: want {want}, got {} {:?}", e.kind, e.message))
+            let message_ok = want.get("message").is_none_or(|m| {
+                m == e
+                    .message
+                    .replace(&root.to_string_lossy().into_owned(), "{root}")
+                    .as_str()
+            });
+            (kind_ok && message_ok).then_some(()).ok_or(format!(
+                "error differs: want {want}, got {} {:?}",
+                e.kind, e.message
+            ))
         }
         (Ok(out), _, _) => Err(format!("expected an error, got {}", out.to_json())),
         (Err(e), _, _) => Err(format!("expected a result, got {} {:?}", e.kind, e.message)),

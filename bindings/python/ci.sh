@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The Python binding as CI checks it: installed the way a user installs it
+# (`pip install ./bindings/python`, maturin from PyPI as the build backend) into a fresh
+# virtual environment, then the done-when one-liner, pytest, and mypy --strict over the
+# package's stubs and a typed sample. Needs python3 (3.9 or later) with venv and pip, and
+# the package registries.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+py="${PYTHON:-python3}"
+venv="$PWD/target/bindings-venv-python"
+rm -rf "$venv"
+"$py" -m venv "$venv"
+"$venv/bin/pip" install -q --upgrade pip
+# The test tools, pinned (what CI used when these numbers were written).
+"$venv/bin/pip" install -q "pytest==9.2.0" "mypy==2.4.1"
+# The extension builds with the `bindings` profile (optimized, no debug info), which the
+# Node binding shares: the library compiles once for both.
+MATURIN_PEP517_ARGS="--profile bindings" "$venv/bin/pip" install -q ./bindings/python
+"$venv/bin/python" -c '
+import rangeread
+r = rangeread.Reader().read("tests/data/sample.txt", lines="40:+2")
+assert r.lines == {"start": 40, "end": 42}, r.lines
+print("rangeread", rangeread.__version__, "read lines", r.lines["start"], "to", r.lines["end"], "of", r.path)
+'
+# Run from outside the source tree so that the installed package is what is imported.
+(cd bindings/python/tests && "$venv/bin/python" -m pytest -q -p no:cacheprovider .)
+# The stubs as a user's type checker sees them (the installed package), and the package's
+# own Python code.
+mypy=("$venv/bin/mypy" --strict --no-incremental --python-executable "$venv/bin/python")
+(cd bindings/python/tests && "${mypy[@]}" typed_sample.py)
+"${mypy[@]}" -p rangeread
