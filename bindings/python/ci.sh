@@ -11,8 +11,8 @@ venv="$PWD/target/bindings-venv-python"
 rm -rf "$venv"
 "$py" -m venv "$venv"
 "$venv/bin/pip" install -q --upgrade pip
-# The test tools, pinned (what CI used when these numbers were written).
-"$venv/bin/pip" install -q "pytest==9.2.0" "mypy==2.4.1"
+# The test tools and the agent framework of test_frameworks.py, pinned (what CI used when these numbers were written).
+"$venv/bin/pip" install -q "pytest==9.2.0" "mypy==2.4.1" "langchain-core==1.8.3"
 # The extension builds with the `bindings` profile (optimized, no debug info), which the
 # Node binding shares: the library compiles once for both.
 MATURIN_PEP517_ARGS="--profile bindings" "$venv/bin/pip" install -q ./bindings/python
