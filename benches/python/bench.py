@@ -50,6 +50,11 @@ def one(name: str, path: str, arg: str) -> None:
         import rangeread as rr
 
         n = rr.Reader(summaries=False).read(path, tail=250).content.count("\n")
+    elif name == "rangeread_tail_if_known":
+        import rangeread as rr
+
+        r = rr.Reader(summaries=False, totals="if_known").read(path, tail=250)
+        n = r.content.count("\n")
     elif name == "deque_tail":
         import collections
 
@@ -76,7 +81,7 @@ def one(name: str, path: str, arg: str) -> None:
         start = int(arg)
         try:
             out = OHEditor()(command="view", path=path, view_range=[start, start + 249])
-            n = str(out).count("\n")
+            n = getattr(out, "output", str(out)).count("\n")
         except Exception as e:  # the tool's own refusal is its answer
             n = -1
             print(f"openhands-aci: {type(e).__name__}: {str(e)[:120]}", file=sys.stderr)
@@ -153,7 +158,7 @@ def main():
     nine_deep = int(subprocess.run(["wc", "-l", str(nine)], capture_output=True, text=True).stdout.split()[0]) * 9 // 10
     pairs = [
         ("deep 250 lines at 90%", big, str(deep), ["rangeread_deep", "islice_deep", "linecache_deep"]),
-        ("tail 250 lines", big, "", ["rangeread_tail", "deque_tail"]),
+        ("tail 250 lines", big, "", ["rangeread_tail", "rangeread_tail_if_known", "deque_tail"]),
         ("whole 1 MiB file", mib, "", ["rangeread_whole", "open_read_whole"]),
         ("openhands view, 250 lines at 90% of 1 GiB", big, str(deep), ["rangeread_openhands", "openhands_aci_view"]),
         ("openhands view, 250 lines at 90% of 9 MiB", nine, str(nine_deep), ["rangeread_openhands", "openhands_aci_view"]),
@@ -183,6 +188,13 @@ def main():
     py_ns, rust_ns = per_call_overhead(REPO / "tests/data/sample.txt")
     report["per_call"] = {"python_ns": round(py_ns), "rust_ns": rust_ns, "overhead_ns": round(py_ns - rust_ns)}
     print(json.dumps(report["per_call"]))
+    import rangeread as rr
+
+    kept = rr.Reader(summaries=False)
+    kept.read(big, lines=f"{deep}:+249")
+    started = time.perf_counter()
+    kept.read(big, lines=f"{deep - 1000}:+249")
+    print(json.dumps({"deep 250 lines again, same Reader (its index kept)": {"call_s": round(time.perf_counter() - started, 6)}}))
 
 
 if __name__ == "__main__":
