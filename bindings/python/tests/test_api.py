@@ -259,3 +259,16 @@ def test_ten_thousand_responds_keep_memory_flat(tmp_path):
     assert not r.is_error
     # 10,000 answers of ~1.5 KB each would be 15 MB if kept; allocator noise is < 4 MB.
     assert grown < 4096, f"RSS grew by {grown} KiB over 10,000 calls"
+
+
+def test_a_fifo_is_refused_without_blocking(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    started = time.monotonic()
+    with pytest.raises(rr.NotRegularFileError) as info:
+        rr.Reader().read(fifo, head=1)
+    assert time.monotonic() - started < 5
+    assert str(info.value) == f'Not a regular file (fifo): "{fifo}"'
+    tool = rr.DialectTool("read_file", workspace=rr.Workspace(tmp_path))
+    answer = tool.respond({"path": "pipe"})
+    assert answer.is_error and "fifo" in answer.text
