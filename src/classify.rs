@@ -111,12 +111,14 @@ impl Classification {
         }
     }
 
-    /// The error a read of a binary file fails with (`None` for text).
-    pub fn binary_error(&self) -> Option<Error> {
+    /// The error a read of a binary file of `file_size` bytes fails with (`None` for
+    /// text).
+    pub fn binary_error(&self, file_size: u64) -> Option<Error> {
         match self {
             Classification::Text(_) => None,
             Classification::Binary(b) => Some(Error::Binary {
                 mime: b.mime.to_string(),
+                file_size,
             }),
         }
     }
@@ -139,9 +141,11 @@ impl Classification {
 ///    kinds (HTML, XML, shell scripts) stay text, and so does any other kind whose sample
 ///    is valid UTF-8 without NUL or disallowed control bytes (PEM, PostScript, RTF, an
 ///    all-ASCII PDF); the MIME type is reported with the text.
-/// 3. **NUL bytes** make the sample binary, unless they form a clear UTF-16 pattern: in
-///    at least half of the code units the high byte is zero, in at most 1/32 the low byte
-///    is, and the sample decodes to text as in step 1.
+/// 3. **NUL bytes** make the sample binary, unless they form a clear UTF-16 pattern: at
+///    least 8 code units and at least half of them with a zero high byte, at most 1/32
+///    with a zero low byte, and the sample decodes to text as in step 1. (A host that
+///    wants every NUL to mean binary, as Goose does, reads with
+///    [`Detection::NulMeansBinary`](crate::Detection::NulMeansBinary).)
 /// 4. **Control bytes.** Bytes below `0x20` other than `\t \n \r \x0c \x1b \x08`, and
 ///    `0x7f`, in more than [`MAX_CONTROL_SHARE`] of the sample make it binary. `\x1b`
 ///    (ANSI colour), `\x08` (overstrike in man pages) and `\x0c` (form feed) are common
@@ -310,6 +314,12 @@ fn classify_body(sample: &[u8], utf8_bom: bool) -> Classification {
         confidence,
         mime,
     })
+}
+
+/// The verdict on a sample with NUL bytes and no byte order mark under
+/// [`crate::Detection::NulMeansBinary`].
+pub(crate) fn nul_binary() -> Classification {
+    binary(OCTET_STREAM, BinaryReason::Nul)
 }
 
 fn binary(mime: &'static str, reason: BinaryReason) -> Classification {
@@ -485,6 +495,10 @@ fn wide_is_text(enc: Encoding, bytes: &[u8]) -> bool {
 
 /// Recognizes UTF-16 without a BOM from where its zero bytes are (see the module docs).
 fn utf16_pattern(sample: &[u8]) -> Option<(Encoding, f32)> {
+    // Without a byte order mark, a few zero bytes are no evidence of UTF-16: the 5-byte
+    // blob `7f 45 00 01 02` has one at an even offset. `file` never takes a file without
+    // a mark for UTF-16; this takes one only on at least `MIN_UTF16_UNITS` code units of
+    // the pattern.
     let n = sample.len() / 2;
     if n == 0 {
         return None;
@@ -503,11 +517,15 @@ fn utf16_pattern(sample: &[u8]) -> Option<(Encoding, f32)> {
     } else {
         (Encoding::Utf16Be, even, odd)
     };
-    if hits * 2 < n || other * 32 > n {
+    if hits < MIN_UTF16_UNITS || hits * 2 < n || other * 32 > n {
         return None;
     }
     wide_is_text(enc, sample).then_some((enc, hits as f32 / n as f32))
 }
+
+/// The code units with a zero high byte that a sample without a byte order mark needs
+/// before its NUL bytes are read as UTF-16 (step 3): eight characters of text.
+const MIN_UTF16_UNITS: usize = 8;
 
 /// How many non-ASCII characters and invalid sequences step 5 weighs to tell UTF-8 with
 /// a few bad bytes from a legacy encoding: the first 64 of the sample. Counting further

@@ -40,11 +40,36 @@ pub enum Detection {
     /// invalid sequences follow the [`Utf8Policy`]. For hosts that classify themselves, or
     /// that want the bytes of a file whatever they are.
     AssumeUtf8,
+    /// As [`Detection::Auto`], except that a NUL byte in a sample without a UTF-16 or
+    /// UTF-32 byte order mark always means binary: no UTF-16 is guessed from the pattern
+    /// of its zero bytes. What Goose, agentwerk and `file` do (a file without a mark is
+    /// never UTF-16 to them).
+    NulMeansBinary,
     /// Go by the byte order mark alone: UTF-16 and UTF-32 with one are decoded, anything
     /// else is UTF-8 (a UTF-8 mark skipped) with invalid sequences by the [`Utf8Policy`];
     /// nothing is refused as binary and no legacy encoding is guessed. Claude Code's Read
     /// reads files so (a Latin-1 `é` becomes U+FFFD, NUL bytes stay in the text).
     ByteOrderMark,
+}
+
+/// What a read answers when its range starts past the end of the file
+/// ([`Reader::past_end`](crate::Reader::past_end)).
+///
+/// The presets of [`crate::tool`] have a richer policy of their own (a note, a message in
+/// the peer's words): `tool::PastEnd`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PastEnd {
+    /// [`Error::LineBeyondEnd`](crate::Error::LineBeyondEnd) or
+    /// [`Error::ByteBeyondEnd`](crate::Error::ByteBeyondEnd), with the file's line count
+    /// or size: what the behaviour contract says. The default.
+    #[default]
+    Error,
+    /// An empty result at the end of the file: `content` empty, `lines: None`, `bytes`
+    /// the empty span at the file's size, `total_lines` set (a line read counted them),
+    /// `adjustments.end_clamped: true`, and `requested` as asked. What rust-mcp-filesystem,
+    /// forge and agentwerk answer.
+    Empty,
 }
 
 /// What an outline ([`Document::outline`](crate::Document::outline)) lists.
@@ -78,6 +103,7 @@ pub(crate) struct Config {
     pub outline_detail: OutlineDetail,
     pub max_scan_bytes: Limit,
     pub threads: usize,
+    pub past_end: PastEnd,
 }
 
 /// Default number of landmarks in an omitted-content summary.
@@ -105,6 +131,7 @@ impl Default for Config {
             outline_detail: OutlineDetail::Definitions,
             max_scan_bytes: Limit::new(0),
             threads: default_threads(),
+            past_end: PastEnd::Error,
         }
     }
 }

@@ -8,7 +8,7 @@ use crate::block::{find_block, Limits};
 use crate::budget::{byte_page, collect_lines, Page};
 use crate::cache::{Attachment, IndexCache};
 use crate::classify::{classify, classify_source, Classification, TextInfo, SAMPLE_SIZE};
-use crate::config::{Config, Detection, Totals};
+use crate::config::{Config, Detection, PastEnd, Totals};
 use crate::decode::decode;
 use crate::error::{Error, Result};
 use crate::indentation::{find_indent_block, Bounds, IndentSelection, IndentSpan};
@@ -140,6 +140,15 @@ impl Document {
         }
         let c = match self.config.detection {
             Detection::Auto => self.classify()?,
+            Detection::NulMeansBinary => match self.classify()? {
+                Classification::Text(t)
+                    if t.bom_len == 0
+                        && matches!(t.encoding, Encoding::Utf16Le | Encoding::Utf16Be) =>
+                {
+                    crate::classify::nul_binary()
+                }
+                c => c,
+            },
             Detection::AssumeUtf8 => Classification::Text(TextInfo {
                 encoding: Encoding::Utf8,
                 bom_len: 0,
@@ -202,6 +211,7 @@ impl Document {
             Classification::Text(t) => Ok(t),
             Classification::Binary(b) => Err(Error::Binary {
                 mime: b.mime.to_string(),
+                file_size: self.src.len(),
             }),
         }
     }
@@ -303,12 +313,24 @@ impl Document {
     }
 
     fn read_once(&mut self, selection: Selection) -> Result<ReadResult> {
+        // The arguments first: a bad range is reported as such, also for a binary file.
+        selection.validate()?;
         self.src.check_unchanged()?;
         self.text()?;
         self.index.set_scan_budget(self.config.max_scan_bytes.get());
         let result = match selection {
             Selection::Lines(sel) => self.read_lines(sel),
             Selection::Bytes(sel) => self.read_bytes(sel),
+        };
+        let result = match result {
+            Err(Error::LineBeyondEnd { total_lines, .. }) if self.empty_past_end() => {
+                self.empty_at_end(&selection, Some(total_lines))
+            }
+            Err(Error::ByteBeyondEnd { .. }) if self.empty_past_end() => {
+                let total = self.index.known_total_lines();
+                self.empty_at_end(&selection, total)
+            }
+            other => other,
         };
         self.index.set_scan_budget(None);
         // What was counted is kept (for the cache too), also when the budget ran out, so
@@ -320,6 +342,43 @@ impl Document {
         self.src.check_unchanged()?;
         self.checkin();
         Ok(result)
+    }
+
+    fn empty_past_end(&self) -> bool {
+        self.config.past_end == PastEnd::Empty
+    }
+
+    /// The answer of [`PastEnd::Empty`]: nothing, at the end of the file.
+    fn empty_at_end(
+        &mut self,
+        selection: &Selection,
+        total_lines: Option<u64>,
+    ) -> Result<ReadResult> {
+        let len = self.src.len();
+        let requested = match *selection {
+            Selection::Bytes(b) => Requested {
+                lines: None,
+                bytes: Some(ByteSpan {
+                    start: b.start.unwrap_or(0),
+                    end: b.end.unwrap_or(len),
+                }),
+            },
+            Selection::Lines(sel) => Requested {
+                lines: sel.as_requested(),
+                bytes: None,
+            },
+        };
+        let page = Page {
+            start: len,
+            end: len,
+            content: self.buffer(),
+            ..Page::default()
+        };
+        let adjustments = Adjustments {
+            end_clamped: true,
+            ..Adjustments::default()
+        };
+        self.finish(page, None, total_lines, requested, adjustments)
     }
 
     /// A count that only adds to the answer (totals, a tail's line numbers under

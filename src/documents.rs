@@ -141,8 +141,8 @@ pub enum DocumentKind {
     Notebook,
 }
 
-/// The kind of a classified file named `path`, or the binary error.
-pub(crate) fn kind_of(class: &Classification, path: &Path) -> Result<DocumentKind> {
+/// The kind of a classified file named `path` of `file_size` bytes, or the binary error.
+pub(crate) fn kind_of(class: &Classification, path: &Path, file_size: u64) -> Result<DocumentKind> {
     let mime = class.mime();
     if mime == Some("application/pdf") {
         return Ok(DocumentKind::Pdf);
@@ -150,7 +150,7 @@ pub(crate) fn kind_of(class: &Classification, path: &Path) -> Result<DocumentKin
     if let Some(f) = mime.and_then(ImageFormat::from_mime) {
         return Ok(DocumentKind::Image(f));
     }
-    if let Some(e) = class.binary_error() {
+    if let Some(e) = class.binary_error(file_size) {
         return Err(e);
     }
     let notebook = path
@@ -227,7 +227,7 @@ impl Reader {
         let class = doc.classification()?;
         let (path, resolved) = doc.paths();
         let (path, resolved) = (path.to_string(), resolved.to_string());
-        let kind = kind_of(&class, Path::new(&path))?;
+        let kind = kind_of(&class, Path::new(&path), doc.source().len())?;
         let budget = self.byte_budget();
         let src = doc.source();
         Ok(match kind {
@@ -271,25 +271,30 @@ mod tests {
     fn kinds_come_from_content_and_the_notebook_name() {
         let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0";
         assert_eq!(
-            kind_of(&classify(png), Path::new("x.txt")).unwrap(),
+            kind_of(&classify(png), Path::new("x.txt"), 0).unwrap(),
             DocumentKind::Image(ImageFormat::Png)
         );
         let json = b"{\"cells\": []}";
         assert_eq!(
-            kind_of(&classify(json), Path::new("a.IPYNB")).unwrap(),
+            kind_of(&classify(json), Path::new("a.IPYNB"), 0).unwrap(),
             DocumentKind::Notebook
         );
         assert_eq!(
-            kind_of(&classify(json), Path::new("a.json")).unwrap(),
+            kind_of(&classify(json), Path::new("a.json"), 0).unwrap(),
             DocumentKind::Text
         );
         assert_eq!(
-            kind_of(&classify(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n"), Path::new("a")).unwrap(),
+            kind_of(
+                &classify(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n"),
+                Path::new("a"),
+                0
+            )
+            .unwrap(),
             DocumentKind::Pdf
         );
         let zip = b"PK\x03\x04\x14\0\0\0\x08\0";
         assert!(matches!(
-            kind_of(&classify(zip), Path::new("a.ipynb")),
+            kind_of(&classify(zip), Path::new("a.ipynb"), 0),
             Err(Error::Binary { .. })
         ));
     }

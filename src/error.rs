@@ -76,13 +76,20 @@ pub enum Error {
         /// The file's size.
         file_size: u64,
     },
-    /// A line number of 0 was given; lines are 1-indexed.
+    /// A line number of 0 was given; lines are 1-indexed. Kind [`ErrorKind::ZeroLine`].
     #[error("{field} (0) is invalid: lines are 1-indexed")]
     ZeroLine {
-        /// The parameter that was 0 (`start_line` or `end_line`).
+        /// The parameter that was 0 (`start_line`, `end_line`, `line`, `anchor_line`).
         field: &'static str,
+        /// The first line asked for, as given (`Some(0)` when it is the zero; `None` when
+        /// the selection had no start, or is a single line such as `line`).
+        start: Option<i64>,
+        /// The last line asked for, as given (`Some(0)` when it is the zero; `None` when
+        /// the selection had no end: a range open at the end, an offset and a limit, a
+        /// single line).
+        end: Option<i64>,
     },
-    /// A line range whose start lies after its end.
+    /// A line range whose start lies after its end. Kind [`ErrorKind::StartAfterEnd`].
     #[error("Invalid range specified: start_line ({start}) is greater than end_line ({end}).")]
     LineStartAfterEnd {
         /// The first line asked for.
@@ -90,7 +97,9 @@ pub enum Error {
         /// The last line asked for.
         end: i64,
     },
-    /// A line range that starts after the last line of the file.
+    /// A line range that starts after the last line of the file. Kind
+    /// [`ErrorKind::BeyondEnd`]; [`Reader::past_end`](crate::Reader::past_end) answers it
+    /// with an empty result instead.
     #[error(
         "Invalid range specified: start_line ({start}) is beyond the end of the file ({total_lines} lines)."
     )]
@@ -100,7 +109,7 @@ pub enum Error {
         /// The number of lines in the file.
         total_lines: u64,
     },
-    /// A byte range whose start lies after its end.
+    /// A byte range whose start lies after its end. Kind [`ErrorKind::StartAfterEnd`].
     #[error("Invalid range specified: start_byte ({start}) is greater than end_byte ({end}).")]
     ByteStartAfterEnd {
         /// The first byte asked for.
@@ -108,7 +117,9 @@ pub enum Error {
         /// The end (exclusive) asked for.
         end: u64,
     },
-    /// A byte range that starts after the end of the file.
+    /// A byte range that starts after the end of the file. Kind [`ErrorKind::BeyondEnd`];
+    /// [`Reader::past_end`](crate::Reader::past_end) answers it with an empty result
+    /// instead.
     #[error(
         "Invalid range specified: start_byte ({start}) is beyond the end of the file ({file_size} bytes)."
     )]
@@ -155,6 +166,8 @@ pub enum Error {
     Binary {
         /// The detected MIME type (`application/octet-stream` when unknown).
         mime: String,
+        /// The file's size in bytes, for hosts that answer `(N bytes)`.
+        file_size: u64,
     },
     /// The path leaves the workspace root.
     #[error("Path {} is outside the workspace", escaped(.path))]
@@ -343,12 +356,12 @@ impl Error {
             Error::NotRegularFile { .. } => ErrorKind::NotRegularFile,
             Error::Changed { .. } => ErrorKind::Changed,
             Error::ScanBudget { .. } => ErrorKind::ScanBudget,
-            Error::ZeroLine { .. }
-            | Error::LineStartAfterEnd { .. }
-            | Error::LineBeyondEnd { .. }
-            | Error::ByteStartAfterEnd { .. }
-            | Error::ByteBeyondEnd { .. }
-            | Error::InvalidSelection { .. } => ErrorKind::InvalidRange,
+            Error::ZeroLine { .. } => ErrorKind::ZeroLine,
+            Error::LineStartAfterEnd { .. } | Error::ByteStartAfterEnd { .. } => {
+                ErrorKind::StartAfterEnd
+            }
+            Error::LineBeyondEnd { .. } | Error::ByteBeyondEnd { .. } => ErrorKind::BeyondEnd,
+            Error::InvalidSelection { .. } => ErrorKind::InvalidRange,
             Error::InvalidParameter { .. } => ErrorKind::InvalidParams,
             Error::InvalidUtf8 { .. } => ErrorKind::InvalidUtf8,
             Error::InvalidText { .. } => ErrorKind::InvalidEncoding,
@@ -414,7 +427,8 @@ impl Error {
 }
 
 /// What kind of [`Error`] happened: [`Error::kind`]. Several variants of [`Error`] can
-/// share a kind (every malformed range is [`ErrorKind::InvalidRange`]).
+/// share a kind when a host would act on them alike (a start after the end of a line
+/// range and of a byte range are both [`ErrorKind::StartAfterEnd`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorKind {
@@ -430,8 +444,18 @@ pub enum ErrorKind {
     Changed,
     /// [`Error::ScanBudget`]: `scan_budget`.
     ScanBudget,
-    /// A line or byte range, or a selection, that cannot be read: `invalid_range`.
+    /// A selection that cannot be parsed ([`Error::InvalidSelection`]), a page range of a
+    /// PDF past its end or a notebook cell that does not exist: `invalid_range`.
     InvalidRange,
+    /// [`Error::ZeroLine`], a line number of 0 (lines are 1-indexed): `zero_line`.
+    ZeroLine,
+    /// [`Error::LineStartAfterEnd`] and [`Error::ByteStartAfterEnd`], a range whose start
+    /// lies after its end: `start_after_end`.
+    StartAfterEnd,
+    /// [`Error::LineBeyondEnd`] and [`Error::ByteBeyondEnd`], a range that starts past the
+    /// end of the file (many hosts answer it with empty content: see
+    /// [`Reader::past_end`](crate::Reader::past_end)): `beyond_end`.
+    BeyondEnd,
     /// [`Error::InvalidParameter`], a tool parameter that is malformed or conflicts
     /// with another: `invalid_params`.
     InvalidParams,
@@ -488,6 +512,9 @@ impl ErrorKind {
             ErrorKind::Changed => "changed",
             ErrorKind::ScanBudget => "scan_budget",
             ErrorKind::InvalidRange => "invalid_range",
+            ErrorKind::ZeroLine => "zero_line",
+            ErrorKind::StartAfterEnd => "start_after_end",
+            ErrorKind::BeyondEnd => "beyond_end",
             ErrorKind::InvalidParams => "invalid_params",
             ErrorKind::InvalidUtf8 => "invalid_utf8",
             ErrorKind::InvalidEncoding => "invalid_encoding",
@@ -512,6 +539,31 @@ impl ErrorKind {
             ErrorKind::DocumentLimit => "document_limit",
             ErrorKind::Io => "io",
         }
+    }
+}
+
+impl ErrorKind {
+    /// Whether the arguments, not the file, are at fault: [`ErrorKind::InvalidRange`],
+    /// [`ErrorKind::ZeroLine`], [`ErrorKind::StartAfterEnd`] and [`ErrorKind::BeyondEnd`],
+    /// for a host that maps them all onto one "invalid range" of its own.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use rangeread::{ErrorKind, LineSelection, Reader};
+    ///
+    /// let err = Reader::new().read("tests/data/sample.txt", LineSelection::from(0..=5)).unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::ZeroLine);
+    /// assert!(err.kind().is_range());
+    /// ```
+    pub fn is_range(self) -> bool {
+        matches!(
+            self,
+            ErrorKind::InvalidRange
+                | ErrorKind::ZeroLine
+                | ErrorKind::StartAfterEnd
+                | ErrorKind::BeyondEnd
+        )
     }
 }
 

@@ -148,6 +148,8 @@ impl IndentSelection {
         if self.anchor_line == 0 {
             return Err(Error::ZeroLine {
                 field: "anchor_line",
+                start: Some(0),
+                end: None,
             });
         }
         if self.max_lines == Some(0) {

@@ -281,7 +281,7 @@ pub use classify::{
     LegacyEncoding, TextInfo, MAX_CONTROL_SHARE, SAMPLE_SIZE,
 };
 pub use config::{
-    Detection, OutlineDetail, Totals, DEFAULT_LANDMARK_WINDOW, DEFAULT_MAX_LANDMARKS,
+    Detection, OutlineDetail, PastEnd, Totals, DEFAULT_LANDMARK_WINDOW, DEFAULT_MAX_LANDMARKS,
     DEFAULT_OUTLINE_MAX_BYTES,
 };
 pub use decode::Utf8Policy;

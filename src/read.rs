@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crate::budget::Limit;
 use crate::cache::IndexCache;
-use crate::config::{Config, Detection, OutlineDetail, Totals};
+use crate::config::{Config, Detection, OutlineDetail, PastEnd, Totals};
 use crate::decode::Utf8Policy;
 use crate::document::Document;
 use crate::error::{Error, Result};
@@ -77,6 +77,28 @@ impl Reader {
     /// By default, [`Totals::Auto`].
     pub fn totals(mut self, totals: Totals) -> Reader {
         self.config.totals = totals;
+        self
+    }
+
+    /// By default, a range that starts past the end of the file is an error
+    /// ([`PastEnd::Error`]: [`Error::LineBeyondEnd`] or [`Error::ByteBeyondEnd`]);
+    /// [`PastEnd::Empty`] answers it with an empty result at the end of the file, as many
+    /// hosts do. Malformed ranges (a 0 line, a start after the end) stay errors.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use rangeread::{ByteSelection, LineSelection, PastEnd, Reader};
+    ///
+    /// let reader = Reader::new().past_end(PastEnd::Empty);
+    /// let r = reader.read("tests/data/sample.txt", LineSelection::from(500..=510))?;
+    /// assert_eq!((r.content.as_str(), r.lines, r.total_lines), ("", None, Some(60)));
+    /// let r = reader.read("tests/data/sample.txt", ByteSelection::from(9000..9100))?;
+    /// assert_eq!((r.bytes.start, r.bytes.end), (3228, 3228));
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn past_end(mut self, policy: PastEnd) -> Reader {
+        self.config.past_end = policy;
         self
     }
 
@@ -322,6 +344,7 @@ impl Reader {
         selection: impl Into<Selection>,
     ) -> Result<ReadResult> {
         let selection = selection.into();
+        selection.validate()?;
         self.retrying(|| self.open(path.as_ref())?.read(selection))
     }
 
@@ -355,6 +378,7 @@ impl Reader {
         selection: impl Into<Selection>,
     ) -> Result<ReadResult> {
         let selection = selection.into();
+        selection.validate()?;
         self.retrying(|| self.open_in(workspace, path.as_ref())?.read(selection))
     }
 

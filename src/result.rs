@@ -244,7 +244,13 @@ pub struct ReadResult {
     pub content: String,
     /// Size of the file in bytes.
     pub file_size: u64,
-    /// Lines in the file, when known (see [`crate::Totals`]).
+    /// Lines in the file, when known (see [`crate::Totals`]). Always `Some` for a line
+    /// read that returned the file's whole text (it counted every line), for every read under
+    /// [`Totals::Always`](crate::Totals::Always), and for line selections under the
+    /// default [`Totals::Auto`](crate::Totals::Auto) unless a scan budget
+    /// ([`Reader::max_scan_bytes`](crate::Reader::max_scan_bytes)) ran out; `None` only
+    /// where a count was not asked for (byte reads under `Auto`, and `Totals::IfKnown`).
+    /// [`Document::total_lines`](crate::Document::total_lines) gives a plain `u64`.
     pub total_lines: Option<u64>,
     /// The file's text encoding (`utf-8`, `utf-16le`, `utf-16be`, `utf-32le`,
     /// `utf-32be`, or a legacy encoding's WHATWG label such as `shift_jis`), found by

@@ -211,23 +211,21 @@ impl LineSelection {
                 "Invalid line range {text:?}: expected A:B, A:, :B, A:+N or -N:"
             ))
         };
-        let num = |s: &str, field: &'static str| -> Result<Option<i64>> {
+        let num = |s: &str| -> Result<Option<i64>> {
             let s = s.trim();
             if s.is_empty() {
                 return Ok(None);
             }
-            let v: i64 = s.parse().map_err(|_| bad())?;
-            if v == 0 {
-                return Err(Error::ZeroLine { field });
-            }
-            Ok(Some(v))
+            s.parse().map(Some).map_err(|_| bad())
         };
         let Some((a, b)) = t.split_once(':') else {
-            let line = num(t, "start_line")?.ok_or_else(bad)?;
-            return Ok(LineSelection::range(Some(line), Some(line)));
+            let line = num(t)?.ok_or_else(bad)?;
+            let sel = LineSelection::range(Some(line), Some(line));
+            sel.validate()?;
+            return Ok(sel);
         };
-        let start = num(a, "start_line")?;
-        if let Some(n) = b.trim().strip_prefix('+') {
+        let start = num(a)?;
+        let sel = if let Some(n) = b.trim().strip_prefix('+') {
             let n: u64 = n.trim().parse().map_err(|_| bad())?;
             let s = start.ok_or_else(bad)?;
             if s < 0 {
@@ -236,10 +234,47 @@ impl LineSelection {
             let end = s
                 .checked_add(i64::try_from(n).map_err(|_| bad())?)
                 .ok_or_else(bad)?;
-            return Ok(LineSelection::range(Some(s), Some(end)));
+            LineSelection::range(Some(s), Some(end))
+        } else {
+            LineSelection::range(start, num(b)?)
+        };
+        // A zero on either side, with the other bound; a start after the end stays for
+        // the read to report (as `validate` does there).
+        if let LineSelection::Range { start, end } = sel {
+            if start == Some(0) || end == Some(0) {
+                sel.validate()?;
+            }
         }
-        let end = num(b, "end_line")?;
-        Ok(LineSelection::range(start, end))
+        Ok(sel)
+    }
+
+    /// The selection as asked, in the result's terms, without the file (head and tail
+    /// have no line numbers until the file is read).
+    pub(crate) fn as_requested(&self) -> Option<RequestedLines> {
+        let i = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+        match *self {
+            LineSelection::Range { start, end } => Some(RequestedLines {
+                start: start.unwrap_or(1),
+                end,
+            }),
+            LineSelection::OffsetLimit { offset, limit } => Some(RequestedLines {
+                start: i(offset),
+                end: limit.map(|n| i(offset.saturating_add(n).saturating_sub(1))),
+            }),
+            LineSelection::Around { line, context } => Some(RequestedLines {
+                start: i(line.saturating_sub(context).max(1)),
+                end: Some(i(line.saturating_add(context))),
+            }),
+            LineSelection::Block { line } => Some(RequestedLines {
+                start: i(line),
+                end: None,
+            }),
+            LineSelection::Indentation(sel) => Some(RequestedLines {
+                start: i(sel.anchor_line),
+                end: None,
+            }),
+            LineSelection::Head(_) | LineSelection::Tail(_) => None,
+        }
     }
 
     /// Checks what can be checked without the file: 0 lines, and a start after the end
@@ -247,13 +282,13 @@ impl LineSelection {
     pub(crate) fn validate(&self) -> Result<()> {
         match *self {
             LineSelection::Range { start, end } => {
-                if start == Some(0) {
-                    return Err(Error::ZeroLine {
-                        field: "start_line",
-                    });
-                }
-                if end == Some(0) {
-                    return Err(Error::ZeroLine { field: "end_line" });
+                if start == Some(0) || end == Some(0) {
+                    let field = if start == Some(0) {
+                        "start_line"
+                    } else {
+                        "end_line"
+                    };
+                    return Err(Error::ZeroLine { field, start, end });
                 }
                 if let (Some(s), Some(e)) = (start, end) {
                     if (s > 0) == (e > 0) && s > e {
@@ -264,9 +299,15 @@ impl LineSelection {
             }
             LineSelection::OffsetLimit { offset: 0, .. } => Err(Error::ZeroLine {
                 field: "start_line",
+                start: Some(0),
+                end: None,
             }),
             LineSelection::Around { line: 0, .. } | LineSelection::Block { line: 0 } => {
-                Err(Error::ZeroLine { field: "line" })
+                Err(Error::ZeroLine {
+                    field: "line",
+                    start: Some(0),
+                    end: None,
+                })
             }
             LineSelection::Indentation(sel) => sel.validate(),
             _ => Ok(()),
@@ -443,6 +484,26 @@ pub enum Selection {
 impl Default for Selection {
     fn default() -> Self {
         Selection::Lines(LineSelection::default())
+    }
+}
+
+impl Selection {
+    /// Checks what can be checked without the file (a 0 line, a start after the end
+    /// when both sides count the same way), so that a bad range is reported as such
+    /// before the file is opened or classified.
+    pub(crate) fn validate(&self) -> Result<()> {
+        match self {
+            Selection::Lines(sel) => sel.validate(),
+            Selection::Bytes(ByteSelection {
+                start: Some(start),
+                end: Some(end),
+                ..
+            }) if start > end => Err(Error::ByteStartAfterEnd {
+                start: *start,
+                end: *end,
+            }),
+            Selection::Bytes(_) => Ok(()),
+        }
     }
 }
 

@@ -92,7 +92,7 @@ fn binary_files_fail_with_the_contract_message() {
         );
         assert_eq!(err.kind().as_str(), "binary");
         assert!(
-            matches!(&err, Error::Binary { mime: m } if m == mime),
+            matches!(&err, Error::Binary { mime: m, .. } if m == mime),
             "{name}"
         );
         // Documents made from a source classify on the first read.

@@ -172,7 +172,7 @@ fn a_binary_object_is_refused_with_its_type() {
         .read(LineSelection::head(10))
         .unwrap_err();
     assert!(
-        matches!(&err, Error::Binary { mime } if mime.contains("executable") || mime.contains("elf")),
+        matches!(&err, Error::Binary { mime, .. } if mime.contains("executable") || mime.contains("elf")),
         "{err}"
     );
     assert!(err

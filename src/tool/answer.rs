@@ -162,7 +162,7 @@ fn error_text(d: &Dialect, e: &Error, place: &Place, dirs: &str) -> String {
     };
     let path = path.map(|p| p.display().to_string()).unwrap_or_default();
     let mime = match e {
-        Error::Binary { mime } => mime.as_str(),
+        Error::Binary { mime, .. } => mime.as_str(),
         _ => "",
     };
     let [cwd, abs, ext, did_you_mean] = place.values();

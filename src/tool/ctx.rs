@@ -164,7 +164,7 @@ pub(crate) fn bounds(sel: &Selection) -> Option<(u64, Option<u64>)> {
 /// (the library's error knows the MIME type only).
 pub(crate) fn binary_error(d: &Dialect, e: Error, path: &str) -> Error {
     match (e, &d.errors.binary) {
-        (Error::Binary { mime }, Some(t)) => param(
+        (Error::Binary { mime, .. }, Some(t)) => param(
             path_name(d),
             fill(t, &[("path", &path), ("mime", &mime.as_str())]),
         ),

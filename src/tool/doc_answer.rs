@@ -101,7 +101,7 @@ pub(crate) fn read(ctx: &Ctx, request: &Request, plan: &Plan) -> Result<Option<D
             }));
         }
     }
-    let Ok(kind) = kind_of(&class, Path::new(&path)) else {
+    let Ok(kind) = kind_of(&class, Path::new(&path), doc.source().len()) else {
         return Ok(None);
     };
     let wanted = match kind {

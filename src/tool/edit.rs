@@ -34,15 +34,18 @@ use crate::text::line_feeds;
 /// # Ok::<(), rangeread::Error>(())
 /// ```
 pub fn line_offsets(content: &str, start_line: usize, end_line: usize) -> Result<(usize, usize)> {
-    if start_line == 0 {
+    let i = |v: usize| i64::try_from(v).unwrap_or(i64::MAX);
+    if start_line == 0 || end_line == 0 {
         return Err(Error::ZeroLine {
-            field: "start_line",
+            field: if start_line == 0 {
+                "start_line"
+            } else {
+                "end_line"
+            },
+            start: Some(i(start_line)),
+            end: Some(i(end_line)),
         });
     }
-    if end_line == 0 {
-        return Err(Error::ZeroLine { field: "end_line" });
-    }
-    let i = |v: usize| i64::try_from(v).unwrap_or(i64::MAX);
     if start_line > end_line {
         return Err(Error::LineStartAfterEnd {
             start: i(start_line),

@@ -43,7 +43,10 @@ pub(crate) fn before(d: &Dialect, ws: Option<&Workspace>, path: &str) -> Result<
         let mime = "application/octet-stream";
         return match binary(f, &shown, mime) {
             Some(text) => Ok(Some(text)),
-            None => Err(Error::Binary { mime: mime.into() }),
+            None => Err(Error::Binary {
+                mime: mime.into(),
+                file_size: size,
+            }),
         };
     }
     Ok(None)
@@ -98,7 +101,10 @@ pub(crate) fn after(
     let resolved = PathBuf::from(&r.resolved_path);
     match binary(&d.files, &shown(ws, &resolved, path), mime) {
         Some(text) => Ok(Some(text)),
-        None => Err(Error::Binary { mime: mime.into() }),
+        None => Err(Error::Binary {
+            mime: mime.into(),
+            file_size: r.file_size,
+        }),
     }
 }
 

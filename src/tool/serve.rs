@@ -259,10 +259,10 @@ impl DialectTool {
                     listing::list(form, ctx.workspace, ctx.path, &request.path, d.paths.show)?;
                 return Ok(Answer::note(plan, text));
             }
-            Err(Error::Binary { mime }) => {
+            Err(Error::Binary { mime, file_size }) => {
                 match files::binary_answer(d, ctx.workspace, ctx.path, &mime) {
                     Some(text) => return instead(text),
-                    None => return Err(Error::Binary { mime }),
+                    None => return Err(Error::Binary { mime, file_size }),
                 }
             }
             Err(e) => return Err(e),

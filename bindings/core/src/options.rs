@@ -188,7 +188,7 @@ const READER_OPTIONS: &[&str] = &[
 ];
 
 /// A [`Reader`] from its options: `max_lines`, `max_bytes`, `max_line_chars` (0: no
-/// limit), `strict_utf8`, `detection` (`auto`, `assume_utf8`, `byte_order_mark`),
+/// limit), `strict_utf8`, `detection` (`auto`, `nul_means_binary`, `assume_utf8`, `byte_order_mark`),
 /// `totals` (`auto`, `if_known`, `always`), `summaries`, `max_landmarks`,
 /// `landmark_window`, `max_scan_bytes`, `threads`, `retries`, `members` (outlines list
 /// a type's fields and variants), `cache_bytes` (the index cache, by default

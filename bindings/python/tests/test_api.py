@@ -42,8 +42,8 @@ def test_raw_bytes_are_the_files():
     [
         (lambda: rr.Reader().read(REPO / "no/such.txt"), "not_found", FileNotFoundError),
         (lambda: rr.Reader().read(REPO / "tests"), "is_directory", IsADirectoryError),
-        (lambda: rr.Reader().read(SAMPLE, lines="9:3"), "invalid_range", ValueError),
-        (lambda: rr.Reader().read(SAMPLE, lines=(0, 2)), "invalid_range", ValueError),
+        (lambda: rr.Reader().read(SAMPLE, lines="9:3"), "start_after_end", ValueError),
+        (lambda: rr.Reader().read(SAMPLE, lines=(0, 2)), "zero_line", ValueError),
         (lambda: rr.Reader().read(SAMPLE, head=1, tail=1), "invalid_params", ValueError),
         (lambda: rr.Reader(max_lines=-1), "invalid_params", ValueError),
         (lambda: rr.Reader(max_lnes=1), "invalid_params", ValueError),

@@ -56,7 +56,10 @@ class ProtectedError(Error, PermissionError):
 
 
 class InvalidRangeError(Error, ValueError):
-    """``invalid_range``: a line or byte range that cannot be read."""
+    """A line or byte range that cannot be read; ``kind`` says which: ``zero_line`` (a
+    line number of 0), ``start_after_end``, ``beyond_end`` (the range starts past the
+    end of the file), or ``invalid_range`` (a selection that cannot be parsed, a page or
+    cell that does not exist)."""
 
 
 class InvalidParamsError(Error, ValueError):
@@ -97,6 +100,9 @@ _BY_KIND = {
     "outside_workspace": OutsideWorkspaceError,
     "protected": ProtectedError,
     "invalid_range": InvalidRangeError,
+    "zero_line": InvalidRangeError,
+    "start_after_end": InvalidRangeError,
+    "beyond_end": InvalidRangeError,
     "invalid_params": InvalidParamsError,
     "invalid_path": InvalidParamsError,
     "invalid_pattern": InvalidParamsError,

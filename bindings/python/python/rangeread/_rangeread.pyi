@@ -147,7 +147,7 @@ class Reader:
         max_bytes: int = ...,
         max_line_chars: int = ...,
         strict_utf8: bool = ...,
-        detection: Literal["auto", "assume_utf8", "byte_order_mark"] = ...,
+        detection: Literal["auto", "nul_means_binary", "assume_utf8", "byte_order_mark"] = ...,
         totals: Literal["auto", "if_known", "always"] = ...,
         summaries: bool = ...,
         max_landmarks: int = ...,
