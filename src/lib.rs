@@ -308,3 +308,21 @@ pub use workspace::{OpenStrategy, Opened, Workspace, WorkspaceBuilder, Workspace
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+// The Rust blocks of docs/*.md, compiled as doc tests (`tests/readme.rs` checks that
+// every file with a Rust block is listed here, and that no block opts out of compiling).
+#[cfg(doctest)]
+#[doc = include_str!("../docs/embedding.md")]
+pub struct EmbeddingDoctests;
+#[cfg(all(doctest, feature = "images", feature = "pdf"))]
+#[doc = include_str!("../docs/documents.md")]
+pub struct DocumentsDoctests;
+#[cfg(doctest)]
+#[doc = include_str!("../docs/persistent-index.md")]
+pub struct PersistentIndexDoctests;
+#[cfg(all(doctest, feature = "object-store"))]
+#[doc = include_str!("../docs/remote.md")]
+pub struct RemoteDoctests;
+#[cfg(doctest)]
+#[doc = include_str!("../docs/security.md")]
+pub struct SecurityDoctests;

@@ -36,3 +36,91 @@ fn every_rust_block_of_the_readme_is_compiled() {
         "README blocks are doc tests, not copies"
     );
 }
+
+/// The Rust blocks of docs/*.md are doc tests too (`src/lib.rs` includes each file that
+/// has one): a new file with a Rust block must be listed there, and no block may opt out
+/// of compiling (`ignore`, `text` in a `rust` fence).
+#[test]
+fn every_rust_block_of_the_docs_is_compiled() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let lib = std::fs::read_to_string(format!("{root}/src/lib.rs")).unwrap();
+    let mut compiled = 0;
+    for entry in std::fs::read_dir(format!("{root}/docs")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !name.ends_with(".md") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut in_block = false;
+        let mut rust_blocks = 0;
+        for line in text.lines().filter(|l| l.starts_with("```")) {
+            if in_block {
+                in_block = false;
+                continue;
+            }
+            in_block = true;
+            let lang = &line[3..];
+            assert_ne!(
+                lang, "",
+                "docs/{name}: a fence without a language is compiled as Rust by rustdoc; name it"
+            );
+            if lang.split(',').next() == Some("rust") {
+                rust_blocks += 1;
+                for flag in lang.split(',').skip(1) {
+                    assert!(
+                        flag == "no_run" || flag == "should_panic",
+                        "docs/{name}: a Rust block that is not compiled: {line}"
+                    );
+                }
+            }
+        }
+        if rust_blocks > 0 {
+            assert!(
+                lib.contains(&format!("#[doc = include_str!(\"../docs/{name}\")]")),
+                "docs/{name} has {rust_blocks} Rust blocks: include it in src/lib.rs as a doc test"
+            );
+            compiled += 1;
+        }
+    }
+    assert!(compiled >= 5, "only {compiled} docs with Rust blocks found");
+}
+
+/// docs/mcp.md says what `mcp_server --help` says: its synopsis names every preset the
+/// server takes, and its table every flag.
+#[test]
+fn the_mcp_docs_name_every_preset_and_every_flag() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let docs = std::fs::read_to_string(format!("{root}/docs/mcp.md")).unwrap();
+    let help = std::fs::read_to_string(format!("{root}/mcp-server/src/options.rs")).unwrap();
+    let help = &help[help.find("pub const HELP").unwrap()..];
+    let help = &help[..help.find("\";").unwrap()];
+    let synopsis_at = docs
+        .find("mcp_server [--preset ")
+        .expect("docs/mcp.md's synopsis");
+    let synopsis = &docs[synopsis_at..synopsis_at + docs[synopsis_at..].find("```").unwrap()];
+    for name in rangeread::tool::Dialect::preset_names() {
+        assert!(
+            synopsis.contains(name),
+            "docs/mcp.md's synopsis does not name the preset {name}"
+        );
+        assert!(
+            help.contains(name),
+            "mcp_server --help does not name the preset {name}"
+        );
+    }
+    let mut flags: Vec<&str> = help
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')')
+        .filter(|w| w.starts_with("--") && w.len() > 2)
+        .map(|w| w.split('=').next().unwrap())
+        .collect();
+    flags.sort_unstable();
+    flags.dedup();
+    assert!(flags.len() >= 15, "{flags:?}");
+    for flag in flags {
+        assert!(
+            docs.contains(&format!("`{flag}")),
+            "docs/mcp.md does not describe {flag} (in mcp_server --help)"
+        );
+    }
+}
