@@ -235,8 +235,8 @@ pub fn unicode_encodings(text: &str) -> Vec<(&'static str, Vec<u8>)> {
     ]
 }
 
-/// `target/<profile>/mcp_server` (package `rangeread-mcp-server`, with its default
-/// features: the document readers), built by cargo if out of date: a no-op when it is up
+/// `target/<profile>/mcp_server` (package `rangeread-mcp-server`, with the document
+/// readers and object storage), built by cargo if out of date: a no-op when it is up
 /// to date, a rebuild when the library or the server changed (a stale binary would test
 /// old code).
 pub fn mcp_server_binary() -> PathBuf {
@@ -250,7 +250,7 @@ pub fn mcp_server_binary() -> PathBuf {
     cargo
         .args(["build", "-p", "rangeread-mcp-server", "--bin", "mcp_server"])
         // The tests of object storage need the feature: one build serves every test.
-        .args(["--features", "object-store"])
+        .args(["--features", "object-store,documents"])
         .current_dir(env!("CARGO_MANIFEST_DIR"));
     if profile_dir.file_name().is_some_and(|n| n == "release") {
         cargo.arg("--release");
