@@ -18,7 +18,7 @@ use crate::lines::Lines;
 use crate::pool::BufferPool;
 use crate::result::{
     Adjustments, ByteSpan, CutLine, Fingerprint, Landmark, LineEnding, LineSpan, Outline,
-    ReadResult, Requested, Truncation,
+    ReadResult, Requested, Truncation, TruncationReason,
 };
 use crate::select::{resolve_bytes, ByteSelection, LineSelection, Plan, Planner, Selection};
 use crate::source::Source;
@@ -563,8 +563,14 @@ impl Document {
     ) -> Result<ReadResult> {
         let file_size = self.src.len();
         let first_line = lines.map(|l| l.start);
+        let budget = self.config.budget;
         let truncated = page.stop.map(|stop| Truncation {
             reason: stop.reason,
+            limit: match stop.reason {
+                TruncationReason::MaxLines => budget.max_lines.get(),
+                TruncationReason::MaxBytes => budget.max_bytes.get(),
+            }
+            .unwrap_or(0),
             next_start_byte: stop.next_byte,
             next_start_line: match (stop.at_line_start, lines) {
                 (true, Some(l)) => Some(l.end + 1),

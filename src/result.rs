@@ -89,6 +89,11 @@ pub enum TruncationReason {
 pub struct Truncation {
     /// The budget that was reached.
     pub reason: TruncationReason,
+    /// Its value as applied to this read: lines for [`TruncationReason::MaxLines`],
+    /// bytes of content for [`TruncationReason::MaxBytes`]; what a note that names the
+    /// budget states.
+    #[serde(default)]
+    pub limit: u64,
     /// The first byte not returned.
     pub next_start_byte: u64,
     /// The first line not returned, when the page ended at a line boundary.

@@ -8,9 +8,15 @@ use std::process::Command;
 /// The packages (`name vX`) of `cargo tree ARGS`: normal and build dependencies (and
 /// dev-dependencies of the root with `dev`).
 fn packages(args: &[&str], dev: bool) -> usize {
-    let edges = if dev { "normal,build,dev" } else { "normal,build" };
+    let edges = if dev {
+        "normal,build,dev"
+    } else {
+        "normal,build"
+    };
     let out = Command::new(env!("CARGO"))
-        .args(["tree", "--locked", "--prefix", "none", "-f", "{p}", "-e", edges])
+        .args([
+            "tree", "--locked", "--prefix", "none", "-f", "{p}", "-e", edges,
+        ])
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
@@ -54,7 +60,9 @@ fn check(file: &str, text: &str, stated: usize, counted: usize, failures: &mut V
     let content = std::fs::read_to_string(&path).unwrap();
     let flat = content.split_whitespace().collect::<Vec<_>>().join(" ");
     if !flat.contains(text) {
-        failures.push(format!("{file} no longer says {text:?}: update tests/build_cost.rs"));
+        failures.push(format!(
+            "{file} no longer says {text:?}: update tests/build_cost.rs"
+        ));
     }
     let off = (stated as f64 - counted as f64).abs() / counted.max(1) as f64;
     if off > 0.10 {
@@ -71,9 +79,21 @@ fn the_stated_crate_counts_are_within_ten_percent_of_cargo_tree() {
     let default = packages(&["-p", "rangeread"], false);
     let example = packages(&["-p", "rangeread"], true);
     let readme = "README.md";
-    check(readme, "33 crates without default features", 33, none, &mut f);
+    check(
+        readme,
+        "33 crates without default features",
+        33,
+        none,
+        &mut f,
+    );
     check(readme, "41 with them", 41, default, &mut f);
-    check(readme, "55 for `cargo build --example read`", 55, example, &mut f);
+    check(
+        readme,
+        "55 for `cargo build --example read`",
+        55,
+        example,
+        &mut f,
+    );
     for (feature, stated, text) in [
         ("sessions", 1, "+1 crate (`ruzstd`"),
         ("legacy-encodings", 7, "+7 crates |"),
@@ -85,21 +105,63 @@ fn the_stated_crate_counts_are_within_ten_percent_of_cargo_tree() {
     ] {
         check(readme, text, stated, lib(&[feature]) - none, &mut f);
     }
-    assert!(example <= 60, "cargo build --example read compiles {example} crates (at most 60)");
+    assert!(
+        example <= 60,
+        "cargo build --example read compiles {example} crates (at most 60)"
+    );
 
     let base = server("");
-    assert!(base <= 100, "mcp_server's default build compiles {base} crates (at most 100)");
+    assert!(
+        base <= 100,
+        "mcp_server's default build compiles {base} crates (at most 100)"
+    );
     let docs = server("documents") - base;
     let os = server("object-store") - base;
-    check(readme, "its own package (`mcp-server/`): rmcp and tokio, 89 crates", 89, base, &mut f);
-    check(readme, "`--features documents` for PDFs and large images (+51)", 51, docs, &mut f);
-    check(readme, "`--features object-store` for `s3://` roots (+91", 91, os, &mut f);
+    check(
+        readme,
+        "its own package (`mcp-server/`): rmcp and tokio, 89 crates",
+        89,
+        base,
+        &mut f,
+    );
+    check(
+        readme,
+        "`--features documents` for PDFs and large images (+51)",
+        51,
+        docs,
+        &mut f,
+    );
+    check(
+        readme,
+        "`--features object-store` for `s3://` roots (+91",
+        91,
+        os,
+        &mut f,
+    );
     let mcp = "docs/mcp.md";
     check(mcp, "| none (the default) | 89 |", 89, base, &mut f);
     check(mcp, "| `documents` | +51 |", 51, docs, &mut f);
-    check(mcp, "(`image`: +20)", 20, server("rangeread/images") - base, &mut f);
-    check(mcp, "lopdf, pdf-extract: +37)", 37, server("rangeread/pdf") - base, &mut f);
-    check(mcp, "| `opencode` | +10 |", 10, server("opencode") - base, &mut f);
+    check(
+        mcp,
+        "(`image`: +20)",
+        20,
+        server("rangeread/images") - base,
+        &mut f,
+    );
+    check(
+        mcp,
+        "lopdf, pdf-extract: +37)",
+        37,
+        server("rangeread/pdf") - base,
+        &mut f,
+    );
+    check(
+        mcp,
+        "| `opencode` | +10 |",
+        10,
+        server("opencode") - base,
+        &mut f,
+    );
     check(mcp, "| `object-store` | +91 |", 91, os, &mut f);
     let toml = "mcp-server/Cargo.toml";
     check(toml, "the default build 89", 89, base, &mut f);

@@ -18,6 +18,12 @@ fn the_shown_mcp_server_is_the_example_ci_builds() {
         example,
         "docs/mcp.md's ```rs block differs from mcp-server/examples/minimal.rs: copy the example in"
     );
+    let lines = example.lines().count();
+    let front = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
+    assert!(
+        front.contains(&format!("`mcp-server/examples/minimal.rs` ({lines} lines,")),
+        "README.md should give minimal.rs's length as {lines} lines"
+    );
 }
 
 #[test]

@@ -1,10 +1,11 @@
 use std::sync::Arc;
 
-use rangeread::tool::{Dialect, DialectTool};
+use rangeread::tool::{Dialect, DialectTool, ToolItem};
 use rangeread::Workspace;
 use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock};
 use rmcp::model::{
-    InitializeResult, ListToolsResult, PaginatedRequestParams, ServerCapabilities, Tool,
+    InitializeResult, ListToolsResult, PaginatedRequestParams, ResourceContents,
+    ServerCapabilities, Tool,
 };
 use rmcp::{service::RequestContext, ErrorData, RoleServer, ServerHandler, ServiceExt};
 
@@ -44,8 +45,23 @@ impl ServerHandler for Server {
         let r = tokio::task::spawn_blocking(move || tool.respond(args))
             .await
             .expect("read task");
-        let mut blocks = vec![ContentBlock::text(r.text)];
-        blocks.extend(r.notes.map(ContentBlock::text));
+        // The whole answer, in order: text, images and files sent whole, the notes
+        // (what was left out, where to continue).
+        let blocks: Vec<ContentBlock> = (r.items().into_iter())
+            .map(|item| match item {
+                ToolItem::Text(t) => ContentBlock::text(t),
+                ToolItem::Media(m) if m.mime_type.starts_with("image/") => {
+                    ContentBlock::image(m.data.clone(), m.mime_type.clone())
+                }
+                ToolItem::Media(m) => ContentBlock::resource(
+                    ResourceContents::blob(
+                        m.data.clone(),
+                        format!("file:///{}", m.name.trim_start_matches('/')),
+                    )
+                    .with_mime_type(m.mime_type.clone()),
+                ),
+            })
+            .collect();
         let mut result = if r.is_error {
             CallToolResult::error(blocks)
         } else {

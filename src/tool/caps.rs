@@ -254,6 +254,7 @@ fn first_chars(p: &FirstPage, mut read: ReadResult, v: &Page) -> (ReadResult, St
     read.raw = None;
     read.truncated = Some(Truncation {
         reason: TruncationReason::MaxBytes,
+        limit: cut as u64,
         next_start_byte: read.bytes.start + cut as u64,
         next_start_line: None,
     });

@@ -40,6 +40,7 @@ class Adjustments(TypedDict):
 
 class Truncation(TypedDict):
     reason: str
+    limit: int
     next_start_byte: int
     next_start_line: Optional[int]
 
