@@ -418,7 +418,8 @@ fn selection(o: &mut Opts) -> Result<Option<Selection>, BindError> {
     } else if let Some(line) = o.u64("around")? {
         Some(LineSelection::around(line, context.unwrap_or(10)).into())
     } else {
-        o.u64("block")?.map(|line| LineSelection::block(line).into())
+        o.u64("block")?
+            .map(|line| LineSelection::block(line).into())
     };
     let is = |want: &str| present.first().map(|p| snake(p)) == Some(want.to_string());
     if limit.is_some() && !is("offset") {

@@ -44,9 +44,7 @@ pub fn read(
     let path = path.as_ref();
     Ok(match (request, place) {
         (Request::Text(sel), Place::Path) => Output::Text(reader.read(path, *sel)?),
-        (Request::Text(sel), Place::Workspace(ws)) => {
-            Output::Text(reader.read_in(ws, path, *sel)?)
-        }
+        (Request::Text(sel), Place::Workspace(ws)) => Output::Text(reader.read_in(ws, path, *sel)?),
         (Request::Outline, Place::Path) => Output::Outline(reader.open(path)?.outline()?),
         (Request::Outline, Place::Workspace(ws)) => {
             Output::Outline(reader.open_in(ws, path)?.outline()?)
