@@ -1,5 +1,5 @@
 // 10,000 `respond` calls with flat memory: after a warm-up, the resident set may grow by
-// at most 32 MiB over the 10,000 calls (V8's heap settling; a leak of the answers, ~3 KiB
+// at most 16 MiB over the 10,000 calls (V8's heap settling; a leak of the answers, ~3 KiB
 // each, would be ~30 MiB more at every 10,000 calls and show in the second round).
 
 import { test } from 'node:test'
@@ -8,7 +8,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { rr, tempDir } from './support.mjs'
 
-const BOUND = 32 * 1024 * 1024
+const BOUND = 16 * 1024 * 1024
 
 test('10,000 respond calls: flat RSS', () => {
   const [dir, done] = tempDir()
