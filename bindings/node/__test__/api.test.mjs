@@ -30,6 +30,9 @@ test('the README example: lines 40-42 of tests/data/sample.txt', () => {
   assert.deepEqual(r.lines, { start: 40, end: 42 })
   assert.equal(r.total_lines, 60)
   assert.equal(r.path, sample)
+  // A result is JSON: it survives JSON.stringify (no BigInt), as the Rust result's JSON.
+  assert.equal(typeof r.fingerprint.modified_ns, 'number')
+  assert.deepEqual(JSON.parse(JSON.stringify(r)), r)
 })
 
 test('every selection form', () => {
