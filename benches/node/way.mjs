@@ -2,7 +2,7 @@
 // {ms (the operation alone), rss_kib (the process's peak), ok, error?, check}.
 //
 // usage: node benches/node/way.mjs WAY FILE LINE
-//   WAY: rr-deep, rr-tail, readFileSync-deep, readFileSync-tail, readline-deep,
+//   WAY: rr-deep, rr-tail, rr-tail-ifknown, readFileSync-deep, readFileSync-tail, readline-deep,
 //        readline-tail, read-last-lines, gemini-rr, gemini-cli
 //   LINE: the first line of the deep read (90% of the file's lines)
 
@@ -63,6 +63,7 @@ async function geminiCli() {
 const ways = {
   'rr-deep': () => new (require('./index.js').Reader)().read(file, { lines: `${line}:+${N - 1}` }).content,
   'rr-tail': () => new (require('./index.js').Reader)().read(file, { tail: N }).content,
+  'rr-tail-ifknown': () => new (require('./index.js').Reader)({ totals: 'if_known' }).read(file, { tail: N }).content,
   'readFileSync-deep': () => splitWhole().slice(line - 1, line - 1 + N).join('\n'),
   'readFileSync-tail': () => splitWhole().slice(-N - 1).join('\n'),
   'readline-deep': readlineDeep,
