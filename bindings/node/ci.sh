@@ -26,4 +26,4 @@ echo "== bindings/node: tsc --noEmit"
 npx tsc --noEmit -p __test__
 
 echo "== bindings/node: node --test"
-node --test --test-reporter=spec __test__/
+node --test --test-reporter=spec __test__/*.test.mjs

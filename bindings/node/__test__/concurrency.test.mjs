@@ -54,13 +54,15 @@ test('the event loop keeps running during a deep read and a count of the 1 GiB f
     // A fresh reader with no cache: the read counts 90% of the file's lines.
     const reader = new rr.Reader({ cacheBytes: 0, threads: 1 })
     const deep = Math.floor(LINES * 0.9)
-    const r = await reader.readAsync(big, { lines: `${deep}:+249`, })
+    const r = await reader.readAsync(big, { lines: `${deep}:+249` })
     const counted = await reader.readAsync(big, { tail: 1 })
     const ms = performance.now() - started
     assert.equal(r.content.slice(0, LINE_BYTES), lineText(deep))
     assert.equal(counted.total_lines, LINES)
-    // The timer ran through the reads: at least a tick per 20 ms of them.
-    assert.ok(ticks >= Math.floor(ms / 20), `${ticks} ticks in ${ms.toFixed(0)} ms`)
+    // The timer ran through the reads (a blocked loop ticks once at most, after them): at
+    // least a tick per 50 ms, leaving room for a loaded machine.
+    console.log(`${ticks} ticks of a 5 ms timer during ${ms.toFixed(0)} ms of reads`)
+    assert.ok(ticks >= Math.max(3, Math.floor(ms / 50)), `${ticks} ticks in ${ms.toFixed(0)} ms`)
   } finally {
     clearInterval(timer)
   }
