@@ -153,6 +153,9 @@ export type DocumentRead = (
   | { kind: 'image' | 'pdf' | 'notebook'; path: string; [key: string]: unknown }
 ) & { readonly images: Image[] }
 
+/** How `render` words a result for a model. */
+export type Format = 'plain' | 'colon' | 'cat-n' | 'codex' | 'markdown' | 'frontmatter' | 'json'
+
 /** A tool's dialect: a preset's JSON (`dialect(name)`), to change and give to `DialectTool`. */
 export interface Dialect {
   name: string

@@ -153,6 +153,9 @@ export type DocumentRead = (
   | { kind: 'image' | 'pdf' | 'notebook'; path: string; [key: string]: unknown }
 ) & { readonly images: Image[] }
 
+/** How `render` words a result for a model. */
+export type Format = 'plain' | 'colon' | 'cat-n' | 'codex' | 'markdown' | 'frontmatter' | 'json'
+
 /** A tool's dialect: a preset's JSON (`dialect(name)`), to change and give to `DialectTool`. */
 export interface Dialect {
   name: string
@@ -286,3 +289,11 @@ export declare function dialect(name: string): Dialect
 
 /** The names of the presets (one per tool: `'claude-code'`, `'codex'`, `'gemini'` ...). */
 export declare function presets(): Array<string>
+
+/**
+ * A result rendered as text for a model: `plain` (the content alone), `colon`, `cat-n`,
+ * `codex`, `markdown`, `frontmatter` or `json`, with the notes (what was left out, where
+ * to continue) as the contract words them. Takes a `ReadResult`, an `Outline`, or a
+ * text `DocumentRead`, as a read returned it.
+ */
+export declare function render(result: ReadResult | Outline | DocumentRead, format?: Format): string

@@ -840,3 +840,4 @@ module.exports.Reader = nativeBinding.Reader
 module.exports.Workspace = nativeBinding.Workspace
 module.exports.dialect = nativeBinding.dialect
 module.exports.presets = nativeBinding.presets
+module.exports.render = nativeBinding.render

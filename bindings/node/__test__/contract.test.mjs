@@ -212,3 +212,33 @@ test('workspaces: outside and protected paths refused in the contract\'s words',
     })
   })
 })
+
+test('renderers: each format as the contract words it, with the notes', () => {
+  withFiles({ 'f.txt': sixty }, (f) => {
+    const r = new rr.Reader({ maxLines: 3 }).read(f('f.txt'), { lines: '2:10' })
+    const notes =
+      '[Line 1 omitted (1 line, 7 B); lines 5-60 omitted (56 lines, 443 B).]\n' +
+      '[... truncated, showing lines 2-4 of 60; continue with start_line=5]\n'
+    assert.equal(rr.render(r), 'line 2\nline 3\nline 4\n')
+    assert.equal(rr.render(r, 'plain'), 'line 2\nline 3\nline 4\n')
+    assert.equal(rr.render(r, 'colon'), '2: line 2\n3: line 3\n4: line 4\n' + notes)
+    assert.equal(rr.render(r, 'cat-n'), '     2\tline 2\n     3\tline 3\n     4\tline 4\n' + notes)
+    assert.equal(rr.render(r, 'codex'), 'L2: line 2\nL3: line 3\nL4: line 4\n' + notes)
+    assert.equal(
+      rr.render(r, 'markdown'),
+      `# File: ${f('f.txt')} (Lines 2-4)\n\`\`\`text\nline 2\nline 3\nline 4\n\`\`\`\n` + notes,
+    )
+    assert.equal(
+      rr.render(r, 'frontmatter'),
+      `---\npath: ${f('f.txt')}\nrange: 2-4\ntotal: 60\nunit: lines\n---\nline 2\nline 3\nline 4\n` + notes,
+    )
+    const json = JSON.parse(rr.render(r, 'json'))
+    assert.equal(json.content, r.content)
+    assert.deepEqual(json.lines, r.lines)
+    assert.deepEqual(error(() => rr.render(r, 'nope')), {
+      code: 'invalid_params',
+      message: 'Invalid format "nope": expected plain, colon, cat-n, codex, markdown, frontmatter or json',
+    })
+    assert.equal(error(() => rr.render({ not: 'a result' })).code, 'invalid_params')
+  })
+})

@@ -30,6 +30,7 @@ const text: string = answer.items.map((i) => (i.type === 'text' ? i.text : i.mim
 const multi = new rr.DialectTool(rr.dialect('zed'), { roots: [ws], labels: { '.env*': 'private' } })
 const pending: Promise<ToolResponse> = multi.respondAsync('{"path": "x"}')
 const presets: string[] = rr.presets()
+const shown: string = rr.render(r, 'cat-n') + rr.render(outline)
 const preset: string | null | undefined = tool.dialect.preset
 
 try {
@@ -46,4 +47,7 @@ reader.read('x', { head: '3' })
 // @ts-expect-error: an outline is not a ReadResult
 const wrong: ReadResult = reader.read('x', { outline: true })
 
-export { start, content, names, bytes, later, schema, text, pending, presets, preset, wrong }
+// @ts-expect-error: an unknown format
+rr.render(r, 'cat')
+
+export { start, content, names, bytes, later, schema, text, pending, presets, preset, shown, wrong }

@@ -423,8 +423,8 @@ impl Workspace {
 
     /// Whether a path relative to the root matches a protected pattern.
     #[napi]
-    pub fn is_protected(&self, path: String) -> bool {
-        self.inner.is_protected(PathBuf::from(path))
+    pub fn is_protected(&self, env: Env, path: String) -> napi::Result<bool> {
+        guard(|| Ok(self.inner.is_protected(PathBuf::from(&path)))).map_err(|e| js_error(&env, e))
     }
 }
 
@@ -523,18 +523,22 @@ impl DialectTool {
 
     /// `{name, title, description, input_schema}`, as a host advertises the tool.
     #[napi(ts_return_type = "ToolDefinition")]
-    pub fn definition(&self) -> Value {
-        let d = self.inner.definition();
-        json!({
-            "name": d.name, "title": d.title, "description": d.description,
-            "input_schema": d.input_schema,
+    pub fn definition(&self, env: Env) -> napi::Result<Value> {
+        guard(|| {
+            let d = self.inner.definition();
+            Ok(json!({
+                "name": d.name, "title": d.title, "description": d.description,
+                "input_schema": d.input_schema,
+            }))
         })
+        .map_err(|e| js_error(&env, e))
     }
 
     /// The tool's dialect as an object (change it and give it to a new tool).
     #[napi(getter, ts_return_type = "Dialect")]
-    pub fn dialect(&self) -> Value {
-        serde_json::to_value(self.inner.dialect()).unwrap_or(Value::Null)
+    pub fn dialect(&self, env: Env) -> napi::Result<Value> {
+        guard(|| Ok(serde_json::to_value(self.inner.dialect()).unwrap_or(Value::Null)))
+            .map_err(|e| js_error(&env, e))
     }
 
     /// Answers a call: `args` is the call's arguments, an object or JSON text. Every
@@ -563,6 +567,50 @@ impl DialectTool {
     }
 }
 
+/// A result rendered as text for a model: `plain` (the content alone), `colon`, `cat-n`,
+/// `codex`, `markdown`, `frontmatter` or `json`, with the notes (what was left out, where
+/// to continue) as the contract words them. Takes a `ReadResult`, an `Outline`, or a
+/// text `DocumentRead`, as a read returned it.
+#[napi(ts_args_type = "result: ReadResult | Outline | DocumentRead, format?: Format")]
+pub fn render(env: Env, result: Value, format: Option<String>) -> napi::Result<String> {
+    let format = format.unwrap_or_else(|| "plain".into());
+    let result = integral(result);
+    guard(|| {
+        let out = if result.get("landmarks").is_some() && result.get("content").is_none() {
+            serde_json::from_value(result).map(Output::Outline)
+        } else {
+            serde_json::from_value(result).map(Output::Text)
+        };
+        let out = out.map_err(|e| {
+            BindError::option(
+                "result",
+                format!("render takes a ReadResult, an Outline or a text document as a read returned it: {e}"),
+            )
+        })?;
+        out.render(&format)
+    })
+    .map_err(|e| js_error(&env, e))
+}
+
+/// `value` with its whole numbers as integers: JavaScript has only doubles, and a large
+/// count (`fingerprint.modified_ns`) arrives as one.
+fn integral(value: Value) -> Value {
+    match value {
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if n.is_f64() && f.fract() == 0.0 && f >= 0.0 && f < u64::MAX as f64 => {
+                Value::from(f as u64)
+            }
+            Some(f) if n.is_f64() && f.fract() == 0.0 && f < 0.0 && f > i64::MIN as f64 => {
+                Value::from(f as i64)
+            }
+            _ => Value::Number(n),
+        },
+        Value::Array(a) => Value::Array(a.into_iter().map(integral).collect()),
+        Value::Object(m) => Value::Object(m.into_iter().map(|(k, v)| (k, integral(v))).collect()),
+        other => other,
+    }
+}
+
 /// The names of the presets (one per tool: `'claude-code'`, `'codex'`, `'gemini'` ...).
 #[napi]
 pub fn presets() -> Vec<String> {
@@ -572,5 +620,5 @@ pub fn presets() -> Vec<String> {
 /// The preset `name` as an object: a dialect to change and give to `DialectTool`.
 #[napi(ts_return_type = "Dialect")]
 pub fn dialect(env: Env, name: String) -> napi::Result<Value> {
-    dialect_json(&name).map_err(|e| js_error(&env, e))
+    guard(|| dialect_json(&name)).map_err(|e| js_error(&env, e))
 }
