@@ -18,8 +18,15 @@ import { fileURLToPath } from 'node:url'
 const here = path.dirname(fileURLToPath(import.meta.url))
 const repo = path.resolve(here, '..', '..')
 const require = createRequire(path.join(repo, 'bindings', 'node', 'package.json'))
-const rr = require('./index.js')
-const readLastLines = require('read-last-lines')
+function need(name, what) {
+  try {
+    return require(name)
+  } catch (e) {
+    throw new Error(`${what} is missing (${e.message.split('\n')[0]}): run cd bindings/node && npm install && npm run build`)
+  }
+}
+const rr = need('./index.js', 'The rangeread addon')
+const readLastLines = need('read-last-lines', 'The read-last-lines package (a devDependency of bindings/node)')
 const runs = Number(process.argv[2] ?? 5)
 
 /** bench-data/lines-SIZE.txt, generated once. */
