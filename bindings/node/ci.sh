@@ -4,6 +4,10 @@
 # the library compiles once for both), check that the committed index.js and index.d.ts
 # are the ones the build generates, type-check the typed sample, and run the tests with
 # node's own runner.
+#
+# `napi build` always passes `--target <host triple>` to cargo, so the addon and the
+# library it links are built under target/<host triple>/bindings/: a Python extension
+# built by maturin with the same `--target` and profile reuses that library build.
 set -euo pipefail
 cd "$(dirname "$0")"
 
