@@ -6,8 +6,12 @@
 # node's own runner.
 #
 # `napi build` always passes `--target <host triple>` to cargo, so the addon and the
-# library it links are built under target/<host triple>/bindings/: a Python extension
-# built by maturin with the same `--target` and profile reuses that library build.
+# library it links are built under target/<host triple>/bindings/. Another build reuses
+# that library only with the same `--target`, profile and feature resolution: the Python
+# extension's build resolves `syn` 3 (a proc-macro dependency) without the `extra-traits`,
+# `fold` and `full` features napi-derive turns on, so it compiles its own copy unless it
+# asks for them too (checked with `cargo +nightly build --unit-graph`: with them, one
+# `librangeread-*.rlib` serves both).
 set -euo pipefail
 cd "$(dirname "$0")"
 
