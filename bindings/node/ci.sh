@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Node binding's CI (called by .ci/run): install the pinned npm packages, build the
-# addon with the `bindings` cargo profile (the Python extension builds with the same, so
-# the library compiles once for both), check that the committed index.js and index.d.ts
+# addon with the `bindings` cargo profile (the Python extension's too: see below for when
+# the library then compiles once for both), check that the committed index.js and index.d.ts
 # are the ones the build generates, type-check the typed sample, and run the tests with
 # node's own runner.
 #
