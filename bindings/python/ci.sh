@@ -13,9 +13,11 @@ rm -rf "$venv"
 "$venv/bin/pip" install -q --upgrade pip
 # The test tools and the agent framework of test_frameworks.py, pinned (what CI used when these numbers were written).
 "$venv/bin/pip" install -q "pytest==9.2.0" "mypy==2.4.1" "langchain-core==1.8.3"
-# The extension builds with the `bindings` profile (optimized, no debug info), which the
-# Node binding shares: the library compiles once for both.
-MATURIN_PEP517_ARGS="--profile bindings" "$venv/bin/pip" install -q ./bindings/python
+# The extension builds with the `bindings` profile (optimized, no debug info) for the
+# host triple named explicitly, as `napi build` builds the Node addon: the two share one
+# compiled library (see the [build-dependencies] note in bindings/python/Cargo.toml).
+host=$(rustc -vV | sed -n 's/^host: //p')
+MATURIN_PEP517_ARGS="--profile bindings --target $host" "$venv/bin/pip" install -q ./bindings/python
 "$venv/bin/python" -c '
 import rangeread
 r = rangeread.Reader().read("tests/data/sample.txt", lines="40:+2")

@@ -1,0 +1,227 @@
+// The API as a user calls it: Reader and its selections, Workspace, DialectTool,
+// presets, errors with `code`, and the Promise forms.
+
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import path from 'node:path'
+import { rr, repo, tempDir } from './support.mjs'
+
+const sample = path.join(repo, 'tests', 'data', 'sample.txt')
+const sampleLines = fs.readFileSync(sample, 'utf8').split('\n')
+
+/** Asserts that `f()` throws (or rejects) an Error with `code` (and `parameter`). */
+async function fails(f, code, parameter) {
+  let caught
+  try {
+    await f()
+  } catch (e) {
+    caught = e
+  }
+  assert.ok(caught instanceof Error, `expected an Error with code ${code}, got ${caught}`)
+  assert.equal(caught.code, code, caught.message)
+  if (parameter !== undefined) assert.equal(caught.parameter, parameter)
+  return caught
+}
+
+test('the README example: lines 40-42 of tests/data/sample.txt', () => {
+  const r = new rr.Reader().read(sample, { lines: '40:+2' })
+  assert.equal(r.content, sampleLines.slice(39, 42).join('\n') + '\n')
+  assert.deepEqual(r.lines, { start: 40, end: 42 })
+  assert.equal(r.total_lines, 60)
+  assert.equal(r.path, sample)
+  // A result is JSON: it survives JSON.stringify (no BigInt), as the Rust result's JSON.
+  assert.equal(typeof r.fingerprint.modified_ns, 'number')
+  assert.deepEqual(JSON.parse(JSON.stringify(r)), r)
+})
+
+test('every selection form', () => {
+  const reader = new rr.Reader()
+  const lines = (sel) => reader.read(sample, sel).lines
+  assert.deepEqual(lines({ lines: [40, 42] }), { start: 40, end: 42 })
+  assert.deepEqual(lines({ lines: [-3, null] }), { start: 58, end: 60 })
+  assert.deepEqual(lines({ offset: 10, limit: 5 }), { start: 10, end: 14 })
+  assert.deepEqual(lines({ head: 3 }), { start: 1, end: 3 })
+  assert.deepEqual(lines({ tail: 5 }), { start: 56, end: 60 })
+  assert.deepEqual(lines({ around: 30, context: 2 }), { start: 28, end: 32 })
+  assert.equal(reader.read(sample, { bytes: '0:10' }).content, sampleLines[0].slice(0, 10))
+  assert.deepEqual(reader.read(sample, { bytes: [0, 10], snap: 'line' }).bytes.start, 0)
+  const whole = reader.read(sample)
+  assert.equal(whole.content, fs.readFileSync(sample, 'utf8'))
+  const outline = reader.read(path.join(repo, 'src', 'lib.rs'), { outline: true })
+  assert.ok(outline.landmarks.length > 0 && outline.complete)
+  const block = reader.read(path.join(repo, 'src', 'lib.rs'), { block: outline.landmarks[0].line })
+  assert.ok(block.content.length > 0)
+})
+
+test('options in camelCase or snake_case; unknown ones named', async () => {
+  const a = new rr.Reader({ maxLines: 3 }).read(sample)
+  const b = new rr.Reader({ max_lines: 3 }).read(sample)
+  assert.deepEqual(a.lines, { start: 1, end: 3 })
+  assert.deepEqual(a.truncated, b.truncated)
+  const e = await fails(() => new rr.Reader({ maxLnes: 3 }), 'invalid_params', 'maxLnes')
+  assert.match(e.message, /maxLines/)
+  await fails(() => new rr.Reader({ maxLines: -1 }), 'invalid_params', 'maxLines')
+  await fails(() => new rr.Reader().read(sample, { head: 1, tail: 1 }), 'invalid_params', 'tail')
+  await fails(() => new rr.Reader().read(sample, { limit: 1 }), 'invalid_params', 'limit')
+})
+
+test('errors are Errors with the kind as code, as ENOENT is', async () => {
+  const reader = new rr.Reader()
+  const e = await fails(() => reader.read('no/such/file.txt'), 'not_found')
+  assert.equal(e.message, 'File not found: "no/such/file.txt"')
+  await fails(() => reader.read(sample, { lines: '0:1' }), 'zero_line')
+  await fails(() => reader.read(sample, { lines: '70:80' }), 'beyond_end')
+  await fails(() => reader.read(repo), 'is_directory')
+  await fails(() => reader.read(sample, { lines: 'x:y' }), 'invalid_range')
+  await fails(() => rr.dialect('no-such-agent'), 'invalid_params')
+})
+
+test('the Promise forms answer as the sync ones, and reject with the same errors', async () => {
+  const reader = new rr.Reader()
+  assert.deepEqual(await reader.readAsync(sample, { tail: 5 }), reader.read(sample, { tail: 5 }))
+  await fails(() => reader.readAsync('no/such/file.txt'), 'not_found')
+  // A bad option rejects the Promise; it does not throw at the call.
+  const p = reader.readAsync(sample, { head: 1, tail: 1 })
+  assert.ok(p instanceof Promise)
+  await fails(() => p, 'invalid_params')
+  const [dir, done] = tempDir()
+  try {
+    fs.writeFileSync(path.join(dir, 'a.txt'), 'one\ntwo\n')
+    const ws = new rr.Workspace(dir)
+    assert.equal((await reader.readInAsync(ws, 'a.txt', { lines: '2:2' })).content, 'two\n')
+    assert.deepEqual(await reader.readRawAsync(path.join(dir, 'a.txt'), { head: 1 }), Buffer.from('one\n'))
+    assert.deepEqual(await reader.readRawInAsync(ws, 'a.txt', { tail: 1 }), Buffer.from('two\n'))
+    assert.equal((await reader.readDocumentAsync(path.join(dir, 'a.txt'))).kind, 'text')
+    assert.equal((await reader.readDocumentInAsync(ws, 'a.txt', { head: 1 })).content, 'one\n')
+    await fails(() => reader.readInAsync(ws, '../x'), 'outside_workspace')
+  } finally {
+    done()
+  }
+})
+
+test('readRaw gives the exact bytes: invalid UTF-8 kept, where content has U+FFFD', () => {
+  const [dir, done] = tempDir()
+  try {
+    const f = path.join(dir, 'latin.txt')
+    const bytes = Buffer.from([0x61, 0x0a, 0x63, 0x61, 0x66, 0xe9, 0x0a, 0x7a, 0x0a])
+    fs.writeFileSync(f, bytes)
+    const reader = new rr.Reader({ detection: 'assume_utf8' })
+    const r = reader.read(f, { lines: '2:2' })
+    assert.equal(r.content, 'caf\uFFFD\n')
+    assert.deepEqual(r.invalid_utf8, { count: 1, first_offset: 5 })
+    const raw = reader.readRaw(f, { lines: '2:2' })
+    assert.ok(Buffer.isBuffer(raw))
+    assert.deepEqual(raw, bytes.subarray(2, 7))
+  } finally {
+    done()
+  }
+})
+
+test('Workspace: root, protect, resolve, isProtected, and reads confined to it', async () => {
+  const [dir, done] = tempDir()
+  try {
+    fs.mkdirSync(path.join(dir, 'src'))
+    fs.writeFileSync(path.join(dir, 'src', 'main.rs'), 'fn main() {}\n')
+    fs.writeFileSync(path.join(dir, '.env'), 'KEY=secret\n')
+    const ws = new rr.Workspace(dir, { protect: ['.env*'] })
+    assert.equal(ws.root, dir)
+    assert.deepEqual(ws.protect, ['.env*'])
+    assert.equal(ws.resolve('src/main.rs'), path.join(dir, 'src', 'main.rs'))
+    assert.equal(ws.isProtected('.env'), true)
+    assert.equal(ws.isProtected('src/main.rs'), false)
+    const reader = new rr.Reader({ maxLines: 0 })
+    assert.equal(reader.readIn(ws, 'src/main.rs', { lines: '1:1' }).content, 'fn main() {}\n')
+    await fails(() => reader.readIn(ws, '.env'), 'protected')
+    await fails(() => reader.readIn(ws, '/etc/passwd'), 'outside_workspace')
+    await fails(() => ws.resolve('../outside'), 'outside_workspace')
+    await fails(() => new rr.Workspace(dir, { protect: ['/etc/passwd'] }), 'invalid_pattern')
+    await fails(() => new rr.Workspace(path.join(dir, 'missing')), 'not_found')
+    const ci = new rr.Workspace(dir, { protect: ['secrets/'], caseInsensitive: true })
+    assert.equal(ci.isProtected('SECRETS/key'), true)
+  } finally {
+    done()
+  }
+})
+
+test('DialectTool: definition, respond, respondAsync, the dialect getter, JSON-text args', async () => {
+  const [dir, done] = tempDir()
+  try {
+    fs.writeFileSync(path.join(dir, 'x.rs'), 'a\nb\nc\n')
+    const ws = new rr.Workspace(dir)
+    const tool = new rr.DialectTool('codex', { workspace: ws })
+    const def = tool.definition()
+    assert.equal(def.name, 'read_file')
+    assert.equal(typeof def.description, 'string')
+    assert.equal(def.input_schema.type, 'object')
+    const r = tool.respond({ file_path: path.join(dir, 'x.rs'), offset: 2, limit: 1 })
+    assert.deepEqual(Object.keys(r).sort(), ['is_error', 'items', 'media', 'notes', 'structured', 'text'])
+    assert.equal(r.text, 'L2: b')
+    assert.equal(r.is_error, false)
+    assert.deepEqual(r.items, [{ type: 'text', text: 'L2: b' }])
+    const text = JSON.stringify({ file_path: path.join(dir, 'x.rs'), offset: 3, limit: 1 })
+    assert.equal(tool.respond(text).text, 'L3: c')
+    assert.deepEqual(await tool.respondAsync({ file_path: path.join(dir, 'x.rs'), offset: 2, limit: 1 }), r)
+    const missing = tool.respond({ file_path: path.join(dir, 'nope.rs') })
+    assert.equal(missing.is_error, true)
+    assert.equal(tool.dialect.preset, 'codex')
+    // A changed dialect, given back.
+    const d = rr.dialect('codex')
+    d.name = 'read_lines'
+    assert.equal(new rr.DialectTool(d).definition().name, 'read_lines')
+    assert.ok(rr.presets().includes('gemini') && rr.presets().includes('claude-code'))
+    await fails(() => new rr.DialectTool('nope'), 'invalid_params')
+    await fails(() => new rr.DialectTool('codex', { cacheBites: 1 }), 'invalid_params', 'cacheBites')
+    await fails(() => new rr.DialectTool('codex', { workspace: ws, roots: [ws] }), 'invalid_params', 'roots')
+  } finally {
+    done()
+  }
+})
+
+test('DialectTool over several roots, with labels', () => {
+  const [dir, done] = tempDir()
+  try {
+    for (const w of ['a', 'b']) {
+      fs.mkdirSync(path.join(dir, w))
+      fs.writeFileSync(path.join(dir, w, 'f.txt'), `${w}\n`)
+      fs.writeFileSync(path.join(dir, w, '.env'), 'secret\n')
+    }
+    const roots = ['a', 'b'].map((w) => new rr.Workspace(path.join(dir, w), { protect: ['.env'] }))
+    const tool = new rr.DialectTool('zed', { roots, labels: { '.env': 'global `private_files`' } })
+    assert.match(tool.respond({ path: 'b/f.txt' }).text, /b/)
+    const refused = tool.respond({ path: 'a/.env' })
+    assert.equal(refused.is_error, true)
+    assert.match(refused.text, /private_files/)
+  } finally {
+    done()
+  }
+})
+
+test('readDocument: a notebook, and images as a non-enumerable property', () => {
+  const [dir, done] = tempDir()
+  try {
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    )
+    fs.writeFileSync(path.join(dir, 'dot.png'), png)
+    const image = new rr.Reader().readDocument(path.join(dir, 'dot.png'))
+    assert.equal(image.kind, 'image')
+    assert.equal(image.images.length, 1)
+    assert.equal(image.images[0].mime_type, 'image/png')
+    assert.ok(Buffer.isBuffer(image.images[0].data))
+    assert.ok(!Object.keys(image).includes('images'))
+    const nb = {
+      cells: [{ cell_type: 'code', source: ['print(1)\n'], metadata: {}, outputs: [], execution_count: 1 }],
+      metadata: {},
+      nbformat: 4,
+      nbformat_minor: 5,
+    }
+    fs.writeFileSync(path.join(dir, 'n.ipynb'), JSON.stringify(nb))
+    const read = new rr.Reader().readDocument(path.join(dir, 'n.ipynb'), { cells: '0' })
+    assert.equal(read.kind, 'notebook')
+    assert.deepEqual(read.images, [])
+  } finally {
+    done()
+  }
+})
