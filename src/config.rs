@@ -104,6 +104,20 @@ pub(crate) struct Config {
     pub max_scan_bytes: Limit,
     pub threads: usize,
     pub past_end: PastEnd,
+    /// Which of the settings a tool's dialect also makes were set on the reader by its
+    /// host: those win over the dialect's, the others are the dialect's.
+    pub set: Explicit,
+}
+
+/// The settings of a reader its host set explicitly (see [`Config::set`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Explicit {
+    pub max_lines: bool,
+    pub max_bytes: bool,
+    pub max_line_chars: bool,
+    pub detection: bool,
+    pub utf8: bool,
+    pub totals: bool,
 }
 
 /// Default number of landmarks in an omitted-content summary.
@@ -132,6 +146,7 @@ impl Default for Config {
             max_scan_bytes: Limit::new(0),
             threads: default_threads(),
             past_end: PastEnd::Error,
+            set: Explicit::default(),
         }
     }
 }

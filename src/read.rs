@@ -44,6 +44,7 @@ impl Reader {
     /// By default, at most 2000 lines are returned per read; `0` means no limit.
     pub fn max_lines(mut self, n: u64) -> Reader {
         self.config.budget.max_lines = Limit::new(n);
+        self.config.set.max_lines = true;
         self
     }
 
@@ -52,6 +53,7 @@ impl Reader {
     /// that a UTF-16 or UTF-32 file gives the same pages as its UTF-8 twin.
     pub fn max_bytes(mut self, n: u64) -> Reader {
         self.config.budget.max_bytes = Limit::new(n);
+        self.config.set.max_bytes = true;
         self
     }
 
@@ -59,24 +61,28 @@ impl Reader {
     /// (line selections only); `0` means no limit.
     pub fn max_line_chars(mut self, n: u64) -> Reader {
         self.config.budget.max_line_chars = Limit::new(n);
+        self.config.set.max_line_chars = true;
         self
     }
 
     /// By default, invalid UTF-8 is replaced ([`Utf8Policy::Lossy`]).
     pub fn utf8_policy(mut self, policy: Utf8Policy) -> Reader {
         self.config.utf8 = policy;
+        self.config.set.utf8 = true;
         self
     }
 
     /// By default, content is classified ([`Detection::Auto`]).
     pub fn detection(mut self, detection: Detection) -> Reader {
         self.config.detection = detection;
+        self.config.set.detection = true;
         self
     }
 
     /// By default, [`Totals::Auto`].
     pub fn totals(mut self, totals: Totals) -> Reader {
         self.config.totals = totals;
+        self.config.set.totals = true;
         self
     }
 
@@ -284,6 +290,38 @@ impl Reader {
             opened.resolved_path.display().to_string(),
         );
         Ok(doc)
+    }
+
+    /// The line, byte and line-length budgets (0: no limit).
+    pub(crate) fn budgets(&self) -> (u64, u64, u64) {
+        let b = self.config.budget;
+        let n = |l: Limit| l.get().unwrap_or(0);
+        (n(b.max_lines), n(b.max_bytes), n(b.max_line_chars))
+    }
+
+    /// This reader's budgets and text policies where its host set them, else `base`'s
+    /// (a tool's dialect); its cache, buffers and everything else are its own.
+    pub(crate) fn over(mut self, base: &Reader) -> Reader {
+        let (set, b) = (self.config.set, base.config);
+        if !set.max_lines {
+            self.config.budget.max_lines = b.budget.max_lines;
+        }
+        if !set.max_bytes {
+            self.config.budget.max_bytes = b.budget.max_bytes;
+        }
+        if !set.max_line_chars {
+            self.config.budget.max_line_chars = b.budget.max_line_chars;
+        }
+        if !set.detection {
+            self.config.detection = b.detection;
+        }
+        if !set.utf8 {
+            self.config.utf8 = b.utf8;
+        }
+        if !set.totals {
+            self.config.totals = b.totals;
+        }
+        self
     }
 
     /// How much of a file that reports size 0 is streamed: the byte budget, or the

@@ -252,7 +252,7 @@ fn codex_a_read_over_the_size_budget_says_where_to_continue() {
     assert_eq!(
         note,
         format!(
-            " truncated by the size budget (1 MiB a call), showing lines 1-{shown} of 3000; \
+            " truncated by the size budget (1 MiB per call), showing lines 1-{shown} of 3000; \
              continue with offset={}]",
             shown + 1
         )

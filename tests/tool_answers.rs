@@ -6,9 +6,11 @@
 //! every note that names a budget names the one applied.
 
 use std::path::Path;
+use std::sync::Arc;
 
+use proptest::prelude::*;
 use rangeread::tool::{Dialect, DialectTool, Role, ToolItem, ToolResponse};
-use rangeread::Workspace;
+use rangeread::{IndexCache, Reader, Workspace};
 use serde_json::{json, Map, Value};
 
 const LINES: u64 = 60_000;
@@ -198,4 +200,84 @@ fn what_a_binary_file_gets_is_the_table_of_the_docs() {
         "docs/mcp.md's binary files table differs; these rows are what the presets do:\n{}",
         rows.join("\n")
     );
+}
+/// The budget a note names: `(N lines per call)` or `(N KiB per call)` and the like.
+fn named_budgets(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(end) = rest.find(" per call)") {
+        let open = rest[..end].rfind('(').map_or(0, |i| i + 1);
+        out.push(rest[open..end].to_string());
+        rest = &rest[end + 1..];
+    }
+    out
+}
+
+/// How a note writes a budget of `limit` lines or bytes.
+fn budget_text(lines: bool, limit: u64) -> String {
+    if lines {
+        format!("{limit} lines")
+    } else if limit.is_multiple_of(1 << 20) {
+        format!("{} MiB", limit >> 20)
+    } else if limit.is_multiple_of(1024) {
+        format!("{} KiB", limit >> 10)
+    } else {
+        format!("{limit} bytes")
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    /// With a cache attached (either way), the budgets are the dialect's unless the host
+    /// set them, and every budget a note names is one that was applied.
+    #[test]
+    fn a_cache_keeps_the_budgets_and_notes_name_the_applied_one(
+        host_bytes in prop::option::of(2_048u64..300_000),
+        host_lines in prop::option::of(50u64..5_000),
+        via_reader in any::<bool>(),
+    ) {
+        static FILES: std::sync::OnceLock<(tempfile::TempDir, std::path::PathBuf)> =
+            std::sync::OnceLock::new();
+        let root = &FILES.get_or_init(files).1;
+        for name in Dialect::presets() {
+            let d = Dialect::preset(name).unwrap();
+            let cache = Arc::new(IndexCache::new(8 << 20));
+            let ws = Workspace::new(root).unwrap();
+            let t = if via_reader {
+                let mut r = Reader::new().cache(cache);
+                if let Some(b) = host_bytes { r = r.max_bytes(b); }
+                if let Some(l) = host_lines { r = r.max_lines(l); }
+                DialectTool::new(d.clone()).workspace(ws).reader(r)
+            } else {
+                DialectTool::new(d.clone()).workspace(ws).cache(cache)
+            };
+            let (bytes, lines) = if via_reader {
+                (host_bytes.unwrap_or(d.limits.max_bytes), host_lines.unwrap_or(d.limits.max_lines))
+            } else {
+                (d.limits.max_bytes, d.limits.max_lines)
+            };
+            prop_assert_eq!((t.budgets().max_bytes, t.budgets().max_lines), (bytes, lines));
+            // A dialect's cap of ranged reads (session_read_file: 250 lines) is applied
+            // over any line budget.
+            let lines = d.lines.ranged_max.unwrap_or(lines);
+            let r = t.respond(args(&d, &root.join("big.txt"), true));
+            let text = r.full_text();
+            for named in named_budgets(&text) {
+                let at = text.find(&named).unwrap_or(0);
+                prop_assert!(
+                    named == budget_text(true, lines) || named == budget_text(false, bytes),
+                    "{}: a note names the budget ({}) but {} lines and {} bytes were applied: {}",
+                    name, named, lines, bytes, &text[at.saturating_sub(200)..]
+                );
+            }
+            if let Some(meta) = r.structured.as_ref().and_then(|s| s.get("truncated")) {
+                if let Some(limit) = meta.get("limit").and_then(Value::as_u64) {
+                    let reason = meta["reason"].as_str().unwrap_or("");
+                    let applied = if reason == "max_lines" { lines } else { bytes };
+                    prop_assert_eq!(limit, applied, "{}: {}", name, meta);
+                }
+            }
+        }
+    }
 }

@@ -196,7 +196,10 @@ fn session_read_file_caps_ranges_at_250_lines_and_reads_whole_files_to_the_byte_
     let lines = v["linesRead"]["end"].as_u64().unwrap();
     assert!(lines > 100 && lines < 200, "{v}");
     let summary = v["omittedContent"]["summary"].as_str().unwrap();
-    assert!(summary.contains("stopped by the byte budget"), "{summary}");
+    assert!(
+        summary.contains("stopped by the size budget (1000 bytes per call)"),
+        "{summary}"
+    );
     assert!(
         summary.ends_with(&format!(
             "continue with start_line_one_indexed={}.",
@@ -438,7 +441,7 @@ fn file_read_over_budget_is_a_partial_read_that_says_where_to_continue() {
     );
     assert!(
         out.contains(
-            "```\n\n*Note: Truncated by the line limit (lines per call); continue with start_line=11.*\n\n"
+            "```\n\n*Note: Truncated by the line limit (10 lines per call); continue with start_line=11.*\n\n"
         ),
         "{out}"
     );

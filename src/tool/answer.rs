@@ -279,10 +279,7 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
             Some(n) => fill(&o.next_line, &[("line", &n), ("skip", &(n - 1))]),
             None => fill(&o.next_byte, &[("byte", &t.next_start_byte)]),
         };
-        let budget = match t.reason {
-            TruncationReason::MaxLines => "line limit (lines per call)",
-            TruncationReason::MaxBytes => "size budget (bytes per call)",
-        };
+        let budget = budget_text(t.reason, t.limit);
         let total = r
             .total_lines
             .map_or_else(|| "?".to_string(), |n| n.to_string());
@@ -471,16 +468,7 @@ fn session(
                 r.bytes.start, r.bytes.end, r.file_size
             ),
         };
-        let budget = match t.reason {
-            TruncationReason::MaxLines => format!(
-                "stopped by the line limit ({} lines per call)",
-                d.lines.ranged_max.unwrap_or(d.limits.max_lines)
-            ),
-            TruncationReason::MaxBytes => format!(
-                "stopped by the byte budget (the size limit per call) after {} bytes",
-                r.bytes.len()
-            ),
-        };
+        let budget = format!("stopped by the {}", budget_text(t.reason, t.limit));
         let next = match t.next_start_line {
             Some(n) => fill(&d.output.next_line, &[("line", &n)]),
             None => fill(&d.output.next_byte, &[("byte", &t.next_start_byte)]),
@@ -548,5 +536,24 @@ pub(crate) fn metadata<'a>(result: &'a ReadResult, root: Option<&Path>) -> ReadM
             modified_ns: result.fingerprint.modified_ns,
             content_hash: &result.fingerprint.content_hash,
         },
+    }
+}
+
+/// The budget a read reached, as a note names it: `line limit (2000 lines per call)`,
+/// `size budget (100 KiB per call)`; the value is the one applied to the read
+/// ([`crate::Truncation::limit`]), whoever set it.
+pub(crate) fn budget_text(reason: TruncationReason, limit: u64) -> String {
+    match reason {
+        TruncationReason::MaxLines => format!("line limit ({limit} lines per call)"),
+        TruncationReason::MaxBytes => {
+            let size = if limit > 0 && limit.is_multiple_of(1 << 20) {
+                format!("{} MiB", limit >> 20)
+            } else if limit > 0 && limit.is_multiple_of(1024) {
+                format!("{} KiB", limit >> 10)
+            } else {
+                format!("{limit} bytes")
+            };
+            format!("size budget ({size} per call)")
+        }
     }
 }

@@ -6,8 +6,10 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use crate::cache::IndexCache;
 use crate::config::{OutlineDetail, Totals};
 use crate::error::{Error, Result};
+use crate::pool::BufferPool;
 use crate::read::Reader;
 
 use crate::tool::answer::{self, Answer, Body};
@@ -15,7 +17,7 @@ use crate::tool::args::{args_of, param, JsonArgs};
 use crate::tool::checks;
 use crate::tool::ctx::Ctx;
 use crate::tool::decode::{decode, plan, Plan, Request};
-use crate::tool::dialect::{Dialect, PastEnd};
+use crate::tool::dialect::{Dialect, Limits, PastEnd};
 use crate::tool::paths::Place;
 use crate::tool::roots::{path_name, Placed, Roots};
 use crate::tool::template::fill;
@@ -92,11 +94,54 @@ impl DialectTool {
         }
     }
 
-    /// Reads through `reader` instead (its budgets, policies, cache and buffers): a host's
-    /// own budgets replace the dialect's.
+    /// Reads through `reader` instead: its cache, buffers, scan budget and the other
+    /// settings it has. The budgets and text policies the host set on it
+    /// ([`Reader::max_lines`], [`Reader::max_bytes`], [`Reader::max_line_chars`],
+    /// [`Reader::detection`], [`Reader::utf8_policy`], [`Reader::totals`]) replace the
+    /// dialect's; those it did not set stay the dialect's, so that
+    /// `.reader(Reader::new().cache(c))` attaches a cache and nothing else.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use rangeread::tool::{Dialect, DialectTool};
+    /// use rangeread::{IndexCache, Reader};
+    ///
+    /// let cache = Arc::new(IndexCache::new(64 << 20));
+    /// let codex = DialectTool::new(Dialect::preset("codex")?);
+    /// let tool = codex.clone().reader(Reader::new().cache(cache.clone()));
+    /// assert_eq!(tool.budgets(), codex.budgets()); // the dialect's: 1 MiB a call
+    /// let tool = codex.reader(Reader::new().cache(cache).max_bytes(64 << 10));
+    /// assert_eq!(tool.budgets().max_bytes, 64 << 10);
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
     pub fn reader(mut self, reader: Reader) -> DialectTool {
-        self.reader = reader;
+        self.reader = reader.over(&self.reader);
         self
+    }
+
+    /// Shares `cache` (line indexes, classifications, landmark blocks) across the reads
+    /// of this tool and of every other reader that holds it, keeping the dialect's
+    /// budgets.
+    pub fn cache(mut self, cache: Arc<IndexCache>) -> DialectTool {
+        self.reader = self.reader.cache(cache);
+        self
+    }
+
+    /// Fills answers from `pool`'s buffers ([`Reader::buffers`]), keeping the dialect's
+    /// budgets.
+    pub fn buffers(mut self, pool: Arc<BufferPool>) -> DialectTool {
+        self.reader = self.reader.buffers(pool);
+        self
+    }
+
+    /// The budgets the tool reads with: the dialect's, or the host's where it set them.
+    pub fn budgets(&self) -> Limits {
+        let (max_lines, max_bytes, max_line_chars) = self.reader.budgets();
+        Limits {
+            max_lines,
+            max_bytes,
+            max_line_chars,
+        }
     }
 
     /// Changes the reader the tool reads through, keeping the dialect's budgets: a

@@ -222,7 +222,7 @@ async def presets(server, root):
               "(Lines 4990-5000)" in texts(r)[0] or "continue with start_line=" in texts(r)[0], texts(r)[0][:80])
         r = await c.call_tool("file_read", {"filename": "lines.txt"})
         check("file_read: a full read cut by the line budget says where to continue",
-              "*Note: Truncated by the line limit (lines per call); continue with start_line=2001.*" in texts(r)[0],
+              "*Note: Truncated by the line limit (2000 lines per call); continue with start_line=2001.*" in texts(r)[0],
               texts(r)[0][-300:])
         r = await c.call_tool("file_read", {"filename": "longline.md"})
         t = texts(r)[0]
