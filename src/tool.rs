@@ -17,7 +17,8 @@
 //! dialect.output.line = Some("{n:>4}| {line}".into());
 //! let tool = DialectTool::new(dialect).workspace(Workspace::new("tests/data")?);
 //! let r = tool.respond(serde_json::json!({"path": "sample.txt", "start_line": 9, "end_line": 10}));
-//! assert!(r.text.starts_with("   9| line 9: "), "{}", r.text);
+//! let text = r.full_text(); // or r.items(): the text, media and notes in order
+//! assert!(text.starts_with("   9| line 9: "), "{text}");
 //! assert_eq!(tool.definition().name, "read_note");
 //! # Ok::<(), rangeread::Error>(())
 //! ```

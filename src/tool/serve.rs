@@ -59,7 +59,7 @@ pub struct ToolDefinition {
 ///
 /// let tool = DialectTool::new(Dialect::preset("vault")?).workspace(Workspace::new("tests/data")?);
 /// let r = tool.respond(r#"{"path": "sample.txt", "start_line": 2, "end_line": 3}"#);
-/// assert!(r.text.starts_with("2: line 2: the quick"));
+/// assert!(r.full_text().starts_with("2: line 2: the quick")); // or r.items()
 /// assert!(!r.is_error);
 /// let missing = tool.respond(r#"{"path": "nope.md"}"#);
 /// assert_eq!((missing.is_error, missing.text.as_str()), (true, r#"Error: File not found: "nope.md""#));
