@@ -97,6 +97,7 @@ mod oversize;
 mod pages;
 mod paths;
 mod presets;
+mod project_rules;
 mod refuse;
 mod role;
 mod roots;
@@ -115,6 +116,7 @@ pub use doc_forms::{CellForm, Documents, ImageForm, NotebookForm, PageCap, PdfFo
 pub use edit::line_offsets;
 pub use listing::{Listing, ListingOrder};
 pub use oversize::Oversize;
+pub use project_rules::ProjectRules;
 pub use roots::Roots;
 pub use serve::{DialectTool, ToolDefinition};
 pub use shapes::{

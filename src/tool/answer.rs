@@ -147,6 +147,35 @@ pub(crate) fn error(d: &Dialect, e: &Error, place: &Place, dirs: &str) -> ToolRe
 /// The text of an error: the dialect's, where it has one for the error's kind.
 fn error_text(d: &Dialect, e: &Error, place: &Place, dirs: &str) -> String {
     let t = &d.errors;
+    if let Error::Denied {
+        path,
+        rule,
+        file,
+        setting,
+        default,
+    } = e
+    {
+        let file = file.to_string_lossy();
+        if let Some(template) = d.rules.template(&file, *default) {
+            let path = path.display().to_string();
+            let setting = setting.as_deref().unwrap_or("");
+            let [cwd, abs, ext, did_you_mean] = place.values();
+            return fill(
+                template,
+                &[
+                    ("path", &path.as_str()),
+                    ("rule", &rule.as_str()),
+                    ("file", &file.as_ref()),
+                    ("setting", &setting),
+                    cwd,
+                    abs,
+                    ext,
+                    did_you_mean,
+                    ("dirs", &dirs),
+                ],
+            );
+        }
+    }
     let (template, path) = match e {
         Error::NotFound { path } => (&t.not_found, Some(path)),
         Error::IsDirectory { path } => (&t.is_directory, Some(path)),
@@ -266,6 +295,11 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
             if bytes && o.header.is_some() && !r.content.is_empty() && !r.content.ends_with('\n') {
                 out.push('\n');
             }
+        }
+    }
+    if o.no_final_newline_for.contains(&plan.way.role()) && !r.content.is_empty() {
+        if out.ends_with('\n') {
+            out.pop();
         }
     }
     if let Some(t) = &o.more {

@@ -82,6 +82,13 @@ pub struct Dialect {
         skip_serializing_if = "super::doc_forms::Documents::is_default"
     )]
     pub documents: super::doc_forms::Documents,
+    /// The project's rule files the agent honours, and its words for a refusal; by
+    /// default none.
+    #[serde(
+        default,
+        skip_serializing_if = "super::project_rules::ProjectRules::is_default"
+    )]
+    pub rules: super::project_rules::ProjectRules,
 }
 
 /// How a tool turns a file's bytes into text.

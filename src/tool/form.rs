@@ -74,6 +74,11 @@ pub struct Output {
     /// numbered or not ([`Output::strip_cr`] does it for numbered lines of every read).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub strip_cr_for: Vec<Role>,
+    /// The ways of reading (`head`, ...) whose answer has no final line feed: the
+    /// lines joined by `\n`, as the MCP filesystem server's `headFile` joins them (a
+    /// CR before it stays).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub no_final_newline_for: Vec<Role>,
     /// Send the text also as structured content, `{KEY: text}` (the MCP filesystem
     /// server's `{content}`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -165,6 +170,7 @@ impl Default for Output {
             line_max_bytes: None,
             partial_header: None,
             strip_cr_for: Vec::new(),
+            no_final_newline_for: Vec::new(),
             structured_key: None,
             keep_line_ends: false,
             more: None,

@@ -86,6 +86,12 @@ impl Roots {
         self
     }
 
+    /// Each root changed by `f` (a dialect adds its rule files).
+    pub(crate) fn map(mut self, f: impl Fn(Workspace) -> Workspace) -> Roots {
+        self.roots = self.roots.into_iter().map(f).collect();
+        self
+    }
+
     /// The roots, in the order they were added.
     pub fn workspaces(&self) -> &[Workspace] {
         &self.roots
@@ -154,6 +160,20 @@ fn as_given(e: Error, given: &str) -> Error {
         Error::NotRegularFile { kind, .. } => Error::NotRegularFile { path, kind },
         Error::OutsideWorkspace { .. } => Error::OutsideWorkspace { path },
         Error::Protected { .. } => Error::Protected { path },
+        Error::Denied {
+            rule,
+            file,
+            setting,
+            default,
+            ..
+        } => Error::Denied {
+            path,
+            rule,
+            file,
+            setting,
+            default,
+        },
+        Error::RuleFile { file, reason, .. } => Error::RuleFile { path, file, reason },
         other => other,
     }
 }
@@ -188,10 +208,8 @@ pub(crate) fn place<'a>(roots: &'a [Workspace], d: &Dialect, asked: &str) -> Res
     let spelled = std::iter::once(ws.root())
         .chain(ws.root_alias())
         .find_map(|r| abs.strip_prefix(r).ok());
-    if spelled.is_some_and(|rel| ws.is_protected(rel)) {
-        return Err(Error::Protected {
-            path: PathBuf::from(asked),
-        });
+    if let Some(rel) = spelled {
+        ws.check_spelling(rel).map_err(|e| as_given(e, asked))?;
     }
     let outside_link = |real: &Path| {
         let t = d.errors.outside_link.as_ref().or(d.errors.outside.as_ref());

@@ -122,6 +122,7 @@ impl DialectTool {
     /// Resolves paths inside `workspace` (confined to its root, protected paths refused;
     /// with [`super::PathRules::named_roots`], a path may name the root first).
     pub fn workspace(mut self, workspace: Workspace) -> DialectTool {
+        let workspace = self.dialect.rules.apply(workspace);
         self.scope = if self.dialect.paths.named_roots {
             // Paths name the root first: one root of several.
             Scope::Roots(Arc::new(Roots::new().root(workspace)))
@@ -144,6 +145,7 @@ impl DialectTool {
     /// [`crate::tool::Links::Inside`] the real path decides); refusals of protected
     /// paths can name the rule.
     pub fn roots(mut self, roots: Roots) -> DialectTool {
+        let roots = roots.map(|ws| self.dialect.rules.apply(ws));
         self.scope = Scope::Roots(Arc::new(roots));
         self
     }

@@ -334,20 +334,58 @@ impl Workspace {
         if let Root::Object(root) = &self.root {
             return matches!(root.resolve(relative), Err(Error::Protected { .. }));
         }
+        self.check_spelling(relative).is_err()
+    }
+
+    /// The refusal [`Workspace::is_protected`] decides, as the error a read of the
+    /// path gets: [`Error::Protected`] for a protected pattern, [`Error::Denied`] naming
+    /// the rule and its file for a project rule, [`Error::RuleFile`] for a rule file
+    /// that cannot be used. By its spelling alone, as [`Workspace::is_protected`]; a
+    /// path spelled with a trailing `/` is taken for a directory.
+    ///
+    /// # Errors
+    ///
+    /// The refusal, with the path as given.
+    ///
+    /// ```
+    /// use rangeread::{Error, RuleFile, Workspace};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// std::fs::write(dir.path().join(".cursorignore"), "*.key\n")?;
+    /// let ws = Workspace::builder(dir.path())
+    ///     .protect("secrets/")
+    ///     .rule_file(RuleFile::gitignore(".cursorignore"))
+    ///     .build()?;
+    /// assert!(matches!(ws.check_spelling("secrets/a"), Err(Error::Protected { .. })));
+    /// assert!(matches!(ws.check_spelling("deploy/x.key"), Err(Error::Denied { .. })));
+    /// assert!(ws.check_spelling("src/main.rs").is_ok());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn check_spelling(&self, relative: impl AsRef<Path>) -> Result<()> {
+        let relative = relative.as_ref();
+        #[cfg(feature = "object-store")]
+        if let Root::Object(root) = &self.root {
+            return match root.resolve(relative) {
+                Err(e @ Error::Protected { .. }) => Err(e),
+                _ => Ok(()),
+            };
+        }
         let mut pending = VecDeque::new();
-        for c in relative.as_ref().components() {
+        for c in relative.components() {
             match c {
                 Component::Normal(n) => pending.push_back(n.to_os_string()),
                 Component::ParentDir => pending.push_back(OsString::from("..")),
                 Component::CurDir => {}
-                Component::RootDir | Component::Prefix(_) => return false,
+                Component::RootDir | Component::Prefix(_) => return Ok(()),
             }
         }
-        let relative = relative.as_ref();
-        self.spelled_protected(&pending)
-            || self
-                .spelled_rules(&pending, ends_in_slash(relative))
-                .is_err()
+        if self.spelled_protected(&pending) {
+            return Err(Error::Protected {
+                path: relative.to_path_buf(),
+            });
+        }
+        self.spelled_rules(&pending, ends_in_slash(relative))
+            .map_err(|hit| hit.error(relative))
     }
 
     /// Resolves `path` and opens it for reading: confined to the root, not protected,

@@ -96,7 +96,7 @@ pub struct RuleFile {
     pub in_git_repository: bool,
     /// Patterns in force when the file does not exist (Goose's `**/.env`, ...), in
     /// `.gitignore` syntax; for [`RuleSyntax::Builtin`], the patterns themselves.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub defaults: Vec<String>,
     /// Match without regard to case (Gemini CLI's blocked segments).
     #[serde(default)]
@@ -245,7 +245,7 @@ impl Rules {
             cache: Mutex::new(HashMap::new()),
         };
         for f in rules.files.iter().filter(|f| !f.nested) {
-            let _ = rules.compiled(f, Path::new(&f.path), false);
+            let _ = rules.compiled(f, Path::new(&f.path), false, true);
         }
         rules
     }
@@ -279,7 +279,9 @@ impl Rules {
                 // the one above.
                 for dir in rel.ancestors().skip(1) {
                     let file = dir.join(&f.path);
-                    let compiled = self.compiled(f, &file, true)?;
+                    let Some(compiled) = self.compiled(f, &file, true, false)? else {
+                        continue;
+                    };
                     let inside = rel.strip_prefix(dir).unwrap_or(rel);
                     match compiled.verdict(inside, is_dir) {
                         Verdict::Denied(hit) => return Err(hit),
@@ -288,18 +290,12 @@ impl Rules {
                     }
                 }
             } else {
-                let compiled = self.compiled(f, Path::new(&f.path), false)?;
-                let inside = match f.path.rsplit_once('/') {
-                    // A nested-syntax file below the root covers its own directory.
-                    Some((dir, _)) if f.syntax == RuleSyntax::Gitignore => {
-                        match rel.strip_prefix(dir) {
-                            Ok(r) => r,
-                            Err(_) => continue,
-                        }
-                    }
-                    _ => rel,
+                // A file that is not nested covers the root, wherever it lies
+                // (`.zed/settings.json`, `.git/info/exclude`).
+                let Some(compiled) = self.compiled(f, Path::new(&f.path), false, true)? else {
+                    continue;
                 };
-                if let Verdict::Denied(hit) = compiled.verdict(inside, is_dir) {
+                if let Verdict::Denied(hit) = compiled.verdict(rel, is_dir) {
                     return Err(hit);
                 }
             }
@@ -307,62 +303,93 @@ impl Rules {
         Ok(())
     }
 
-    /// The compiled rules of the file at `rel_file`, read again if its stamp changed.
+    /// The compiled rules of the file at `rel_file`, read again if its stamp changed;
+    /// `None` when it does not exist and `defaults` is false (else its defaults).
     fn compiled(
         &self,
         f: &RuleFile,
         rel_file: &Path,
         nested: bool,
-    ) -> std::result::Result<Arc<Compiled>, Hit> {
+        defaults: bool,
+    ) -> std::result::Result<Option<Arc<Compiled>>, Hit> {
         let broken = |reason: String| Hit::Broken {
             file: rel_file.to_path_buf(),
             reason,
         };
         if f.syntax == RuleSyntax::Builtin {
             let key = PathBuf::from(format!("\0builtin\0{}", f.path));
-            let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(e) = cache.get(&key) {
-                return e.compiled.clone().map_err(broken);
-            }
-            let c = syntax::builtin(f).map(Arc::new);
-            cache.insert(
-                key,
-                Entry {
-                    stamp: None,
-                    compiled: c.clone(),
-                },
-            );
-            return c.map_err(broken);
+            return self
+                .cached(key, None, || syntax::builtin(f))
+                .map(Some)
+                .map_err(broken);
         }
         let stamp = read::stamp(&self.root, rel_file, nested).map_err(broken)?;
+        if stamp.is_none() {
+            if !defaults {
+                return Ok(None);
+            }
+            let key = PathBuf::from(format!("\0defaults\0{}", f.path));
+            return self
+                .cached(key, None, || syntax::absent(f, rel_file))
+                .map(Some)
+                .map_err(broken);
+        }
         {
             let cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
             if let Some(e) = cache.get(rel_file) {
                 if e.stamp == stamp {
-                    return e.compiled.clone().map_err(broken);
+                    return e.compiled.clone().map(Some).map_err(broken);
                 }
             }
         }
         let (stamp, compiled) = match load(&self.root, rel_file, nested) {
-            Ok(Loaded::Absent) => (None, syntax::absent(f, rel_file)),
+            Ok(Loaded::Absent) => return self.compiled(f, rel_file, nested, defaults),
             Ok(Loaded::Text(stamp, text)) => {
-                let c = syntax::compile(f, rel_file, &text, &self.root);
-                (Some(stamp), c)
+                (Some(stamp), syntax::compile(f, rel_file, &text, &self.root))
             }
             Err(reason) => (stamp, Err(reason)),
         };
+        self.store(rel_file.to_path_buf(), stamp, compiled)
+            .map(Some)
+            .map_err(broken)
+    }
+
+    /// The entry under `key` if it has `stamp`, else `make`'s, stored.
+    fn cached(
+        &self,
+        key: PathBuf,
+        stamp: Option<Stamp>,
+        make: impl FnOnce() -> std::result::Result<Compiled, String>,
+    ) -> std::result::Result<Arc<Compiled>, String> {
+        {
+            let cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(e) = cache.get(&key) {
+                if e.stamp == stamp {
+                    return e.compiled.clone();
+                }
+            }
+        }
+        self.store(key, stamp, make())
+    }
+
+    fn store(
+        &self,
+        key: PathBuf,
+        stamp: Option<Stamp>,
+        compiled: std::result::Result<Compiled, String>,
+    ) -> std::result::Result<Arc<Compiled>, String> {
         let compiled = compiled.map(Arc::new);
         let mut cache = self.cache.lock().unwrap_or_else(|p| p.into_inner());
         if cache.len() >= MAX_CACHED {
             cache.clear();
         }
         cache.insert(
-            rel_file.to_path_buf(),
+            key,
             Entry {
                 stamp,
                 compiled: compiled.clone(),
             },
         );
-        compiled.map_err(broken)
+        compiled
     }
 }
