@@ -14,7 +14,8 @@ use crate::workspace::{RuleFile, Workspace};
 /// ([`Workspace::with_rule_files`]), unless [`ProjectRules::enabled`] is false (the
 /// agent's own switch, such as Gemini CLI's `respectGeminiIgnore`).
 ///
-/// Templates take `{path}` (the path as the caller gave it), `{abs}` (made absolute),
+/// Templates take `{path}` (the path as the caller gave it; made absolute where the
+/// dialect's roots take paths by their spelling, [`super::Links::Inside`]),
 /// `{rule}` (the pattern as written), `{file}` (the rule file, relative to the root),
 /// `{setting}` (its setting, for settings files) and `{dirs}` (the roots).
 ///

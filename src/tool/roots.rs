@@ -208,8 +208,14 @@ pub(crate) fn place<'a>(roots: &'a [Workspace], d: &Dialect, asked: &str) -> Res
     let spelled = std::iter::once(ws.root())
         .chain(ws.root_alias())
         .find_map(|r| abs.strip_prefix(r).ok());
-    if let Some(rel) = spelled {
-        ws.check_spelling(rel).map_err(|e| as_given(e, asked))?;
+    if let Some(Err(e)) = spelled.map(|rel| ws.check_spelling(rel)) {
+        // A project rule's refusal shows the path made absolute (Gemini CLI's
+        // `resolvedPath`); a protected pattern's, the path as asked.
+        let shown = match e {
+            Error::Protected { .. } => asked.to_string(),
+            _ => text(&abs),
+        };
+        return Err(as_given(e, &shown));
     }
     let outside_link = |real: &Path| {
         let t = d.errors.outside_link.as_ref().or(d.errors.outside.as_ref());
