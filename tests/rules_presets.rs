@@ -26,7 +26,7 @@ fn tree(files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
 fn call(preset: &str, root: &Path, args: serde_json::Value) -> ToolResponse {
     let tool =
         DialectTool::new(Dialect::preset(preset).unwrap()).workspace(Workspace::new(root).unwrap());
-    tool.respond(&args.to_string())
+    tool.respond(args.to_string())
 }
 
 /// Claude Code's documented example (code.claude.com/docs/en/settings, "Excluding
@@ -172,14 +172,14 @@ fn a_presets_rules_can_be_turned_off() {
     let mut dialect = Dialect::preset("gemini").unwrap();
     dialect.rules.enabled = false;
     let tool = DialectTool::new(dialect).workspace(Workspace::new(&root).unwrap());
-    let r = tool.respond(&json!({"file_path": root.join("foo.bar")}).to_string());
+    let r = tool.respond(json!({"file_path": root.join("foo.bar")}).to_string());
     assert!(!r.is_error, "{}", r.text);
     // The workspace's own protected patterns still apply.
     let mut dialect = Dialect::preset("gemini").unwrap();
     dialect.rules.enabled = false;
     let tool = DialectTool::new(dialect)
         .workspace(Workspace::builder(&root).protect("*.bar").build().unwrap());
-    let r = tool.respond(&json!({"file_path": root.join("foo.bar")}).to_string());
+    let r = tool.respond(json!({"file_path": root.join("foo.bar")}).to_string());
     assert!(r.is_error, "{}", r.text);
 }
 

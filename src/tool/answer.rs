@@ -297,10 +297,11 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
             }
         }
     }
-    if o.no_final_newline_for.contains(&plan.way.role()) && !r.content.is_empty() {
-        if out.ends_with('\n') {
-            out.pop();
-        }
+    if o.no_final_newline_for.contains(&plan.way.role())
+        && !r.content.is_empty()
+        && out.ends_with('\n')
+    {
+        out.pop();
     }
     if let Some(t) = &o.more {
         crate::tool::notes::more(&mut out, t, r);

@@ -28,7 +28,7 @@ use crate::workspace::{RuleFile, Workspace};
 /// std::fs::write(dir.path().join("foo.bar"), "secret")?;
 /// let tool = DialectTool::new(Dialect::preset("gemini")?).workspace(Workspace::new(dir.path())?);
 /// let path = dir.path().canonicalize()?.join("foo.bar");
-/// let r = tool.respond(&serde_json::json!({"file_path": path}).to_string());
+/// let r = tool.respond(serde_json::json!({"file_path": path}).to_string());
 /// assert!(r.is_error);
 /// assert_eq!(
 ///     r.text,
