@@ -53,7 +53,7 @@ usage: mcp_server [OPTIONS]
                            codex, claude-code, gemini, zed, goose, crush, forge,
                            openhands, mcp-filesystem, rust-mcp-filesystem (the peers')
   --dialect FILE           serve the tool a dialect JSON file describes (as the presets in
-                           src/tool/presets/), instead of a preset (repeatable: one tool each)
+                           src/tool/dialect/presets/), instead of a preset (repeatable: one tool each)
   --root DIR               every path is resolved inside DIR (default: the current directory);
                            s3://bucket/prefix (gs://, az://, http(s)://) reads objects under
                            the prefix, credentials from the AWS_* (GOOGLE_*, AZURE_*) variables

@@ -1,6 +1,13 @@
 //! The one renderer: a read's result in a [`Dialect`]'s form — numbered text with its
 //! header, notes and markers, the unified content-and-notes answer, or a JSON shape.
 
+pub(crate) mod content;
+pub(crate) mod documents;
+pub(crate) mod listing;
+pub(crate) mod notes;
+pub(crate) mod oversize;
+pub(crate) mod shapes;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -8,14 +15,13 @@ use crate::error::Error;
 use crate::result::{CutLine, Outline, ReadResult, TruncationReason};
 use crate::select::Selection;
 use crate::syntax::language_for;
-use crate::tool::content;
+use crate::tool::decode::paths::Place;
 use crate::tool::decode::Plan;
+use crate::tool::dialect::template::{fill, fill_into};
 use crate::tool::dialect::{Dialect, Form, PathShow};
-use crate::tool::paths::Place;
-use crate::tool::shapes::{
+use crate::tool::render::shapes::{
     CutLineInfo, FsReadResponse, LinesRead, OmittedContent, ReadMetadata, SessionReadFileResponse,
 };
-use crate::tool::template::{fill, fill_into};
 use crate::tool::{lines_of, ToolResponse};
 
 /// What a call produced, before it is rendered.
@@ -40,7 +46,7 @@ pub(crate) enum Body {
     /// The empty line after a final line feed, numbered (tools that split on `\n`).
     EmptyLine(u64),
     /// An image, PDF pages, notebook cells, or a file sent whole.
-    Document(Box<crate::tool::doc_answer::Doc>),
+    Document(Box<documents::Doc>),
 }
 
 impl Answer {
@@ -71,7 +77,7 @@ pub(crate) fn render(d: &Dialect, a: Answer) -> ToolResponse {
         Body::Read(r) => *r,
         Body::Note(text) => return structured(d, ToolResponse::ok(text)),
         Body::Document(doc) => {
-            return crate::tool::doc_answer::render(d, *doc);
+            return documents::render(d, *doc);
         }
         Body::EmptyLine(n) => {
             let mut out = String::new();
@@ -225,14 +231,18 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
     let strip_raw = o.strip_cr_for.contains(&plan.way.role());
     let strip_cr = o.strip_cr || strip_raw;
     let mut out = String::with_capacity(r.content.len() + r.content.len() / 4 + 64);
-    out.extend(crate::tool::checks::clamped_note(d, plan, r.total_lines));
+    out.extend(crate::tool::render::notes::clamped_note(
+        d,
+        plan,
+        r.total_lines,
+    ));
     if let Some(h) = &o.header {
         let range = match (bytes, partial, r.lines) {
             (true, _, _) => o
                 .byte_range
                 .as_deref()
                 .map(|t| span(t, r.bytes.start, r.bytes.end)),
-            _ if o.range_asked => crate::tool::notes::asked_range(o, plan),
+            _ if o.range_asked => crate::tool::render::notes::asked_range(o, plan),
             (false, true, Some(l)) => o.range.as_deref().map(|t| span(t, l.start, l.end)),
             _ => None,
         };
@@ -304,7 +314,7 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
         out.pop();
     }
     if let Some(t) = &o.more {
-        crate::tool::notes::more(&mut out, t, r);
+        crate::tool::render::notes::more(&mut out, t, r);
     }
     if let Some(f) = &o.footer {
         out.push_str(f);
@@ -457,7 +467,7 @@ fn numbered(
     let at_end = r.bytes.end == r.file_size && r.truncated.is_none();
     // The empty line after the last line feed, if the selection reaches it.
     let selected = |n: Option<u64>| {
-        let end = crate::tool::ctx::bounds(&plan.selection).and_then(|b| b.1);
+        let end = crate::tool::decode::bounds(&plan.selection).and_then(|b| b.1);
         n.zip(end).is_none_or(|(n, e)| n <= e)
     };
     if split && at_end && text.ends_with('\n') && selected(next) {
@@ -548,7 +558,7 @@ fn session(
 /// What the unified tool sends a host beside the text ([`ReadMetadata`]).
 pub(crate) fn metadata<'a>(result: &'a ReadResult, root: Option<&Path>) -> ReadMetadata<'a> {
     use crate::result::Adjustments;
-    use crate::tool::shapes::FingerprintMeta;
+    use crate::tool::render::shapes::FingerprintMeta;
     let resolved = match root.and_then(|r| Path::new(&result.resolved_path).strip_prefix(r).ok()) {
         Some(relative) => relative.to_string_lossy().into_owned(),
         // Outside a workspace the path is the caller's own.

@@ -10,12 +10,12 @@ use crate::workspace::{RuleFile, Workspace};
 /// The rule files a dialect's agent honours in its read tool, as data (the presets'
 /// `rules`), and how it words a refusal.
 ///
-/// A [`super::DialectTool`] adds them to every workspace it is given
+/// A [`crate::tool::DialectTool`] adds them to every workspace it is given
 /// ([`Workspace::with_rule_files`]), unless [`ProjectRules::enabled`] is false (the
 /// agent's own switch, such as Gemini CLI's `respectGeminiIgnore`).
 ///
 /// Templates take `{path}` (the path as the caller gave it; made absolute where the
-/// dialect's roots take paths by their spelling, [`super::Links::Inside`]),
+/// dialect's roots take paths by their spelling, [`crate::tool::Links::Inside`]),
 /// `{rule}` (the pattern as written), `{file}` (the rule file, relative to the root),
 /// `{setting}` (its setting, for settings files) and `{dirs}` (the roots).
 ///

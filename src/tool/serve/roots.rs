@@ -1,7 +1,7 @@
 //! Several roots for one tool, and which of them a call's path is read in.
 //!
-//! The dialect's path rules ([`super::PathRules`]) decide:
-//! - [`super::PathRules::named_roots`]: a relative path names its root first, as Zed
+//! The dialect's path rules ([`crate::tool::PathRules`]) decide:
+//! - [`crate::tool::PathRules::named_roots`]: a relative path names its root first, as Zed
 //!   names files by worktree (`project/src/a.rs`); one that names no root is read in
 //!   the first root as it is.
 //! - One root under [`Links::Beneath`] takes the path as the caller gave it: the
@@ -21,9 +21,10 @@ use std::io::ErrorKind;
 use std::path::{Component, Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::tool::args::param;
-use crate::tool::dialect::{Dialect, Links, Role};
-use crate::tool::template::fill;
+use crate::tool::decode::args::param;
+use crate::tool::decode::paths::path_name;
+use crate::tool::dialect::template::fill;
+use crate::tool::dialect::{Dialect, Links};
 use crate::workspace::Workspace;
 
 /// The workspaces one tool reads in, and the names of the rules that protect paths in
@@ -31,8 +32,8 @@ use crate::workspace::Workspace;
 ///
 /// An absolute path is read in the root that holds it (the innermost one); a relative
 /// path in the root its first component names when the dialect says so
-/// ([`super::PathRules::named_roots`]), else against each root in turn (see the
-/// source of `src/tool/roots.rs` for the rules, links included). Each root keeps its own protected
+/// ([`crate::tool::PathRules::named_roots`]), else against each root in turn (see the
+/// source of `src/tool/serve/roots.rs` for the rules, links included). Each root keeps its own protected
 /// patterns ([`crate::WorkspaceBuilder::protect`]).
 ///
 /// A refusal of a protected path can say which rule refused it: give a pattern a label
@@ -288,14 +289,6 @@ pub(crate) fn dirs(roots: &[Workspace]) -> String {
         .map(|w| text(w.root()))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// The name of the dialect's path parameter, for messages.
-pub(crate) fn path_name(d: &Dialect) -> &str {
-    d.params
-        .iter()
-        .find(|p| p.role == Role::Path)
-        .map_or("path", |p| p.name.as_str())
 }
 
 fn text(p: &Path) -> String {

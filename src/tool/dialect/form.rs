@@ -1,9 +1,9 @@
-//! What a dialect's answer looks like: the `output` part of a [`super::Dialect`] (line
+//! What a dialect's answer looks like: the `output` part of a [`crate::tool::Dialect`] (line
 //! templates, header and footer, notes, markers, the outline, the answer's form).
 
 use serde::{Deserialize, Serialize};
 
-use super::role::Role;
+use crate::tool::dialect::role::Role;
 
 /// What the answer looks like.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -63,7 +63,7 @@ pub struct Output {
     pub error: String,
     /// Cut each shown line to at most this many UTF-8 bytes, on a character boundary
     /// (Codex: 500), marked with [`Output::cut_marker`] if it has one. The reader's
-    /// characters-a-line budget ([`super::Limits::max_line_chars`]) still bounds what is read.
+    /// characters-a-line budget ([`crate::tool::Limits::max_line_chars`]) still bounds what is read.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line_max_bytes: Option<u64>,
     /// Before the lines of a read that is not the whole file, or that cut a line
@@ -208,11 +208,11 @@ pub enum Form {
     #[default]
     Text,
     /// The content, then the notes (omitted regions, where to continue, cut lines) as
-    /// a second block, and [`super::ReadMetadata`] as structured content: the unified
+    /// a second block, and [`crate::tool::ReadMetadata`] as structured content: the unified
     /// `read_file`.
     ContentAndNotes,
-    /// Cursor's `session_read_file` JSON ([`super::SessionReadFileResponse`]).
+    /// Cursor's `session_read_file` JSON ([`crate::tool::SessionReadFileResponse`]).
     SessionJson,
-    /// `fs_read`'s JSON `{content, metadata}` ([`super::FsReadResponse`]).
+    /// `fs_read`'s JSON `{content, metadata}` ([`crate::tool::FsReadResponse`]).
     RangeJson,
 }

@@ -4,12 +4,12 @@
 
 use crate::error::{Error, Result};
 use crate::select::{LineSelection, Selection};
-use crate::tool::args::param;
-use crate::tool::ctx::{binary_error, Ctx};
+use crate::tool::decode::args::param;
+use crate::tool::decode::paths::path_name;
 use crate::tool::decode::{Plan, Way};
+use crate::tool::dialect::template::fill;
 use crate::tool::dialect::Dialect;
-use crate::tool::roots::path_name;
-use crate::tool::template::fill;
+use crate::tool::serve::ctx::{binary_error, Ctx};
 use crate::workspace::Workspace;
 
 /// The text after a refused relative path: the absolute path it may have meant, when
@@ -95,7 +95,7 @@ pub(crate) fn before_read(ctx: &Ctx, path: &str, plan: &Plan) -> Result<()> {
     };
     let refuse = |template: &str, end: i64| {
         let v = vals(end);
-        let values: Vec<(&str, &dyn crate::tool::template::Value)> =
+        let values: Vec<(&str, &dyn crate::tool::dialect::template::Value)> =
             v.iter().map(|(k, x)| (*k, x as _)).collect();
         Err(param(name, fill(template, &values)))
     };
@@ -109,32 +109,10 @@ pub(crate) fn before_read(ctx: &Ctx, path: &str, plan: &Plan) -> Result<()> {
     Ok(())
 }
 
-/// The note before the answer when a checked range's end was past the last line.
-pub(crate) fn clamped_note(d: &Dialect, plan: &Plan, total: Option<u64>) -> Option<String> {
-    let checks = d.lines.range_checks.as_ref()?;
-    if plan.way != Way::Range {
-        return None;
-    }
-    let Selection::Lines(LineSelection::Range { end: Some(e), .. }) = plan.selection else {
-        return None;
-    };
-    let total = total?;
-    (u64::try_from(e).is_ok_and(|e| e > total)).then(|| {
-        fill(
-            &checks.clamped,
-            &[
-                ("total", &total),
-                ("end", &e),
-                ("name", &plan.start_name.as_str()),
-            ],
-        )
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tool::args::Args;
+    use crate::tool::decode::args::Args;
     use crate::tool::decode::{decode, plan};
     use serde_json::json;
     use serde_json::Value;
@@ -217,7 +195,7 @@ mod tests {
     #[test]
     fn refused_endings_ignore_case_and_take_a_name_that_is_only_the_ending() {
         let mut d = Dialect::preset("forge").unwrap();
-        let refuse = |d: &Dialect, p: &str| crate::tool::paths::refuse_by_name(d, p);
+        let refuse = |d: &Dialect, p: &str| crate::tool::decode::paths::refuse_by_name(d, p);
         assert!(refuse(&d, "/x/a.PNG").is_ok(), "off by default");
         let mut gate = crate::tool::NameRefusal {
             names: vec![".png".into(), ".tar.gz".into()],

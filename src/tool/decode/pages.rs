@@ -3,9 +3,9 @@
 //! checks `pages`).
 
 use crate::error::Result;
-use crate::tool::args::param;
+use crate::tool::decode::args::param;
+use crate::tool::dialect::template::fill;
 use crate::tool::dialect::PageRules;
-use crate::tool::template::fill;
 
 /// Pages `first..=last` (1-based); `last` is `None` for an open range.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

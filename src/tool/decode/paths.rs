@@ -7,10 +7,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::tool::args::param;
-use crate::tool::dialect::{Dialect, NameRefusal, PathRules};
-use crate::tool::roots::path_name;
-use crate::tool::template::{fill, Value};
+use crate::tool::decode::args::param;
+use crate::tool::dialect::template::{fill, Value};
+use crate::tool::dialect::{Dialect, NameRefusal, PathRules, Role};
 use crate::workspace::Workspace;
 
 /// The extension of a path's file name with its dot, in lower case (`""` for none;
@@ -172,6 +171,14 @@ fn lexical(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+/// The name of the dialect's path parameter, for messages.
+pub(crate) fn path_name(d: &Dialect) -> &str {
+    d.params
+        .iter()
+        .find(|p| p.role == Role::Path)
+        .map_or("path", |p| p.name.as_str())
 }
 
 #[cfg(test)]

@@ -1,8 +1,18 @@
 //! What read tools differ on, as data: a [`Dialect`] names a tool's parameters and what
 //! each means, its defaults and caps, what it does past the end of a file and over a
 //! cap, how its answer looks and what its errors say. One decoder and one renderer
-//! ([`super::DialectTool`]) serve every dialect; the presets are dialect values written as
-//! JSON (`src/tool/presets/*.json`), and a host's own tool is one more value.
+//! ([`crate::tool::DialectTool`]) serve every dialect; the presets are dialect values written as
+//! JSON (`src/tool/dialect/presets/*.json`), and a host's own tool is one more value.
+
+pub(crate) mod doc_forms;
+pub(crate) mod form;
+pub(crate) mod listing;
+pub(crate) mod oversize;
+pub(crate) mod presets;
+pub(crate) mod project_rules;
+pub(crate) mod role;
+pub(crate) mod schema;
+pub(crate) mod template;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -67,11 +77,11 @@ pub struct Dialect {
     pub files: FileRules,
     /// A directory answers its listing in this form; by default it is an error.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub directory: Option<super::listing::Listing>,
+    pub directory: Option<listing::Listing>,
     /// A read without a range of a file over a size answers its outline instead (or
     /// its first bytes, when it has none); by default it answers the content, paged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub oversize: Option<super::oversize::Oversize>,
+    pub oversize: Option<oversize::Oversize>,
     /// How a page-range parameter ([`Role::Pages`]) is checked; `None`: any text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pages: Option<PageRules>,
@@ -79,16 +89,16 @@ pub struct Dialect {
     /// (images and PDFs are binary, a notebook is JSON text).
     #[serde(
         default,
-        skip_serializing_if = "super::doc_forms::Documents::is_default"
+        skip_serializing_if = "crate::tool::dialect::doc_forms::Documents::is_default"
     )]
-    pub documents: super::doc_forms::Documents,
+    pub documents: crate::tool::dialect::doc_forms::Documents,
     /// The project's rule files the agent honours, and its words for a refusal; by
     /// default none.
     #[serde(
         default,
-        skip_serializing_if = "super::project_rules::ProjectRules::is_default"
+        skip_serializing_if = "crate::tool::dialect::project_rules::ProjectRules::is_default"
     )]
-    pub rules: super::project_rules::ProjectRules,
+    pub rules: crate::tool::dialect::project_rules::ProjectRules,
 }
 
 /// How a tool turns a file's bytes into text.
@@ -152,7 +162,7 @@ pub enum Special {
     Keep,
 }
 
-pub use super::role::Role;
+pub use crate::tool::dialect::role::Role;
 
 /// How paths are taken and shown.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -488,7 +498,7 @@ pub struct SizeCap {
     pub message: String,
 }
 
-pub use super::form::{ByteCut, Clip, Form, OutlineForm, Output};
+pub use crate::tool::dialect::form::{ByteCut, Clip, Form, OutlineForm, Output};
 
 /// The texts of errors that differ from the library's (`{path}`: the path as the caller
 /// gave it, `{message}`: the library's text).

@@ -1,4 +1,4 @@
-//! The preset dialects: each a JSON file in `src/tool/presets/`, compiled in.
+//! The preset dialects: each a JSON file in `src/tool/dialect/presets/`, compiled in.
 
 use crate::error::{Error, Result};
 use crate::tool::dialect::Dialect;

@@ -13,12 +13,13 @@ use std::path::Path;
 use crate::error::Result;
 use crate::result::{ReadResult, Truncation, TruncationReason};
 use crate::select::LineSelection;
-use crate::tool::args::param;
-use crate::tool::ctx::Ctx;
+use crate::tool::decode::args::param;
+use crate::tool::decode::paths::path_name;
 use crate::tool::decode::Request;
+use crate::tool::dialect::template::fill;
+use crate::tool::dialect::template::size_text;
 use crate::tool::dialect::{CapLift, Caps, Dialect, FirstPage, TokenCap};
-use crate::tool::roots::path_name;
-use crate::tool::template::fill;
+use crate::tool::serve::ctx::Ctx;
 
 /// What decoding may turn one byte of a file into, in UTF-8 bytes (a Windows-1252 byte
 /// is up to three): the budget of a read whose file is under the size cap.
@@ -280,28 +281,6 @@ fn utf16_len(text: &str) -> u64 {
 /// The token estimate of a text: `round(characters / chars_per_token)`.
 fn estimate(text: &str, chars_per_token: u64) -> u64 {
     (2 * utf16_len(text) + chars_per_token) / (2 * chars_per_token)
-}
-
-/// A size as Claude Code writes it: `512 bytes`, `293KB`, `3.1MB`, `1.5GB` (one decimal,
-/// `.0` dropped; ties round up, as JavaScript's `toFixed` does).
-pub(crate) fn size_text(bytes: u64) -> String {
-    let mut v = bytes as f64 / 1024.0;
-    if v < 1.0 {
-        return format!("{bytes} bytes");
-    }
-    let mut unit = "KB";
-    for next in ["MB", "GB"] {
-        if v < 1024.0 {
-            break;
-        }
-        v /= 1024.0;
-        unit = next;
-    }
-    let tenths = (v * 10.0 + 0.5).floor() as u64;
-    match tenths % 10 {
-        0 => format!("{}{unit}", tenths / 10),
-        t => format!("{}.{t}{unit}", tenths / 10),
-    }
 }
 
 #[cfg(test)]

@@ -5,10 +5,10 @@
 use crate::error::Result;
 use crate::read::Reader;
 use crate::result::{ReadResult, TruncationReason};
-use crate::tool::args::param;
+use crate::tool::decode::args::param;
+use crate::tool::dialect::template::fill;
 use crate::tool::dialect::Dialect;
 use crate::tool::lines_of;
-use crate::tool::template::fill;
 
 /// The reader for a dialect that refuses a read over its byte budget: one byte more, so
 /// that a section of exactly the budget, whose last line has a line feed (not counted

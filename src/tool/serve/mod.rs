@@ -1,6 +1,16 @@
 //! [`DialectTool`]: one tool of any [`Dialect`] over a reader and a workspace — the one
 //! path from a call's JSON to its answer (decode → plan → read → render).
 
+pub(crate) mod caps;
+pub(crate) mod checks;
+pub(crate) mod ctx;
+pub(crate) mod doc_answer;
+pub(crate) mod edit;
+pub(crate) mod files;
+pub(crate) mod notices;
+pub(crate) mod refuse;
+pub(crate) mod roots;
+
 use std::path::Path;
 use std::sync::Arc;
 
@@ -10,16 +20,17 @@ use crate::config::{OutlineDetail, Totals};
 use crate::error::{Error, Result};
 use crate::read::Reader;
 
-use crate::tool::answer::{self, Answer, Body};
-use crate::tool::args::{args_of, param, JsonArgs};
-use crate::tool::checks;
-use crate::tool::ctx::Ctx;
+use crate::tool::decode::args::{args_of, param, JsonArgs};
+use crate::tool::decode::paths::path_name;
+use crate::tool::decode::paths::Place;
 use crate::tool::decode::{decode, plan, Plan, Request};
+use crate::tool::dialect::template::fill;
 use crate::tool::dialect::{Dialect, PastEnd};
-use crate::tool::paths::Place;
-use crate::tool::roots::{path_name, Placed, Roots};
-use crate::tool::template::fill;
-use crate::tool::{files, listing, oversize, refuse, roots, ToolResponse};
+use crate::tool::render::{self, Answer, Body};
+use crate::tool::render::{listing, oversize};
+use crate::tool::serve::ctx::Ctx;
+use crate::tool::serve::roots::{Placed, Roots};
+use crate::tool::ToolResponse;
 use crate::workspace::{Workspace, WorkspaceRegistry};
 
 /// Where a tool's paths resolve.
@@ -120,7 +131,7 @@ impl DialectTool {
     }
 
     /// Resolves paths inside `workspace` (confined to its root, protected paths refused;
-    /// with [`super::PathRules::named_roots`], a path may name the root first).
+    /// with [`crate::tool::PathRules::named_roots`], a path may name the root first).
     pub fn workspace(mut self, workspace: Workspace) -> DialectTool {
         let workspace = self.dialect.rules.apply(workspace);
         self.scope = if self.dialect.paths.named_roots {
@@ -133,7 +144,7 @@ impl DialectTool {
     }
 
     /// Resolves paths inside the workspace of the session each call names (the
-    /// dialect needs a [`super::Role::Session`] parameter).
+    /// dialect needs a [`crate::tool::Role::Session`] parameter).
     pub fn sessions(mut self, sessions: WorkspaceRegistry) -> DialectTool {
         self.scope = Scope::Sessions(Arc::new(sessions));
         self
@@ -162,7 +173,7 @@ impl DialectTool {
             name: d.name.clone(),
             title: d.title.clone(),
             description: d.description.clone(),
-            input_schema: crate::tool::schema::input_schema(d),
+            input_schema: crate::tool::dialect::schema::input_schema(d),
         }
     }
 
@@ -172,8 +183,8 @@ impl DialectTool {
         let d = &self.dialect;
         let mut place = Place::default();
         match self.call(args, &mut place) {
-            Ok(a) => answer::render(d, a),
-            Err(e) => answer::error(d, &e, &place.explain(d, &e), &self.dirs()),
+            Ok(a) => render::render(d, a),
+            Err(e) => render::error(d, &e, &place.explain(d, &e), &self.dirs()),
         }
     }
 
@@ -193,7 +204,7 @@ impl DialectTool {
                 return Err(param(path_name(d), message));
             }
         }
-        crate::tool::paths::refuse_by_name(d, &request.path)?;
+        crate::tool::decode::paths::refuse_by_name(d, &request.path)?;
         let (workspace, path) = self.place(&request)?;
         *place = Place::new(workspace.as_ref(), &path);
         let ctx = Ctx {
@@ -201,7 +212,7 @@ impl DialectTool {
             base: &self.reader,
             workspace: workspace.as_ref(),
             path: &path,
-            max_bytes: crate::tool::caps::max_bytes(d, &request),
+            max_bytes: crate::tool::serve::caps::max_bytes(d, &request),
         };
         let given = request.path.clone();
         match (&self.scope, &workspace) {
@@ -232,7 +243,7 @@ impl DialectTool {
     /// Reads what the plan selects and checks it against the dialect's caps.
     fn read_answer(&self, ctx: &Ctx, plan: Plan, request: Request) -> Result<Answer> {
         let d = &self.dialect;
-        if let Some(doc) = crate::tool::doc_answer::read(ctx, &request, &plan)? {
+        if let Some(doc) = crate::tool::serve::doc_answer::read(ctx, &request, &plan)? {
             return Ok(Answer {
                 plan,
                 body: Body::Document(Box::new(doc)),
@@ -243,7 +254,7 @@ impl DialectTool {
                 notes: Vec::new(),
             });
         }
-        crate::tool::caps::check_size(ctx, &request)?;
+        crate::tool::serve::caps::check_size(ctx, &request)?;
         checks::before_read(ctx, &request.path, &plan)?;
         // What the file's name, size or kind answers instead of its lines.
         let instead = |text| Ok(Answer::past_end(plan.clone(), text, None));
@@ -273,8 +284,8 @@ impl DialectTool {
             return instead(text);
         }
         refuse::check(d, &result, path_name(d), |n| ctx.line(n))?;
-        let mut notes = crate::tool::notices::notes(ctx, &result)?;
-        let (result, page) = crate::tool::caps::check_read(ctx, &request, result)?;
+        let mut notes = crate::tool::serve::notices::notes(ctx, &result)?;
+        let (result, page) = crate::tool::serve::caps::check_read(ctx, &request, result)?;
         notes.extend(page);
         if let Some(refusal) = &d.lines.refuse_unranged_over {
             let total = result.total_lines.unwrap_or(0);
@@ -340,7 +351,7 @@ impl DialectTool {
             // The empty last line itself.
             return Ok(Answer::past_end(plan.clone(), String::new(), Some(start)));
         }
-        let vals: [(&str, &dyn crate::tool::template::Value); 3] = [
+        let vals: [(&str, &dyn crate::tool::dialect::template::Value); 3] = [
             ("start", &start),
             ("total", &split_total),
             ("name", &plan.start_name.as_str()),

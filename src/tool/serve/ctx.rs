@@ -8,12 +8,12 @@ use crate::error::{Error, Result};
 use crate::read::Reader;
 use crate::result::ReadResult;
 use crate::select::{ByteSelection, LineSelection, Selection};
-use crate::tool::args::param;
-use crate::tool::decode::{Plan, Way};
+use crate::tool::decode::args::param;
+use crate::tool::decode::paths::path_name;
+use crate::tool::decode::{bounds, Plan, Way};
+use crate::tool::dialect::template::fill;
 use crate::tool::dialect::Dialect;
-use crate::tool::refuse;
-use crate::tool::roots::path_name;
-use crate::tool::template::fill;
+use crate::tool::serve::refuse;
 use crate::workspace::Workspace;
 
 /// One call's reading context.
@@ -143,20 +143,6 @@ impl Ctx<'_> {
         let reader = self.base.clone().totals(Totals::IfKnown);
         let r = self.read_with(&reader, LineSelection::Tail(1).into())?;
         Ok(r.content.ends_with('\n'))
-    }
-}
-
-/// The first and last line (1-based, positive) of a forward line selection.
-pub(crate) fn bounds(sel: &Selection) -> Option<(u64, Option<u64>)> {
-    match *sel {
-        Selection::Lines(LineSelection::Range { start, end }) => {
-            let s = start.unwrap_or(1);
-            (s > 0 && end.is_none_or(|e| e > 0)).then(|| (s as u64, end.map(|e| e as u64)))
-        }
-        Selection::Lines(LineSelection::OffsetLimit { offset, limit }) => {
-            Some((offset, limit.map(|n| offset.saturating_add(n.max(1)) - 1)))
-        }
-        _ => None,
     }
 }
 

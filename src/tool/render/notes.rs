@@ -1,11 +1,12 @@
 //! Small parts of a text answer that some dialects add: the range as the call asked for
-//! it (Goose's header), and the note that the file goes on (Crush's).
+//! it (Goose's header), the note that the file goes on (Crush's), and the note that a
+//! checked range's end was past the last line.
 
 use crate::result::ReadResult;
 use crate::select::{LineSelection, Selection};
-use crate::tool::decode::Plan;
-use crate::tool::dialect::Output;
-use crate::tool::template::{fill, fill_into};
+use crate::tool::decode::{Plan, Way};
+use crate::tool::dialect::template::{fill, fill_into};
+use crate::tool::dialect::{Dialect, Output};
 
 /// `{range}` of the header from the lines the call asked for ([`Output::range_asked`]):
 /// its numbers, an open end as `end`; `None` for a call without a line range.
@@ -33,4 +34,26 @@ pub(crate) fn more(out: &mut String, template: &str, r: &ReadResult) {
     if r.truncated.is_none() && !r.content.is_empty() && r.bytes.end < r.file_size {
         fill_into(out, template, &[("end", &l.end), ("next", &(l.end + 1))]);
     }
+}
+
+/// The note before the answer when a checked range's end was past the last line.
+pub(crate) fn clamped_note(d: &Dialect, plan: &Plan, total: Option<u64>) -> Option<String> {
+    let checks = d.lines.range_checks.as_ref()?;
+    if plan.way != Way::Range {
+        return None;
+    }
+    let Selection::Lines(LineSelection::Range { end: Some(e), .. }) = plan.selection else {
+        return None;
+    };
+    let total = total?;
+    (u64::try_from(e).is_ok_and(|e| e > total)).then(|| {
+        fill(
+            &checks.clamped,
+            &[
+                ("total", &total),
+                ("end", &e),
+                ("name", &plan.start_name.as_str()),
+            ],
+        )
+    })
 }

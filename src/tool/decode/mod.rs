@@ -1,16 +1,22 @@
 //! The one decoder: a tool call's JSON arguments, read through a [`Dialect`]'s
 //! parameters, become a [`Request`], and a request becomes the [`Selection`] to read.
 
+pub(crate) mod argchecks;
+pub(crate) mod args;
+pub(crate) mod indentation;
+pub(crate) mod pages;
+pub(crate) mod paths;
+
 use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::select::{ByteSelection, LineSelection, Selection};
-use crate::tool::args::{invalid, missing, param, Args, Named};
+use crate::tool::decode::args::{invalid, missing, param, Args, Named};
+use crate::tool::decode::indentation::IndentRequest;
+use crate::tool::dialect::template::fill;
 use crate::tool::dialect::{Dialect, Param, Role, Special, Unit};
-use crate::tool::indentation::IndentRequest;
-use crate::tool::template::fill;
 
-pub(crate) use crate::tool::args::Given;
+pub(crate) use crate::tool::decode::args::Given;
 
 /// What a call asks for, by meaning, whatever the dialect named it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -114,7 +120,9 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
                 r.entire.is_some()
             }
             Role::LineRange => {
-                r.range = given(crate::tool::argchecks::range_arg(d, &names, &mut a)?);
+                r.range = given(crate::tool::decode::argchecks::range_arg(
+                    d, &names, &mut a,
+                )?);
                 r.range.is_some()
             }
             Role::Ignored => a.take(&names)?.is_some(),
@@ -123,7 +131,7 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
                 r.numbers.is_some()
             }
             Role::Mode | Role::Indentation => r.indent.decode(p.role, &names, &mut a)?,
-            Role::Command => crate::tool::argchecks::command(d, p, &names, &mut a)?,
+            Role::Command => crate::tool::decode::argchecks::command(d, p, &names, &mut a)?,
             Role::Pages => {
                 // An empty page range is no page range.
                 r.pages = given(a.string(&names)?).filter(|g| !g.value.trim().is_empty());
@@ -176,7 +184,7 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
         return Err(param(k, message));
     }
     if let (Some(rules), Some(g)) = (&d.pages, &r.pages) {
-        crate::tool::pages::check(rules, &g.name, &g.value)?;
+        crate::tool::decode::pages::check(rules, &g.name, &g.value)?;
     }
     if let Some((name, p)) = path {
         if p.is_empty() && !d.paths.empty_is_root {
@@ -444,5 +452,18 @@ fn ways_of(d: &Dialect) -> String {
     match ways.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
         _ => ways.join(""),
+    }
+}
+/// The first and last line (1-based, positive) of a forward line selection.
+pub(crate) fn bounds(sel: &Selection) -> Option<(u64, Option<u64>)> {
+    match *sel {
+        Selection::Lines(LineSelection::Range { start, end }) => {
+            let s = start.unwrap_or(1);
+            (s > 0 && end.is_none_or(|e| e > 0)).then(|| (s as u64, end.map(|e| e as u64)))
+        }
+        Selection::Lines(LineSelection::OffsetLimit { offset, limit }) => {
+            Some((offset, limit.map(|n| offset.saturating_add(n.max(1)) - 1)))
+        }
+        _ => None,
     }
 }

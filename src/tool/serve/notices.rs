@@ -5,8 +5,8 @@
 use crate::error::Result;
 use crate::result::ReadResult;
 use crate::select::ByteSelection;
-use crate::tool::ctx::Ctx;
 use crate::tool::dialect::Output;
+use crate::tool::serve::ctx::Ctx;
 
 /// The bytes at the start of a file a NUL is looked for in.
 const SAMPLE: u64 = 8 * 1024;

@@ -4,9 +4,9 @@
 use serde_json::{Map, Value};
 
 use crate::error::Result;
-use crate::tool::args::{param, Args, Named};
+use crate::tool::decode::args::{param, Args, Named};
+use crate::tool::dialect::template::fill;
 use crate::tool::dialect::{Dialect, Param};
-use crate::tool::template::fill;
 
 /// A [`crate::tool::Role::Command`] parameter: whether it was given; a command the tool
 /// does not serve is refused.

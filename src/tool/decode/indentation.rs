@@ -17,10 +17,10 @@ use serde_json::{Map, Value};
 
 use crate::error::Result;
 use crate::select::{LineSelection, Selection};
-use crate::tool::args::Given;
-use crate::tool::args::{invalid, param, Args};
+use crate::tool::decode::args::Given;
+use crate::tool::decode::args::{invalid, param, Args};
+use crate::tool::dialect::template::fill;
 use crate::tool::dialect::{Dialect, Param, Role, Special};
-use crate::tool::template::fill;
 use crate::IndentSelection;
 
 /// The indentation parameters of a call.

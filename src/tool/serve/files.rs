@@ -9,8 +9,8 @@ use crate::error::{Error, Result};
 use crate::read::Reader;
 use crate::result::ReadResult;
 use crate::select::ByteSelection;
+use crate::tool::dialect::template::fill;
 use crate::tool::dialect::{Dialect, FileRules};
-use crate::tool::template::fill;
 use crate::workspace::Workspace;
 
 /// How much of a file the invalid-UTF-8 rule looks at, as classification does.

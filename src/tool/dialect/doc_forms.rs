@@ -2,15 +2,15 @@
 //! images through an [`ImagePolicy`](crate::images::ImagePolicy) preset, PDF pages as
 //! text, notebook cells, or files sent as they are; and the texts each answer is
 //! written in. By default a dialect reads none of them: images and PDFs are binary files
-//! (refused with [`ErrorTexts::binary`](super::ErrorTexts::binary), or answered with
-//! [`FileRules::binary_answer`](super::FileRules::binary_answer)) and a notebook is JSON
+//! (refused with [`ErrorTexts::binary`](crate::tool::ErrorTexts::binary), or answered with
+//! [`FileRules::binary_answer`](crate::tool::FileRules::binary_answer)) and a notebook is JSON
 //! text, as before documents were read.
 //!
 //! The parameters that select pages, cells and a crop are [`Role::Pages`],
-//! [`Role::Cells`] and [`Role::Crop`](super::Role::Crop).
+//! [`Role::Cells`] and [`Role::Crop`](crate::tool::Role::Crop).
 //!
-//! [`Role::Pages`]: super::Role::Pages
-//! [`Role::Cells`]: super::Role::Cells
+//! [`Role::Pages`]: crate::tool::Role::Pages
+//! [`Role::Cells`]: crate::tool::Role::Cells
 
 use std::collections::BTreeMap;
 
@@ -166,7 +166,7 @@ pub struct RawMedia {
     pub sniff: bool,
     /// Files over this size are refused (`{size}`: bytes, `{max}`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_bytes: Option<super::SizeCap>,
+    pub max_bytes: Option<crate::tool::SizeCap>,
     /// The text sent beside the item (`{path}`, `{mime}`, `{bytes}`); by default none.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
@@ -179,7 +179,7 @@ pub struct RawMedia {
     /// this message (`{path}`: as given, `{ext}`): formats of a kind the tool sends but
     /// not in this encoding (Gemini CLI's unsupported audio).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub refuse_binary: Option<super::NameRefusal>,
+    pub refuse_binary: Option<crate::tool::NameRefusal>,
 }
 
 impl RawMedia {

@@ -98,6 +98,28 @@ impl Value for usize {
     }
 }
 
+/// A size as Claude Code writes it: `512 bytes`, `293KB`, `3.1MB`, `1.5GB` (one decimal,
+/// `.0` dropped; ties round up, as JavaScript's `toFixed` does).
+pub(crate) fn size_text(bytes: u64) -> String {
+    let mut v = bytes as f64 / 1024.0;
+    if v < 1.0 {
+        return format!("{bytes} bytes");
+    }
+    let mut unit = "KB";
+    for next in ["MB", "GB"] {
+        if v < 1024.0 {
+            break;
+        }
+        v /= 1024.0;
+        unit = next;
+    }
+    let tenths = (v * 10.0 + 0.5).floor() as u64;
+    match tenths % 10 {
+        0 => format!("{}{unit}", tenths / 10),
+        t => format!("{}.{t}{unit}", tenths / 10),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

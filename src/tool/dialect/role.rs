@@ -34,8 +34,8 @@ pub enum Role {
     LineRange,
     /// Accepted and not used (an explanation).
     Ignored,
-    /// `true`: each line through [`super::Output::line`]; `false`: through
-    /// [`super::Output::unnumbered_line`], or the content as it is (a tool whose numbering is a
+    /// `true`: each line through [`crate::tool::Output::line`]; `false`: through
+    /// [`crate::tool::Output::unnumbered_line`], or the content as it is (a tool whose numbering is a
     /// switch); absent: the `default` of the parameter's schema, else `false`. Without
     /// such a parameter the template always applies.
     LineNumbers,
@@ -46,7 +46,7 @@ pub enum Role {
     /// `include_siblings`, `include_header`, `max_lines`), read in indentation mode.
     Indentation,
     /// A page or page range of a paged document (`"3"`, `"1-5"`), checked by
-    /// [`super::Dialect::pages`]; text files ignore it.
+    /// [`crate::tool::Dialect::pages`]; text files ignore it.
     Pages,
     /// A notebook's cells (`"3"`, `"2-9"`, `"10-"`, from 0, or a cell id); other files
     /// ignore it.
@@ -55,9 +55,9 @@ pub enum Role {
     /// ignore it.
     Crop,
     /// `true`: lift the caps up to the room the host says the caller has left
-    /// ([`super::CapLift`]).
+    /// ([`crate::tool::CapLift`]).
     LiftCaps,
     /// The command of a tool that does several things (`view`, `create` ...): a string
-    /// that must be one of [`super::Param::serves`].
+    /// that must be one of [`crate::tool::Param::serves`].
     Command,
 }

@@ -226,7 +226,7 @@ macro_rules! deserialize_via_args {
         impl<'de> serde::Deserialize<'de> for $ty {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 let map = <serde_json::Map<String, serde_json::Value>>::deserialize(d)?;
-                <$ty>::from_args(crate::tool::args::Args::new(map))
+                <$ty>::from_args(crate::tool::decode::args::Args::new(map))
                     .map_err(<D::Error as serde::de::Error>::custom)
             }
         }
