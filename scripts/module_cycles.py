@@ -148,6 +148,9 @@ def main():
         for c in cycles(edges_at(root, depth)):
             if under and not all(m == under or m.startswith(under + "::") for m in c):
                 continue
+            # A cycle between files seen at one depth is the same at every deeper one.
+            if c in found:
+                continue
             found.append(c)
             print(f"import cycle (depth {depth}): " + " -> ".join(c + [c[0]]))
     print(f"{len(found)} import cycles in {root}" + (f" under {under}" if under else ""))

@@ -552,31 +552,16 @@ impl Workspace {
         Ok(pending)
     }
 
-    /// The project's rules on the spelling, as [`Workspace::spelled_protected`] checks
-    /// the patterns: every directory the spelling passes through, then the path, as a
-    /// directory when it was spelled with a trailing `/` (`dir`), else as a file: a
-    /// name a rule refuses as a file is refused before the disk is looked at, even if
-    /// it is a directory that a directory-only negation (`!name/`) would allow.
+    /// The project's rules on the spelling ([`Rules::check_spelled`]).
     fn spelled_rules(
         &self,
         pending: &VecDeque<OsString>,
         dir: bool,
     ) -> std::result::Result<(), rules::Hit> {
-        let Some(rules) = &self.rules else {
-            return Ok(());
-        };
-        let mut rel = PathBuf::new();
-        for (i, c) in pending.iter().enumerate() {
-            if c == ".." {
-                if !rel.pop() {
-                    return Ok(());
-                }
-                continue;
-            }
-            rel.push(c);
-            rules.check_one(&rel, dir || i + 1 < pending.len())?;
+        match &self.rules {
+            Some(rules) => rules.check_spelled(pending, dir),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Whether the components, read by their spelling (`..` folded), pass through a

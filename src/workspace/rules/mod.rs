@@ -265,6 +265,31 @@ impl Rules {
         Ok(())
     }
 
+    /// The rules on a path's spelling (its components, `..` not yet folded), as the
+    /// workspace checks its protected patterns: every directory the spelling passes
+    /// through, then the path, as a directory when it was spelled with a trailing `/`
+    /// (`dir`), else as a file: a name a rule refuses as a file is refused before the
+    /// disk is looked at, even if it is a directory that a directory-only negation
+    /// (`!name/`) would allow. A spelling that climbs above the root is left to the walk.
+    pub(crate) fn check_spelled(
+        &self,
+        pending: &std::collections::VecDeque<std::ffi::OsString>,
+        dir: bool,
+    ) -> std::result::Result<(), Hit> {
+        let mut rel = PathBuf::new();
+        for (i, c) in pending.iter().enumerate() {
+            if c == ".." {
+                if !rel.pop() {
+                    return Ok(());
+                }
+                continue;
+            }
+            rel.push(c);
+            self.check_one(&rel, dir || i + 1 < pending.len())?;
+        }
+        Ok(())
+    }
+
     /// Whether `rel` itself is refused, its ancestors aside.
     pub(crate) fn check_one(&self, rel: &Path, is_dir: bool) -> std::result::Result<(), Hit> {
         if rel.as_os_str().is_empty() {
