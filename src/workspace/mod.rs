@@ -297,11 +297,11 @@ impl Workspace {
     /// ([`crate::tool::DialectTool::workspace`]). An object-store workspace has no rule
     /// files and is returned as it is.
     pub fn with_rule_files<I: IntoIterator<Item = RuleFile>>(&self, files: I) -> Workspace {
-        let inner = match &self.root {
-            Root::Local(inner) => inner,
-            #[cfg(feature = "object-store")]
-            Root::Object(_) => return self.clone(),
-        };
+        #[cfg(feature = "object-store")]
+        if let Root::Object(_) = &self.root {
+            return self.clone();
+        }
+        let inner = self.inner();
         let mut all = self.rule_files().to_vec();
         let before = all.len();
         all.extend(files);
