@@ -181,6 +181,39 @@ pub enum Error {
         /// The path as the caller gave it.
         path: PathBuf,
     },
+    /// The path is refused by a rule of one of the project's rule files
+    /// ([`crate::RuleFile`]): a `.gitignore`-style file, or a setting of a settings file.
+    /// Checked on the path's spelling before the file system is touched, so the answer
+    /// is the same whether the path exists or not.
+    #[error("Access denied: {} is refused by {}", escaped(.path), rule_words(.rule, .file, .setting.as_deref(), *.default))]
+    Denied {
+        /// The path as the caller gave it.
+        path: PathBuf,
+        /// The pattern that refused it, as written in its file (for a default: as the
+        /// agent's defaults spell it).
+        rule: String,
+        /// The rule file, relative to the workspace root (`.geminiignore`,
+        /// `src/.gitignore`, `.zed/settings.json`).
+        file: PathBuf,
+        /// The setting of a settings file that holds the rule (`private_files`,
+        /// `permissions.deny`); `None` for an ignore file.
+        setting: Option<String>,
+        /// Whether the rule is one of the agent's defaults, in force because the file
+        /// (or the setting) is absent.
+        default: bool,
+    },
+    /// A rule file that could cover the path cannot be used: it is unreadable, too
+    /// large, not a regular file, a symbolic link, or not valid in its syntax. The path
+    /// is refused (the rules fail closed) until the file is fixed or removed.
+    #[error("Access denied: {} is refused because the rule file {} cannot be used: {reason}; fix or remove that file", escaped(.path), escaped(.file))]
+    RuleFile {
+        /// The path as the caller gave it.
+        path: PathBuf,
+        /// The rule file, relative to the workspace root.
+        file: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// A path that cannot name a file: it holds a NUL byte, is too long, or its symbolic
     /// links loop (or nest deeper than 40 links).
     #[error("Invalid path {}: {reason}", escaped(.path))]
@@ -367,7 +400,9 @@ impl Error {
             Error::InvalidText { .. } => ErrorKind::InvalidEncoding,
             Error::Binary { .. } => ErrorKind::Binary,
             Error::OutsideWorkspace { .. } => ErrorKind::OutsideWorkspace,
-            Error::Protected { .. } => ErrorKind::Protected,
+            Error::Protected { .. } | Error::Denied { .. } | Error::RuleFile { .. } => {
+                ErrorKind::Protected
+            }
             Error::InvalidPath { .. } => ErrorKind::InvalidPath,
             Error::InvalidPattern { .. } => ErrorKind::InvalidPattern,
             Error::SessionNotFound { .. } => ErrorKind::SessionNotFound,
@@ -467,7 +502,7 @@ pub enum ErrorKind {
     Binary,
     /// [`Error::OutsideWorkspace`]: `outside_workspace`.
     OutsideWorkspace,
-    /// [`Error::Protected`]: `protected`.
+    /// [`Error::Protected`], [`Error::Denied`] and [`Error::RuleFile`]: `protected`.
     Protected,
     /// [`Error::InvalidPath`]: `invalid_path`.
     InvalidPath,
@@ -631,5 +666,21 @@ pub(crate) struct Escaped<'a>(&'a Path);
 impl fmt::Display for Escaped<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:?}", self.0)
+    }
+}
+
+/// How [`Error::Denied`] names its rule: `the rule "R" of ".gitignore"`, `the rule "R"
+/// of the setting private_files in ".zed/settings.json"`, or, for a default, `the
+/// default rule "R" for ".gooseignore" (the file or the setting is absent)`.
+fn rule_words(rule: &str, file: &Path, setting: Option<&str>, default: bool) -> String {
+    let rule = escaped(rule);
+    let file = escaped(file);
+    match (setting, default) {
+        (Some(s), false) => format!("the rule {rule} of the setting {s} in {file}"),
+        (Some(s), true) => {
+            format!("the default rule {rule} of the setting {s} ({file} does not set it)")
+        }
+        (None, false) => format!("the rule {rule} of {file}"),
+        (None, true) => format!("the default rule {rule} ({file} does not exist)"),
     }
 }

@@ -302,7 +302,9 @@ pub use result::{
 pub use select::{ByteSelection, LineSelection, Selection, Snap};
 pub use source::{RandomAccess, Source};
 pub use syntax::language_for;
-pub use workspace::{OpenStrategy, Opened, Workspace, WorkspaceBuilder, WorkspaceRegistry};
+pub use workspace::{
+    OpenStrategy, Opened, RuleFile, RuleSyntax, Workspace, WorkspaceBuilder, WorkspaceRegistry,
+};
 
 /// The README's examples, compiled and run as doc tests.
 #[cfg(doctest)]

@@ -68,6 +68,26 @@
 //! [`DialectTool::definition`] gives each tool's input schema, built from its dialect's
 //! parameters. With the `schemars` feature, [`ReadFileParams`] implements
 //! `schemars::JsonSchema` too (schemars 1.x, the version `rmcp` uses).
+//!
+//! # Where the code lives
+//!
+//! One folder a stage of a call, each using only the ones before it (checked by
+//! `scripts/module_cycles.py src tool`: no import cycle between files or folders):
+//!
+//! - `dialect/`: the dialect as data: [`Dialect`] and its parts (`mod.rs`; the answer's
+//!   form in `form.rs`, documents in `doc_forms.rs`, listings and outlines in
+//!   `listing.rs` and `oversize.rs`, project rules in `project_rules.rs`), the text
+//!   templates, the input schema, and the presets (`presets.rs`, `presets/*.json`);
+//! - `decode/`: a call's JSON read through the dialect's parameters into a request and
+//!   the selection to read (`mod.rs`, `args.rs`, `argchecks.rs`, `pages.rs`,
+//!   `indentation.rs`, `paths.rs`);
+//! - `serve/`: [`DialectTool`] (`mod.rs`): the roots a path is read in, the checks and
+//!   caps before and after the read, documents, the read itself (`ctx.rs`);
+//! - `render/`: the answer in the dialect's words (`mod.rs`; listings, outlines,
+//!   documents, notes, JSON shapes).
+//!
+//! A new dialect field is its type in `dialect/` (`mod.rs` or `form.rs`), the stage that
+//! acts on it (a check in `serve/`, a text in `render/`), and the presets that set it.
 
 use std::sync::OnceLock;
 
@@ -76,54 +96,35 @@ use serde::Serialize;
 use crate::error::Result;
 use crate::select::Selection;
 
-mod answer;
-mod argchecks;
-mod args;
-mod caps;
-mod checks;
-mod content;
-mod ctx;
+// The data path, one folder a stage: the dialect as data (its types, the preset
+// files), decoding a call, serving it (reading through the workspace), rendering the
+// answer.
 mod decode;
 mod dialect;
-mod doc_answer;
-mod doc_forms;
-mod edit;
-mod files;
-mod form;
-mod indentation;
-mod listing;
-mod notes;
-mod notices;
-mod oversize;
-mod pages;
-mod paths;
-mod presets;
-mod refuse;
-mod role;
-mod roots;
-mod schema;
+mod render;
 mod serve;
-mod shapes;
-mod template;
 
-pub use args::JsonArgs;
+pub use decode::args::JsonArgs;
+pub use dialect::doc_forms::{
+    CellForm, Documents, ImageForm, NotebookForm, PageCap, PdfForm, RawMedia,
+};
+pub use dialect::listing::{Listing, ListingOrder};
+pub use dialect::oversize::Oversize;
+pub use dialect::project_rules::ProjectRules;
 pub use dialect::{
     ByteCut, CapLift, Caps, Clip, Decoding, Dialect, ErrorTexts, FileRules, FirstPage, Form,
     LargeFile, Limits, LineRules, Links, NameRefusal, OutlineForm, Output, PageRules, Param,
     PastEnd, PathRules, PathShow, RangeChecks, Refusal, Role, SizeCap, Special, TokenCap, Unit,
 };
-pub use doc_forms::{CellForm, Documents, ImageForm, NotebookForm, PageCap, PdfForm, RawMedia};
-pub use edit::line_offsets;
-pub use listing::{Listing, ListingOrder};
-pub use oversize::Oversize;
-pub use roots::Roots;
-pub use serve::{DialectTool, ToolDefinition};
-pub use shapes::{
+pub use render::shapes::{
     CutLineInfo, FingerprintMeta, FsReadMetadata, FsReadResponse, LinesRead, OmittedContent,
     ReadMetadata, SessionReadFileResponse,
 };
+pub use serve::edit::line_offsets;
+pub use serve::roots::Roots;
+pub use serve::{DialectTool, ToolDefinition};
 
-use args::{deserialize_via_args, Args};
+use decode::args::{deserialize_via_args, Args};
 use decode::{decode, plan, Given, Request};
 
 /// What a tool sends back: its text, whether the call failed (MCP's `isError`), and
@@ -379,7 +380,7 @@ impl ReadFileParams {
     /// or offset, a line 0, two spellings of one parameter, conflicting parameters, an
     /// unknown parameter, or text that is not JSON.
     pub fn from_json(args: impl JsonArgs) -> Result<ReadFileParams> {
-        ReadFileParams::from_args(args::args_of(args)?)
+        ReadFileParams::from_args(decode::args::args_of(args)?)
     }
 
     fn from_args(a: Args) -> Result<ReadFileParams> {
@@ -420,7 +421,7 @@ impl ReadFileParams {
         };
         let n = |v: Option<u64>| v.map(|v| i64::try_from(v).unwrap_or(i64::MAX));
         let zero = |name: &str, v: Option<i64>| match v {
-            Some(0) => Err(crate::tool::args::param(
+            Some(0) => Err(crate::tool::decode::args::param(
                 name,
                 format!("{name} (0) is invalid: lines are 1-indexed"),
             )),

@@ -39,15 +39,16 @@ fn mcp_filesystem_head_and_tail_return_exactly_the_lines_asked_for() {
     fs::write(base.join("crlf.txt"), "a\r\nb\r\nc\r\n").unwrap();
     let t = tool(MCP, &base);
     let call = |args: Value| t.respond(args);
-    // The peer answers `line3\n` (N-1 lines after a final newline) and drops head's
-    // final newline.
+    // The peer answers `line3\n` (N-1 lines after a final newline: a defect, fixed);
+    // head joins the first N lines with `\n`, without a final newline, as the peer's
+    // headFile does.
     assert_eq!(
         ok(call(json!({"path": "f.txt", "tail": 2}))),
         "line2\nline3\n"
     );
     assert_eq!(
         ok(call(json!({"path": "f.txt", "head": 2}))),
-        "line1\nline2\n"
+        "line1\nline2"
     );
     // The peer reads the whole file for 0.
     assert_eq!(ok(call(json!({"path": "f.txt", "head": 0}))), "");
@@ -56,7 +57,7 @@ fn mcp_filesystem_head_and_tail_return_exactly_the_lines_asked_for() {
     // tail normalizes CRLF as the peer's tailFile does (its tests assert it); head and
     // whole reads keep the file's bytes.
     assert_eq!(ok(call(json!({"path": "crlf.txt", "tail": 2}))), "b\nc\n");
-    assert_eq!(ok(call(json!({"path": "crlf.txt", "head": 1}))), "a\r\n");
+    assert_eq!(ok(call(json!({"path": "crlf.txt", "head": 1}))), "a\r");
     // The peer answers '' for -1 and three lines for 2.5.
     assert!(err(call(json!({"path": "f.txt", "head": -1}))).starts_with("Invalid head"));
     assert!(err(call(json!({"path": "f.txt", "tail": 2.5}))).starts_with("Invalid tail"));
@@ -67,7 +68,7 @@ fn mcp_filesystem_head_and_tail_return_exactly_the_lines_asked_for() {
     // zod strips unknown keys: accepted, ignored.
     assert_eq!(
         ok(call(json!({"path": "f.txt", "head": 1, "encoding": "x"}))),
-        "line1\n"
+        "line1"
     );
 }
 
@@ -79,7 +80,10 @@ fn mcp_filesystem_keeps_characters_across_its_1_kib_chunks() {
     let text = format!("{}é\nend\n", "x".repeat(1023));
     fs::write(base.join("f.txt"), &text).unwrap();
     let t = tool(MCP, &base);
-    assert_eq!(ok(t.respond(json!({"path": "f.txt", "head": 2}))), text);
+    assert_eq!(
+        ok(t.respond(json!({"path": "f.txt", "head": 2}))),
+        text.trim_end_matches('\n')
+    );
     assert_eq!(ok(t.respond(json!({"path": "f.txt", "tail": 2}))), text);
 }
 

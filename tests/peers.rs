@@ -344,6 +344,17 @@ fn setup(peer: &str, case: &Case, root: &Path) -> Result<Setup, String> {
                     s.more_roots.push((dir, Vec::new()));
                 }
             }
+            // Gemini CLI's respectGeminiIgnore: false stops reading .geminiignore (its
+            // other rule sources stay).
+            ("gemini", "respectGeminiIgnore") if v == &json!(false) => {
+                let rules = Dialect::preset("gemini").map_err(|e| e.to_string())?.rules;
+                let files: Vec<_> = rules
+                    .files
+                    .into_iter()
+                    .filter(|f| f.path != ".geminiignore")
+                    .collect();
+                s.dialect.push(("/rules/files", json!(files)));
+            }
             // Forge's max_read_lines: lines per read; 0 reads line 1 only (resolve_range's
             // edge case), which is a one-line budget here.
             ("forge", "max_read_lines") => {

@@ -298,6 +298,16 @@ fn build(o: Options) -> Result<Server, String> {
         if let (Some(name), Some(images)) = (&o.image_policy, dialect.documents.images.as_mut()) {
             images.policy = name.clone();
         }
+        if o.no_project_rules {
+            dialect.rules.enabled = false;
+        }
+        // Session workspaces are made here: each gets the agent's rule files (the tool
+        // adds them to the workspaces and roots it is given).
+        let rule_files = if dialect.rules.enabled {
+            dialect.rules.files.clone()
+        } else {
+            Vec::new()
+        };
         let by_session = dialect.params.iter().any(|p| p.role == Role::Session);
         let scan = o.max_scan_bytes;
         let cache = cache.clone();
@@ -305,11 +315,12 @@ fn build(o: Options) -> Result<Server, String> {
             .reader_with(|r| r.cache(cache).buffers(buffers.clone()).max_scan_bytes(scan));
         tools.push(if by_session {
             let registry = WorkspaceRegistry::new();
+            let with_rules = |ws: Workspace| ws.with_rule_files(rule_files.iter().cloned());
             if o.sessions.is_empty() {
-                registry.insert("default", workspace(&o.root)?);
+                registry.insert("default", with_rules(workspace(&o.root)?));
             }
             for (name, dir) in &o.sessions {
-                registry.insert(name.clone(), workspace(dir)?);
+                registry.insert(name.clone(), with_rules(workspace(dir)?));
             }
             tool.sessions(registry)
         } else if several || !o.labels.is_empty() {

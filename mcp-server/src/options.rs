@@ -32,6 +32,9 @@ pub struct Options {
     pub index_dir: Option<PathBuf>,
     /// `--dialect FILE`: tools served instead of the preset's, one a file.
     pub dialects: Vec<Dialect>,
+    /// `--no-project-rules`: the preset's rule files (`.geminiignore`, `.zed/settings.json`
+    /// ...) are not read.
+    pub no_project_rules: bool,
 }
 
 /// The most bytes of stored line indexes `--index-dir` keeps (1 GiB: the indexes of
@@ -50,7 +53,7 @@ usage: mcp_server [OPTIONS]
                            codex, claude-code, gemini, zed, goose, crush, forge,
                            openhands, mcp-filesystem, rust-mcp-filesystem (the peers')
   --dialect FILE           serve the tool a dialect JSON file describes (as the presets in
-                           src/tool/presets/), instead of a preset (repeatable: one tool each)
+                           src/tool/dialect/presets/), instead of a preset (repeatable: one tool each)
   --root DIR               every path is resolved inside DIR (default: the current directory);
                            s3://bucket/prefix (gs://, az://, http(s)://) reads objects under
                            the prefix, credentials from the AWS_* (GOOGLE_*, AZURE_*) variables
@@ -63,6 +66,11 @@ usage: mcp_server [OPTIONS]
                            links judged by their real path)
   --root-protect GLOB      refuse GLOB in the root given last only (repeatable)
   --root-protect-as LABEL=GLOB   the same, labelled
+  --no-project-rules       read none of the project's rule files that the preset's agent
+                           honours (.geminiignore and .gitignore, .zed/settings.json,
+                           .claude/settings.json, .gooseignore, .cursorignore: see
+                           docs/security.md), as the agent's own switch does
+                           (Gemini CLI's respectGeminiIgnore); --protect still applies
   --case-insensitive       match protected paths with Unicode case folding and NFC
                            (for roots on case-insensitive file systems)
   --session NAME=DIR       session_read_file: the session NAME reads inside DIR (repeatable;
@@ -106,6 +114,7 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Opt
         case_insensitive: false,
         index_dir: None,
         dialects: Vec::new(),
+        no_project_rules: false,
     };
     let mut preset_given = false;
     let mut p = lexopt::Parser::from_args(args);
@@ -162,6 +171,7 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Opt
             Long("sessions-dir") => o.sessions_dir = Some(p.value().map_err(err)?.into()),
             Long("all-projects") => o.all_projects = true,
             Long("case-insensitive") => o.case_insensitive = true,
+            Long("no-project-rules") => o.no_project_rules = true,
             Long("index-dir") => o.index_dir = Some(p.value().map_err(err)?.into()),
             Long("max-lines") => {
                 o.max_lines = Some(number("--max-lines", p.value().map_err(err)?)?)

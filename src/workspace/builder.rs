@@ -4,6 +4,7 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use super::open::openat2_available;
+use super::rules::{RuleFile, Rules};
 use super::{check_bytes, Inner, Root, Workspace};
 use crate::error::{Error, Result};
 use crate::protect::{Protect, RootPaths};
@@ -30,6 +31,7 @@ pub enum OpenStrategy {
 #[derive(Debug, Clone)]
 struct Config {
     patterns: Vec<String>,
+    rules: Vec<RuleFile>,
     strategy: OpenStrategy,
     case_insensitive: bool,
 }
@@ -38,6 +40,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             patterns: Vec::new(),
+            rules: Vec::new(),
             strategy: OpenStrategy::Auto,
             case_insensitive: cfg!(any(windows, target_os = "macos", target_os = "ios")),
         }
@@ -102,6 +105,41 @@ impl WorkspaceBuilder {
         self.config
             .patterns
             .extend(patterns.into_iter().map(Into::into));
+        self
+    }
+
+    /// By default, no project rule files are read. Adds one: a file in the root (or,
+    /// [`RuleFile::nested`], in every directory) whose rules refuse paths as the
+    /// protected patterns do, with [`Error::Denied`] naming the rule and its file. The
+    /// file is read when the workspace is built and read again whenever it changes; a
+    /// file that cannot be used refuses what it could cover ([`Error::RuleFile`]).
+    ///
+    /// ```
+    /// use rangeread::{RuleFile, Workspace};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// std::fs::create_dir(dir.path().join(".zed"))?;
+    /// std::fs::write(
+    ///     dir.path().join(".zed/settings.json"),
+    ///     r#"{ "private_files": ["**/*.privatekey"], // the project's own
+    ///     }"#,
+    /// )?;
+    /// let ws = Workspace::builder(dir.path())
+    ///     .rule_file(RuleFile::zed_settings(".zed/settings.json"))
+    ///     .build()?;
+    /// assert!(ws.is_protected("sub/special.privatekey"));
+    /// assert!(ws.is_protected(".git/config")); // Zed's default file_scan_exclusions
+    /// assert!(!ws.is_protected("sub/normal.txt"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn rule_file(mut self, file: RuleFile) -> WorkspaceBuilder {
+        self.config.rules.push(file);
+        self
+    }
+
+    /// Adds several rule files, as [`WorkspaceBuilder::rule_file`] does.
+    pub fn rule_files<I: IntoIterator<Item = RuleFile>>(mut self, files: I) -> WorkspaceBuilder {
+        self.config.rules.extend(files);
         self
     }
 
@@ -194,7 +232,10 @@ impl WorkspaceBuilder {
                 true
             }
         };
+        let rules =
+            (!self.config.rules.is_empty()).then(|| Arc::new(Rules::new(&root, self.config.rules)));
         Ok(Workspace {
+            rules,
             root: Root::Local(Arc::new(Inner {
                 root,
                 alias,

@@ -16,11 +16,14 @@ use crate::walk::{self, Fail, Walked};
 mod builder;
 mod open;
 mod registry;
+mod rules;
 
 pub use builder::{OpenStrategy, WorkspaceBuilder};
 
 use open::{is_race, open_regular, stat_kind, Kind, Opening};
 pub use registry::WorkspaceRegistry;
+use rules::Rules;
+pub use rules::{RuleFile, RuleSyntax};
 
 /// The longest path accepted, in bytes (Linux's `PATH_MAX`).
 const MAX_PATH_BYTES: usize = 4096;
@@ -134,6 +137,8 @@ pub struct Opened {
 #[derive(Clone)]
 pub struct Workspace {
     root: Root,
+    /// The project's rule files ([`WorkspaceBuilder::rule_file`]).
+    rules: Option<Arc<Rules>>,
 }
 
 /// What a workspace confines reads to.
@@ -166,6 +171,7 @@ impl std::fmt::Debug for Workspace {
                 .field("root", &inner.root)
                 .field("patterns", &inner.patterns)
                 .field("openat2", &inner.openat2)
+                .field("rules", &self.rules)
                 .finish(),
             #[cfg(feature = "object-store")]
             Root::Object(root) => f.debug_struct("Workspace").field("object", root).finish(),
@@ -212,6 +218,7 @@ impl Workspace {
     pub fn object(root: crate::object::ObjectRoot) -> Workspace {
         Workspace {
             root: Root::Object(Arc::new(root)),
+            rules: None,
         }
     }
 
@@ -279,6 +286,34 @@ impl Workspace {
         }
     }
 
+    /// The project's rule files ([`WorkspaceBuilder::rule_file`]), as given.
+    pub fn rule_files(&self) -> &[RuleFile] {
+        self.rules.as_deref().map_or(&[], Rules::files)
+    }
+
+    /// This workspace with more rule files (after its own), as
+    /// [`WorkspaceBuilder::rule_file`] adds them: the same root and handle, the same
+    /// protected patterns. A dialect's tool adds its agent's rule files this way
+    /// ([`crate::tool::DialectTool::workspace`]). An object-store workspace has no rule
+    /// files and is returned as it is.
+    pub fn with_rule_files<I: IntoIterator<Item = RuleFile>>(&self, files: I) -> Workspace {
+        #[cfg(feature = "object-store")]
+        if let Root::Object(_) = &self.root {
+            return self.clone();
+        }
+        let inner = self.inner();
+        let mut all = self.rule_files().to_vec();
+        let before = all.len();
+        all.extend(files);
+        if all.len() == before {
+            return self.clone();
+        }
+        Workspace {
+            root: self.root.clone(),
+            rules: Some(Arc::new(Rules::new(&inner.root, all))),
+        }
+    }
+
     /// Whether files are opened through `openat2` ([`OpenStrategy::Openat2`], or
     /// [`OpenStrategy::Auto`] on a kernel that has it).
     pub fn uses_openat2(&self) -> bool {
@@ -299,16 +334,58 @@ impl Workspace {
         if let Root::Object(root) = &self.root {
             return matches!(root.resolve(relative), Err(Error::Protected { .. }));
         }
+        self.check_spelling(relative).is_err()
+    }
+
+    /// The refusal [`Workspace::is_protected`] decides, as the error a read of the
+    /// path gets: [`Error::Protected`] for a protected pattern, [`Error::Denied`] naming
+    /// the rule and its file for a project rule, [`Error::RuleFile`] for a rule file
+    /// that cannot be used. By its spelling alone, as [`Workspace::is_protected`]; a
+    /// path spelled with a trailing `/` is taken for a directory.
+    ///
+    /// # Errors
+    ///
+    /// The refusal, with the path as given.
+    ///
+    /// ```
+    /// use rangeread::{Error, RuleFile, Workspace};
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// std::fs::write(dir.path().join(".cursorignore"), "*.key\n")?;
+    /// let ws = Workspace::builder(dir.path())
+    ///     .protect("secrets/")
+    ///     .rule_file(RuleFile::gitignore(".cursorignore"))
+    ///     .build()?;
+    /// assert!(matches!(ws.check_spelling("secrets/a"), Err(Error::Protected { .. })));
+    /// assert!(matches!(ws.check_spelling("deploy/x.key"), Err(Error::Denied { .. })));
+    /// assert!(ws.check_spelling("src/main.rs").is_ok());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn check_spelling(&self, relative: impl AsRef<Path>) -> Result<()> {
+        let relative = relative.as_ref();
+        #[cfg(feature = "object-store")]
+        if let Root::Object(root) = &self.root {
+            return match root.resolve(relative) {
+                Err(e @ Error::Protected { .. }) => Err(e),
+                _ => Ok(()),
+            };
+        }
         let mut pending = VecDeque::new();
-        for c in relative.as_ref().components() {
+        for c in relative.components() {
             match c {
                 Component::Normal(n) => pending.push_back(n.to_os_string()),
                 Component::ParentDir => pending.push_back(OsString::from("..")),
                 Component::CurDir => {}
-                Component::RootDir | Component::Prefix(_) => return false,
+                Component::RootDir | Component::Prefix(_) => return Ok(()),
             }
         }
-        self.spelled_protected(&pending)
+        if self.spelled_protected(&pending) {
+            return Err(Error::Protected {
+                path: relative.to_path_buf(),
+            });
+        }
+        self.spelled_rules(&pending, ends_in_slash(relative))
+            .map_err(|hit| hit.error(relative))
     }
 
     /// Resolves `path` and opens it for reading: confined to the root, not protected,
@@ -406,7 +483,10 @@ impl Workspace {
                         self.check_dir(asked, &located.relative)?;
                         return Ok(self.absolute(&located.relative));
                     }
-                    Ok(_) => return Ok(self.absolute(&located.relative)),
+                    Ok(_) => {
+                        self.check_last(asked, &located.relative)?;
+                        return Ok(self.absolute(&located.relative));
+                    }
                     Err(e) => return Err(map_io(asked, e)),
                 }
             }
@@ -467,7 +547,21 @@ impl Workspace {
                 path: asked.to_path_buf(),
             });
         }
+        self.spelled_rules(&pending, ends_in_slash(asked))
+            .map_err(|hit| hit.error(asked))?;
         Ok(pending)
+    }
+
+    /// The project's rules on the spelling ([`Rules::check_spelled`]).
+    fn spelled_rules(
+        &self,
+        pending: &VecDeque<OsString>,
+        dir: bool,
+    ) -> std::result::Result<(), rules::Hit> {
+        match &self.rules {
+            Some(rules) => rules.check_spelled(pending, dir),
+            None => Ok(()),
+        }
     }
 
     /// Whether the components, read by their spelling (`..` folded), pass through a
@@ -539,6 +633,16 @@ impl Workspace {
                 path: asked.to_path_buf(),
             });
         }
+        // The rules again on the path as resolved: a link's target is judged by its
+        // own name and its directories' too. The last name waits until its type is
+        // known (`check_last`): a directory-only negation (`!name/`) may allow it.
+        if let Some(rules) = &self.rules {
+            let dirs = match walked.last {
+                Some(_) => relative.parent().unwrap_or(Path::new("")),
+                None => &relative,
+            };
+            rules.check(dirs, true).map_err(|hit| hit.error(asked))?;
+        }
         Ok(Some(Located { walked, relative }))
     }
 
@@ -549,6 +653,22 @@ impl Workspace {
             return Err(Error::Protected {
                 path: asked.to_path_buf(),
             });
+        }
+        if let Some(rules) = &self.rules {
+            rules
+                .check_one(relative, true)
+                .map_err(|hit| hit.error(asked))?;
+        }
+        Ok(())
+    }
+
+    /// The project's rules on the last name of a resolved path that is not a
+    /// directory (directories: [`Workspace::check_dir`]).
+    fn check_last(&self, asked: &Path, relative: &Path) -> Result<()> {
+        if let Some(rules) = &self.rules {
+            rules
+                .check_one(relative, false)
+                .map_err(|hit| hit.error(asked))?;
         }
         Ok(())
     }
@@ -570,16 +690,22 @@ impl Workspace {
             Err(e) => return Err(map_io(asked, e)),
         };
         match opening {
-            Opening::File(f) => Ok(Some(f)),
+            Opening::File(f) => {
+                self.check_last(asked, &located.relative)?;
+                Ok(Some(f))
+            }
             Opening::Race | Opening::Not(Kind::Link | Kind::File) => Ok(None),
             Opening::Not(Kind::Dir) => {
                 self.check_dir(asked, &located.relative)?;
                 Err(is_dir())
             }
-            Opening::Not(Kind::Special(kind)) => Err(Error::NotRegularFile {
-                path: asked.to_path_buf(),
-                kind,
-            }),
+            Opening::Not(Kind::Special(kind)) => {
+                self.check_last(asked, &located.relative)?;
+                Err(Error::NotRegularFile {
+                    path: asked.to_path_buf(),
+                    kind,
+                })
+            }
         }
     }
 }
@@ -651,6 +777,12 @@ fn check_bytes(path: &Path) -> Result<()> {
         });
     }
     Ok(())
+}
+
+/// Whether a path was spelled with a trailing `/` (it names a directory).
+fn ends_in_slash(p: &Path) -> bool {
+    let b = p.as_os_str().as_encoded_bytes();
+    b.ends_with(b"/") || (cfg!(windows) && b.ends_with(b"\\"))
 }
 
 fn has_prefix(p: &Path) -> bool {

@@ -303,7 +303,7 @@ async def peer_presets(server, root):
               and "additionalProperties" not in schema and schema.get("required") == ["path"], schema)
         r = await c.call_tool("read_text_file", {"path": "lines.txt", "head": 2})
         check("mcp-filesystem: head, and the text as structured content {content}",
-              texts(r) == ["line 1\nline 2\n"] and structured(r) == {"content": "line 1\nline 2\n"},
+              texts(r) == ["line 1\nline 2"] and structured(r) == {"content": "line 1\nline 2"},
               (texts(r), structured(r)))
         r = await c.call_tool("read_text_file", {"path": os.path.join(second, "crlf.txt"), "tail": 2})
         check("mcp-filesystem: the second allowed directory; tail normalizes CRLF",

@@ -152,6 +152,11 @@ function setup(peer, c, root) {
     } else if (key === 'openhands workspace_root') {
       if (typeof v !== 'string') s.dialect.push(['/paths/suggest_absolute', null])
       else s.root = v
+    } else if (key === 'gemini respectGeminiIgnore' && v === false) {
+      // Gemini CLI's respectGeminiIgnore: false stops reading .geminiignore (its other
+      // rule sources stay).
+      const files = rr.dialect('gemini').rules.files.filter((f) => f.path !== '.geminiignore')
+      s.dialect.push(['/rules/files', files])
     } else if (key === 'crush maxContentSize') {
       s.maxBytes = typeof v === 'number' ? v : null
     } else if (key === 'crush supports_images' && v === true) {

@@ -178,6 +178,11 @@ def setup(peer: str, case: Dict[str, Any], root: Path) -> Setup:
                 s.dialect.append(("/paths/suggest_absolute", None))
             else:
                 s.root = Path(v)
+        elif (peer, k) == ("gemini", "respectGeminiIgnore") and v is False:
+            # Gemini CLI's respectGeminiIgnore: false stops reading .geminiignore (its
+            # other rule sources stay).
+            files = [f for f in rr.dialect("gemini")["rules"]["files"] if f["path"] != ".geminiignore"]
+            s.dialect.append(("/rules/files", files))
         elif (peer, k) == ("crush", "maxContentSize"):
             s.max_bytes = v
         elif (peer, k) == ("crush", "supports_images") and v is True:

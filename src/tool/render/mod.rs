@@ -1,0 +1,604 @@
+//! The one renderer: a read's result in a [`Dialect`]'s form — numbered text with its
+//! header, notes and markers, the unified content-and-notes answer, or a JSON shape.
+
+pub(crate) mod content;
+pub(crate) mod documents;
+pub(crate) mod listing;
+pub(crate) mod notes;
+pub(crate) mod oversize;
+pub(crate) mod shapes;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::error::Error;
+use crate::result::{CutLine, Outline, ReadResult, TruncationReason};
+use crate::select::Selection;
+use crate::syntax::language_for;
+use crate::tool::decode::paths::Place;
+use crate::tool::decode::Plan;
+use crate::tool::dialect::template::{fill, fill_into};
+use crate::tool::dialect::{Dialect, Form, PathShow};
+use crate::tool::render::shapes::{
+    CutLineInfo, FsReadResponse, LinesRead, OmittedContent, ReadMetadata, SessionReadFileResponse,
+};
+use crate::tool::{lines_of, ToolResponse};
+
+/// What a call produced, before it is rendered.
+pub(crate) struct Answer {
+    pub plan: Plan,
+    pub body: Body,
+    /// The lines asked for, when a short range was widened.
+    pub requested: Option<(u64, u64)>,
+    pub outline: Option<Outline>,
+    pub root: Option<PathBuf>,
+    pub session: Option<String>,
+    /// Texts after the lines (notices about the text, a first page's banner).
+    pub notes: Vec<String>,
+}
+
+/// The answer's substance.
+pub(crate) enum Body {
+    /// A read.
+    Read(Box<ReadResult>),
+    /// A text instead of content (a first line past the end, as some tools answer it).
+    Note(String),
+    /// The empty line after a final line feed, numbered (tools that split on `\n`).
+    EmptyLine(u64),
+    /// An image, PDF pages, notebook cells, or a file sent whole.
+    Document(Box<documents::Doc>),
+}
+
+impl Answer {
+    /// A text instead of content (a listing, an outline).
+    pub(crate) fn note(plan: Plan, text: String) -> Answer {
+        Answer::past_end(plan, text, None)
+    }
+
+    pub(crate) fn past_end(plan: Plan, note: String, empty_line: Option<u64>) -> Answer {
+        Answer {
+            plan,
+            body: match empty_line {
+                Some(n) => Body::EmptyLine(n),
+                None => Body::Note(note),
+            },
+            requested: None,
+            outline: None,
+            root: None,
+            session: None,
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// Renders a successful call.
+pub(crate) fn render(d: &Dialect, a: Answer) -> ToolResponse {
+    let r = match a.body {
+        Body::Read(r) => *r,
+        Body::Note(text) => return structured(d, ToolResponse::ok(text)),
+        Body::Document(doc) => {
+            return documents::render(d, *doc);
+        }
+        Body::EmptyLine(n) => {
+            let mut out = String::new();
+            if let Some(t) = &d.output.line {
+                fill_into(&mut out, t, &[("n", &n), ("line", &"")]);
+            }
+            if d.output.final_newline {
+                out.push('\n');
+            }
+            return ToolResponse::ok(out);
+        }
+    };
+    match d.output.form {
+        Form::Text => structured(
+            d,
+            ToolResponse::ok(text(d, &a.plan, &r, a.outline.as_ref()) + &a.notes.concat()),
+        ),
+        Form::ContentAndNotes => {
+            let notes = crate::render::notes(&r);
+            let meta = serde_json::to_value(metadata(&r, a.root.as_deref())).ok();
+            let mut out = ToolResponse::ok(r.content);
+            out.notes = (!notes.is_empty()).then(|| notes.join("\n"));
+            out.structured = meta;
+            out
+        }
+        Form::SessionJson => json(&session(d, a.session, a.requested, r)),
+        Form::RangeJson => json(&FsReadResponse::from(r)),
+    }
+}
+
+/// The text also as structured content, `{KEY: text}`, when the dialect sends it.
+fn structured(d: &Dialect, mut out: ToolResponse) -> ToolResponse {
+    if let Some(key) = &d.output.structured_key {
+        out.structured = Some(serde_json::json!({ key.as_str(): out.text.as_str() }));
+    }
+    out
+}
+
+/// A JSON answer: its text, and the same object as structured content.
+fn json<T: serde::Serialize>(v: &T) -> ToolResponse {
+    let value = serde_json::to_value(v).unwrap_or_default();
+    let mut out = ToolResponse::ok(value.to_string());
+    out.structured = Some(value);
+    out
+}
+
+/// Renders a failed call in the dialect's words (`place`: where the path led, for the
+/// texts that name it; `dirs`: the allowed directories).
+pub(crate) fn error(d: &Dialect, e: &Error, place: &Place, dirs: &str) -> ToolResponse {
+    let message = error_text(d, e, place, dirs);
+    match d.output.form {
+        Form::SessionJson => {
+            let v = serde_json::json!({"success": false, "error": message});
+            let mut out = ToolResponse::error(v.to_string());
+            out.structured = Some(v);
+            out
+        }
+        Form::ContentAndNotes => {
+            // What kind of failure, and which parameter, for a host (the text has the
+            // message).
+            let mut v = serde_json::json!({ "kind": e.kind().as_str() });
+            if let Error::InvalidParameter { parameter, .. } = e {
+                v["parameter"] = serde_json::Value::String(parameter.clone());
+            }
+            let mut out = ToolResponse::error(message);
+            out.structured = Some(v);
+            out
+        }
+        _ => ToolResponse::error(fill(&d.output.error, &[("message", &message)])),
+    }
+}
+
+/// The text of an error: the dialect's, where it has one for the error's kind.
+fn error_text(d: &Dialect, e: &Error, place: &Place, dirs: &str) -> String {
+    let t = &d.errors;
+    if let Error::Denied {
+        path,
+        rule,
+        file,
+        setting,
+        default,
+    } = e
+    {
+        let file = file.to_string_lossy();
+        if let Some(template) = d.rules.template(&file, *default) {
+            let path = path.display().to_string();
+            let setting = setting.as_deref().unwrap_or("");
+            let [cwd, abs, ext, did_you_mean] = place.values();
+            return fill(
+                template,
+                &[
+                    ("path", &path.as_str()),
+                    ("rule", &rule.as_str()),
+                    ("file", &file.as_ref()),
+                    ("setting", &setting),
+                    cwd,
+                    abs,
+                    ext,
+                    did_you_mean,
+                    ("dirs", &dirs),
+                ],
+            );
+        }
+    }
+    let (template, path) = match e {
+        Error::NotFound { path } => (&t.not_found, Some(path)),
+        Error::IsDirectory { path } => (&t.is_directory, Some(path)),
+        Error::OutsideWorkspace { path } => (&t.outside, Some(path)),
+        Error::Protected { path } => (&t.protected, Some(path)),
+        Error::NotRegularFile { path, .. } => (&t.not_regular, Some(path)),
+        Error::Binary { .. } => (&t.binary, None),
+        _ => (&None, None),
+    };
+    let message = e.to_string();
+    let Some(template) = template else {
+        return message;
+    };
+    let path = path.map(|p| p.display().to_string()).unwrap_or_default();
+    let mime = match e {
+        Error::Binary { mime, .. } => mime.as_str(),
+        _ => "",
+    };
+    let [cwd, abs, ext, did_you_mean] = place.values();
+    fill(
+        template,
+        &[
+            ("path", &path.as_str()),
+            ("message", &message.as_str()),
+            ("mime", &mime),
+            cwd,
+            abs,
+            ext,
+            did_you_mean,
+            ("dirs", &dirs),
+        ],
+    )
+}
+
+/// The text form: header, numbered lines with cut markers, footer, notes, outline.
+fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> String {
+    let o = &d.output;
+    // An empty file, or one that holds only a byte order mark (at most 4 bytes).
+    if r.file_size == 0 || (r.bom && r.file_size <= 4 && r.content.is_empty()) {
+        if let Some(e) = &o.empty {
+            return fill(e, &[("path", &shown_path(d, r))]);
+        }
+    }
+    let bytes = matches!(plan.selection, Selection::Bytes(_));
+    let partial = r.is_partial || r.truncated.is_some();
+    // `strip_cr` is for numbered lines; `strip_cr_for` for the content as it is too.
+    let strip_raw = o.strip_cr_for.contains(&plan.way.role());
+    let strip_cr = o.strip_cr || strip_raw;
+    let mut out = String::with_capacity(r.content.len() + r.content.len() / 4 + 64);
+    out.extend(crate::tool::render::notes::clamped_note(
+        d,
+        plan,
+        r.total_lines,
+    ));
+    if let Some(h) = &o.header {
+        let range = match (bytes, partial, r.lines) {
+            (true, _, _) => o
+                .byte_range
+                .as_deref()
+                .map(|t| span(t, r.bytes.start, r.bytes.end)),
+            _ if o.range_asked => crate::tool::render::notes::asked_range(o, plan),
+            (false, true, Some(l)) => o.range.as_deref().map(|t| span(t, l.start, l.end)),
+            _ => None,
+        };
+        let path = shown_path(d, r);
+        let lang = language_for(Path::new(&r.path)).unwrap_or("");
+        let (start, end) = r.lines.map_or((0, 0), |l| (l.start, l.end));
+        let total = r
+            .total_lines
+            .map_or_else(|| "?".to_string(), |n| n.to_string());
+        fill_into(
+            &mut out,
+            h,
+            &[
+                ("path", &content::escaped(&path, &o.escape_path).as_ref()),
+                ("range", &range.unwrap_or_default()),
+                ("lang", &lang),
+                ("start", &start),
+                ("end", &end),
+                ("total", &total),
+            ],
+        );
+    }
+    if let (Some(h), false, Some(l)) = (&o.partial_header, bytes, r.lines) {
+        if partial || !r.cut_lines.is_empty() {
+            let total = r
+                .total_lines
+                .map_or_else(|| "?".to_string(), |n| n.to_string());
+            fill_into(
+                &mut out,
+                h,
+                &[
+                    ("start", &l.start),
+                    ("end", &l.end),
+                    ("total", &total),
+                    ("next", &(l.end + 1)),
+                ],
+            );
+        }
+    }
+    let line = if plan.numbered {
+        o.line.as_deref()
+    } else {
+        o.unnumbered_line.as_deref()
+    };
+    match line {
+        Some(t) if !bytes || o.number_bytes => {
+            let split = d.lines.split_lines || (d.lines.split_whole && !plan.ranged());
+            numbered(&mut out, d, t, plan, r, split, strip_cr)
+        }
+        _ if strip_raw => {
+            for (body, ended) in crate::text::split_lines(&r.content) {
+                out.push_str(body);
+                if ended {
+                    out.push('\n');
+                }
+            }
+        }
+        _ => {
+            out.push_str(&content::escaped(&content::clipped(d, r), &o.escape_lines));
+            if bytes && o.header.is_some() && !r.content.is_empty() && !r.content.ends_with('\n') {
+                out.push('\n');
+            }
+        }
+    }
+    if o.no_final_newline_for.contains(&plan.way.role())
+        && !r.content.is_empty()
+        && out.ends_with('\n')
+    {
+        out.pop();
+    }
+    if let Some(t) = &o.more {
+        crate::tool::render::notes::more(&mut out, t, r);
+    }
+    if let Some(f) = &o.footer {
+        out.push_str(f);
+    }
+    if let Some(t) = r.truncated {
+        let next = match t.next_start_line {
+            Some(n) => fill(&o.next_line, &[("line", &n), ("skip", &(n - 1))]),
+            None => fill(&o.next_byte, &[("byte", &t.next_start_byte)]),
+        };
+        let budget = budget_text(t.reason, t.limit);
+        let total = r
+            .total_lines
+            .map_or_else(|| "?".to_string(), |n| n.to_string());
+        let (template, start, end, total) = match (bytes || r.lines.is_none(), r.lines) {
+            (false, Some(l)) => (o.truncated.as_ref(), l.start, l.end, total),
+            _ => (
+                o.truncated_bytes.as_ref().or(o.truncated.as_ref()),
+                r.bytes.start,
+                r.bytes.end,
+                r.file_size.to_string(),
+            ),
+        };
+        if let Some(template) = template {
+            fill_into(
+                &mut out,
+                template,
+                &[
+                    ("start", &start),
+                    ("end", &end),
+                    ("total", &total),
+                    ("next", &next),
+                    ("budget", &budget),
+                ],
+            );
+        }
+    }
+    if partial || bytes {
+        if let Some(p) = &o.partial_note {
+            out.push_str(p);
+        }
+    }
+    if let (Some(form), Some(outline)) = (&o.outline, outline) {
+        if !outline.landmarks.is_empty() {
+            out.push_str(&form.title);
+            for l in &outline.landmarks {
+                fill_into(
+                    &mut out,
+                    &form.entry,
+                    &[("line", &l.line), ("text", &l.text.as_str())],
+                );
+            }
+            if !outline.complete {
+                fill_into(
+                    &mut out,
+                    &form.incomplete,
+                    &[("lines", &outline.scanned_lines)],
+                );
+            }
+            out.push_str(&form.end);
+        }
+    }
+    out
+}
+
+/// `{start}` and `{end}` of a range label.
+fn span(template: &str, start: u64, end: u64) -> String {
+    fill(template, &[("start", &start), ("end", &end)])
+}
+
+/// Each line of the content through the line template, with cut markers.
+///
+/// With `split` (tools that split the text on `\n`), a read that reaches the end of a
+/// text ending with a line feed shows the empty line after it.
+fn numbered(
+    out: &mut String,
+    d: &Dialect,
+    template: &str,
+    plan: &Plan,
+    r: &ReadResult,
+    split: bool,
+    strip_cr: bool,
+) {
+    let o = &d.output;
+    let text = content::clipped(d, r);
+    let cuts: HashMap<u64, &CutLine> = r.cut_lines.iter().map(|c| (c.line, c)).collect();
+    let first = if plan.number_from_zero {
+        Some(0)
+    } else {
+        r.lines.map(|l| l.start)
+    };
+    // `{n:>width}`: the width of the largest number shown.
+    let last = first.map_or(0, |f| {
+        f + r.lines.map_or(0, |l| l.end - l.start) + u64::from(split)
+    });
+    let width = last.to_string().len();
+    let mut next = first;
+    for (i, line) in lines_of(&text).enumerate() {
+        if i > 0 && !o.final_newline {
+            out.push('\n');
+        }
+        let n = first.map(|f| f + i as u64);
+        let line = if strip_cr {
+            line.strip_suffix('\r').unwrap_or(line)
+        } else {
+            line
+        };
+        let (line, byte_cut) = match content::byte_cut(d, line) {
+            Some((kept, more)) => (kept, more),
+            None => (line, 0),
+        };
+        let line = content::escaped(line, &o.escape_lines);
+        let line = line.as_ref();
+        match n {
+            Some(n) => fill_into(
+                out,
+                template,
+                &[("n", &n), ("line", &line), ("width", &width)],
+            ),
+            None => fill_into(out, template, &[("n", &"?"), ("line", &line)]),
+        }
+        let cut = n.and_then(|n| cuts.get(&n));
+        if let (Some(marker), true) = (&o.cut_marker, cut.is_some() || byte_cut > 0) {
+            let more = cut.map_or(0, |c| c.total_bytes - c.shown_bytes) + byte_cut;
+            let max = o.line_max_bytes.unwrap_or(d.limits.max_line_chars);
+            match cut {
+                // Where the rest starts is known for lines the reader cut.
+                Some(c) => fill_into(
+                    out,
+                    marker,
+                    &[
+                        ("more", &more),
+                        ("next", &c.next_start_byte.saturating_sub(byte_cut)),
+                        ("max", &max),
+                    ],
+                ),
+                None => fill_into(out, marker, &[("more", &more), ("max", &max)]),
+            }
+        }
+        if o.final_newline {
+            out.push('\n');
+        }
+        next = n.map(|n| n + 1);
+    }
+    if o.keep_line_ends && !o.final_newline && text.ends_with('\n') {
+        out.push('\n');
+    }
+    let at_end = r.bytes.end == r.file_size && r.truncated.is_none();
+    // The empty line after the last line feed, if the selection reaches it.
+    let selected = |n: Option<u64>| {
+        let end = crate::tool::decode::bounds(&plan.selection).and_then(|b| b.1);
+        n.zip(end).is_none_or(|(n, e)| n <= e)
+    };
+    if split && at_end && text.ends_with('\n') && selected(next) {
+        if !text.is_empty() && !o.final_newline {
+            out.push('\n');
+        }
+        if let Some(n) = next {
+            fill_into(
+                out,
+                template,
+                &[("n", &n), ("line", &""), ("width", &width)],
+            );
+        }
+        if o.final_newline {
+            out.push('\n');
+        }
+    }
+}
+
+/// The path an answer shows.
+fn shown_path(d: &Dialect, r: &ReadResult) -> String {
+    match d.paths.show {
+        PathShow::Relative => r.path.clone(),
+        PathShow::Absolute => r.resolved_path.clone(),
+    }
+}
+
+/// Cursor's `session_read_file` JSON.
+fn session(
+    d: &Dialect,
+    session: Option<String>,
+    requested: Option<(u64, u64)>,
+    r: ReadResult,
+) -> SessionReadFileResponse {
+    let omitted = r.omitted.clone().unwrap_or_default();
+    let mut notes: Vec<String> = Vec::new();
+    if !omitted.summary.is_empty() {
+        notes.push(omitted.summary.clone());
+    }
+    if let Some(t) = r.truncated {
+        let shown = match (r.lines, r.total_lines) {
+            (Some(l), Some(n)) => format!("Showing lines {}-{} of {n}", l.start, l.end),
+            (Some(l), None) => format!("Showing lines {}-{}", l.start, l.end),
+            _ => format!(
+                "Showing bytes {}-{} of {}",
+                r.bytes.start, r.bytes.end, r.file_size
+            ),
+        };
+        let budget = format!("stopped by the {}", budget_text(t.reason, t.limit));
+        let next = match t.next_start_line {
+            Some(n) => fill(&d.output.next_line, &[("line", &n)]),
+            None => fill(&d.output.next_byte, &[("byte", &t.next_start_byte)]),
+        };
+        notes.push(format!("{shown}: {budget}; continue with {next}."));
+    }
+    notes.extend(crate::render::cut_notes(&r.cut_lines, ": see cutLines"));
+    let resolved = shown_path(d, &r);
+    SessionReadFileResponse {
+        success: true,
+        path: r.path,
+        session: session.unwrap_or_default(),
+        resolved_path: resolved,
+        total_lines: r.total_lines,
+        lines_read: r.lines.map(|l| LinesRead {
+            start: l.start,
+            end: l.end,
+        }),
+        lines_requested: requested.map(|(start, end)| LinesRead { start, end }),
+        omitted_content: OmittedContent {
+            before_lines: omitted.before_lines.unwrap_or(0),
+            after_lines: omitted.after_lines.unwrap_or(0),
+            summary: notes.join(" "),
+        },
+        cut_lines: r.cut_lines.iter().map(CutLineInfo::from).collect(),
+        content: r.content,
+    }
+}
+
+/// What the unified tool sends a host beside the text ([`ReadMetadata`]).
+pub(crate) fn metadata<'a>(result: &'a ReadResult, root: Option<&Path>) -> ReadMetadata<'a> {
+    use crate::result::Adjustments;
+    use crate::tool::render::shapes::FingerprintMeta;
+    let resolved = match root.and_then(|r| Path::new(&result.resolved_path).strip_prefix(r).ok()) {
+        Some(relative) => relative.to_string_lossy().into_owned(),
+        // Outside a workspace the path is the caller's own.
+        None if root.is_none() => result.resolved_path.clone(),
+        None => result.path.clone(),
+    };
+    let adjusted = result.adjustments != Adjustments::default();
+    ReadMetadata {
+        resolved_path: resolved,
+        file_size: result.file_size,
+        // A read that returned the whole file has counted every line.
+        total_lines: result
+            .total_lines
+            .or(match (result.is_partial, result.lines) {
+                (false, Some(l)) => Some(l.end),
+                _ => None,
+            }),
+        encoding: &result.encoding,
+        bom: result.bom,
+        encoding_confidence: (result.encoding_confidence < 1.0)
+            .then_some(result.encoding_confidence),
+        line_ending: result.line_ending,
+        lines: result.lines,
+        bytes: result.bytes,
+        requested: adjusted.then_some(&result.requested),
+        adjustments: adjusted.then_some(&result.adjustments),
+        truncated: result.truncated.as_ref(),
+        cut_lines: &result.cut_lines,
+        is_partial: result.is_partial,
+        invalid_utf8: result.invalid_utf8.as_ref(),
+        fingerprint: FingerprintMeta {
+            modified_ns: result.fingerprint.modified_ns,
+            content_hash: &result.fingerprint.content_hash,
+        },
+    }
+}
+
+/// The budget a read reached, as a note names it: `line limit (2000 lines per call)`,
+/// `size budget (100 KiB per call)`; the value is the one applied to the read
+/// ([`crate::Truncation::limit`]), whoever set it.
+pub(crate) fn budget_text(reason: TruncationReason, limit: u64) -> String {
+    match reason {
+        TruncationReason::MaxLines => format!("line limit ({limit} lines per call)"),
+        TruncationReason::MaxBytes => {
+            let size = if limit > 0 && limit.is_multiple_of(1 << 20) {
+                format!("{} MiB", limit >> 20)
+            } else if limit > 0 && limit.is_multiple_of(1024) {
+                format!("{} KiB", limit >> 10)
+            } else {
+                format!("{limit} bytes")
+            };
+            format!("size budget ({size} per call)")
+        }
+    }
+}

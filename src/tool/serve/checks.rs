@@ -1,0 +1,228 @@
+//! What a call is checked for before it reads, as a dialect says: the suggestion after a
+//! refused relative path, a file-size cap on every read, and a `[start, end]` range checked against the
+//! file's line count before reading.
+
+use crate::error::{Error, Result};
+use crate::select::{LineSelection, Selection};
+use crate::tool::decode::args::param;
+use crate::tool::decode::paths::path_name;
+use crate::tool::decode::{Plan, Way};
+use crate::tool::dialect::template::fill;
+use crate::tool::dialect::Dialect;
+use crate::tool::serve::ctx::{binary_error, Ctx};
+use crate::workspace::Workspace;
+
+/// The text after a refused relative path: the absolute path it may have meant, when
+/// it names something in the workspace.
+pub(crate) fn suggestion(d: &Dialect, workspace: Option<&Workspace>, path: &str) -> String {
+    match (&d.paths.suggest_absolute, workspace) {
+        (Some(t), Some(ws)) => match ws.resolve(path) {
+            Ok(abs) => fill(t, &[("path", &abs.display().to_string())]),
+            Err(_) => String::new(),
+        },
+        _ => String::new(),
+    }
+}
+
+/// The checks made on the file before it is read: the dialect's cap on the file's size
+/// ([`crate::tool::Caps::file_size_any_read`]), and its checks of a `[start, end]` range
+/// against the file's lines. `path`: as the caller gave it, for the messages.
+pub(crate) fn before_read(ctx: &Ctx, path: &str, plan: &Plan) -> Result<()> {
+    let d = ctx.dialect;
+    let range = match (&d.lines.range_checks, plan.way) {
+        (Some(checks), Way::Range) => Some(checks),
+        _ => None,
+    };
+    if d.caps.file_size_any_read.is_none() && range.is_none() {
+        return Ok(());
+    }
+    let reader = ctx.reader();
+    let opened = match ctx.workspace {
+        Some(ws) => reader.open_in(ws, ctx.path),
+        None => reader.open(ctx.path),
+    };
+    let mut doc = match opened {
+        Ok(doc) => doc,
+        // A directory has no size or lines: the read answers for it (its listing, or
+        // the dialect's error).
+        Err(Error::IsDirectory { .. }) => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    if let Some(cap) = &d.caps.file_size_any_read {
+        let size = doc.source().len();
+        if size > cap.bytes {
+            let (kib, mib) = (size as f64 / 1024.0, size as f64 / (1024.0 * 1024.0));
+            let (kib, size_mib) = (format!("{kib:.2}"), format!("{mib:.1}"));
+            let mib = format!("{mib:.2}");
+            let max_mib = (cap.bytes >> 20).to_string();
+            let message = fill(
+                &cap.message,
+                &[
+                    ("path", &path),
+                    ("bytes", &size),
+                    ("kib", &kib.as_str()),
+                    ("mib", &mib.as_str()),
+                    ("size_mib", &size_mib.as_str()),
+                    ("max", &cap.bytes),
+                    ("max_mib", &max_mib.as_str()),
+                ],
+            );
+            return Err(param(path_name(d), message));
+        }
+    }
+    let Some(checks) = range else {
+        return Ok(());
+    };
+    let Selection::Lines(LineSelection::Range {
+        start: Some(start),
+        end,
+    }) = plan.selection
+    else {
+        return Ok(());
+    };
+    let total = doc.total_lines().map_err(|e| binary_error(d, e, path))?;
+    let total_i = i64::try_from(total).unwrap_or(i64::MAX);
+    let value = format!("[{start}, {}]", end.unwrap_or(-1));
+    let name = plan.start_name.as_str();
+    let vals = |end: i64| {
+        [
+            ("name", name.to_string()),
+            ("value", value.clone()),
+            ("start", start.to_string()),
+            ("end", end.to_string()),
+            ("total", total.to_string()),
+        ]
+    };
+    let refuse = |template: &str, end: i64| {
+        let v = vals(end);
+        let values: Vec<(&str, &dyn crate::tool::dialect::template::Value)> =
+            v.iter().map(|(k, x)| (*k, x as _)).collect();
+        Err(param(name, fill(template, &values)))
+    };
+    if start < 1 || start > total_i {
+        return refuse(&checks.start, end.unwrap_or(-1));
+    }
+    let end = end.map_or(total_i, |e| e.min(total_i));
+    if end < start {
+        return refuse(&checks.order, end);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tool::decode::args::Args;
+    use crate::tool::decode::{decode, plan};
+    use serde_json::json;
+    use serde_json::Value;
+
+    fn args(v: Value) -> Args {
+        match v {
+            Value::Object(m) => Args::new(m),
+            _ => unreachable!(),
+        }
+    }
+
+    fn lines(d: &Dialect, call: Value) -> Result<Selection> {
+        Ok(plan(d, &decode(d, args(call))?)?.selection)
+    }
+
+    #[test]
+    fn a_command_outside_the_served_ones_is_refused_in_the_dialects_words() {
+        let d = Dialect::preset("openhands").unwrap();
+        let ok = json!({"command": "view", "path": "/a"});
+        assert!(decode(&d, args(ok)).is_ok());
+        let e = decode(&d, args(json!({"command": "create", "path": "/a"}))).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("The `create` command is not available"),
+            "{e}"
+        );
+        let mut plain = d.clone();
+        plain.errors.command = None;
+        let e = decode(&plain, args(json!({"command": "undo_edit", "path": "/a"}))).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "Unsupported command \"undo_edit\": this tool serves view"
+        );
+    }
+
+    #[test]
+    fn checked_ranges_take_an_empty_list_as_absent_and_refuse_other_shapes() {
+        let d = Dialect::preset("openhands").unwrap();
+        let call = |r: Value| json!({"command": "view", "path": "/a", "view_range": r});
+        assert_eq!(lines(&d, call(json!([]))).unwrap(), Selection::default());
+        assert_eq!(
+            lines(&d, call(json!([2, -1]))).unwrap(),
+            LineSelection::range(Some(2), None).into()
+        );
+        for bad in [json!([1]), json!([1, 2, 3]), json!(["a", 2]), json!(5)] {
+            let e = lines(&d, call(bad.clone())).unwrap_err().to_string();
+            assert!(
+                e.ends_with("It should be a list of two integers."),
+                "{bad}: {e}"
+            );
+        }
+        // Order and start are checked against the file, not here.
+        assert!(lines(&d, call(json!([3, 1]))).is_ok());
+        assert!(lines(&d, call(json!([0, 1]))).is_ok());
+    }
+
+    #[test]
+    fn a_reversed_range_is_swapped_where_the_dialect_says_so() {
+        let d = Dialect::preset("forge").unwrap();
+        let call = |s: Value, e: Value| json!({"file_path": "/a", "start_line": s, "end_line": e});
+        let range = |s, e| Selection::from(LineSelection::range(Some(s), Some(e)));
+        assert_eq!(
+            lines(&d, call(json!(20), json!(10))).unwrap(),
+            range(10, 20)
+        );
+        assert_eq!(lines(&d, call(json!(5), json!(0))).unwrap(), range(1, 5));
+        assert_eq!(
+            lines(&d, call(json!(0), json!(10))).unwrap(),
+            LineSelection::range(None, Some(10)).into(),
+            "a start of 0 is line 1"
+        );
+        assert_eq!(lines(&d, call(Value::Null, json!(0))).unwrap(), range(1, 1));
+        assert!(lines(&d, call(json!(-2), json!(4))).is_err());
+        let mut strict = d.clone();
+        strict.lines.swap_reversed = false;
+        let e = lines(&strict, call(json!(20), json!(10))).unwrap_err();
+        assert!(e.to_string().contains("is greater than"), "{e}");
+    }
+
+    #[test]
+    fn refused_endings_ignore_case_and_take_a_name_that_is_only_the_ending() {
+        let mut d = Dialect::preset("forge").unwrap();
+        let refuse = |d: &Dialect, p: &str| crate::tool::decode::paths::refuse_by_name(d, p);
+        assert!(refuse(&d, "/x/a.PNG").is_ok(), "off by default");
+        let mut gate = crate::tool::NameRefusal {
+            names: vec![".png".into(), ".tar.gz".into()],
+            message: "no: {path}".into(),
+            match_suffix: true,
+        };
+        d.paths.refused_extensions = vec![gate.clone()];
+        assert_eq!(
+            refuse(&d, "/x/a.PNG").unwrap_err().to_string(),
+            "no: /x/a.PNG"
+        );
+        assert!(
+            refuse(&d, "/x/.png").is_err(),
+            "a name that is only the ending"
+        );
+        assert!(
+            refuse(&d, "/x/a.TAR.GZ").is_err(),
+            "an ending with two dots"
+        );
+        assert!(refuse(&d, "/x/a.png.txt").is_ok());
+        assert!(refuse(&d, "/x/png").is_ok());
+        gate.match_suffix = false;
+        d.paths.refused_extensions = vec![gate];
+        assert!(
+            refuse(&d, "/x/.png").is_ok(),
+            "extensions: a dot file has none"
+        );
+        assert!(refuse(&d, "/x/a.PNG").is_err());
+    }
+}

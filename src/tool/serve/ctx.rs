@@ -1,0 +1,159 @@
+//! One call's reading context: where the path resolved, the dialect, the reader and
+//! this call's byte budget; the reads every step of a call makes through it.
+
+use std::path::Path;
+
+use crate::config::{OutlineDetail, Totals};
+use crate::error::{Error, Result};
+use crate::read::Reader;
+use crate::result::ReadResult;
+use crate::select::{ByteSelection, LineSelection, Selection};
+use crate::tool::decode::args::param;
+use crate::tool::decode::paths::path_name;
+use crate::tool::decode::{bounds, Plan, Way};
+use crate::tool::dialect::template::fill;
+use crate::tool::dialect::Dialect;
+use crate::tool::serve::refuse;
+use crate::workspace::Workspace;
+
+/// One call's reading context.
+pub(crate) struct Ctx<'a> {
+    pub dialect: &'a Dialect,
+    /// The tool's reader, before this call's budget.
+    pub base: &'a Reader,
+    pub workspace: Option<&'a Workspace>,
+    pub path: &'a str,
+    /// The byte budget of this call, when the dialect's caps set one.
+    pub max_bytes: Option<u64>,
+}
+
+impl Ctx<'_> {
+    /// The tool's reader, with this call's byte budget.
+    pub(crate) fn reader(&self) -> Reader {
+        let reader = self.base.clone();
+        match self.max_bytes {
+            Some(n) => reader.max_bytes(n),
+            None => reader,
+        }
+    }
+
+    /// The size of the file, without reading it.
+    pub(crate) fn file_size(&self) -> Result<u64> {
+        let reader = &self.base;
+        let doc = match self.workspace {
+            Some(ws) => reader.open_in(ws, self.path)?,
+            None => reader.open(self.path)?,
+        };
+        Ok(doc.source().len())
+    }
+
+    pub(crate) fn read_with(&self, reader: &Reader, sel: Selection) -> Result<ReadResult> {
+        match self.workspace {
+            Some(ws) => reader.read_in(ws, Path::new(self.path), sel),
+            None => reader.read(self.path, sel),
+        }
+        .map_err(|e| binary_error(self.dialect, e, self.path))
+    }
+
+    /// Reads what the plan selects under the dialect's caps; with the lines asked for
+    /// when a short range was widened.
+    pub(crate) fn read(&self, plan: &Plan) -> Result<(ReadResult, Option<(u64, u64)>)> {
+        let d = self.dialect;
+        let mut reader = refuse::reader(d, self.reader());
+        let lines_way = matches!(plan.way, Way::Lines | Way::OffsetLimit | Way::Range);
+        if let (true, Some(max)) = (lines_way, d.lines.ranged_max) {
+            reader = reader.max_lines(max);
+        }
+        if d.output.number_bytes && plan.way == Way::Bytes {
+            reader = reader.totals(Totals::Always);
+        }
+        if d.lines.refuse_unranged_over.is_some() && !plan.ranged() {
+            reader = reader.totals(Totals::Always);
+        }
+        let widen = d.lines.widen_to.filter(|_| lines_way);
+        let (Some(min), Some((start, end))) = (widen, bounds(&plan.selection)) else {
+            return self.read_with(&reader, plan.selection).map(|r| (r, None));
+        };
+        let cap = d.lines.ranged_max.unwrap_or(u64::MAX).max(1);
+        let end = end.unwrap_or_else(|| start.saturating_add(cap.min(u64::MAX - 1) - 1));
+        let count = end.saturating_sub(start) + 1;
+        let min = min.min(cap);
+        let lines = |s: u64, e: u64| -> Selection {
+            let i = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+            LineSelection::range(Some(i(s)), Some(i(e))).into()
+        };
+        if count >= min {
+            return self
+                .read_with(&reader, lines(start, end))
+                .map(|r| (r, None));
+        }
+        let before = (min - count) / 2;
+        let s = start.saturating_sub(before).max(1);
+        let e = s + min - 1;
+        let r = self.read_with(&reader, lines(s, e))?;
+        let Some(total) = r.total_lines else {
+            return Ok((r, Some((start, end))));
+        };
+        if start > total {
+            return Err(Error::LineBeyondEnd {
+                start,
+                total_lines: total,
+            });
+        }
+        // Clamped at the end of the file: take the lines missing from before instead.
+        let got = r.lines.map_or(0, |l| l.end);
+        if got < e && s > 1 && r.truncated.is_none() {
+            let s2 = total.saturating_sub(min - 1).max(1);
+            if s2 < s {
+                return Ok((
+                    self.read_with(&reader, lines(s2, total))?,
+                    Some((start, end)),
+                ));
+            }
+        }
+        Ok((r, Some((start, end))))
+    }
+
+    /// The file's outline, listing what `detail` asks for.
+    pub(crate) fn outline(&self, detail: OutlineDetail) -> Result<crate::result::Outline> {
+        let reader = self.base.clone().outline_detail(detail);
+        let mut doc = match self.workspace {
+            Some(ws) => reader.open_in(ws, self.path)?,
+            None => reader.open(self.path)?,
+        };
+        doc.outline()
+    }
+
+    /// Line `n` as the tool shows it (cut at the line budget), whatever its size.
+    pub(crate) fn line(&self, n: u64) -> Result<String> {
+        let reader = self.base.clone().max_bytes(0);
+        let n = i64::try_from(n).unwrap_or(i64::MAX);
+        let sel = LineSelection::range(Some(n), Some(n)).into();
+        Ok(self.read_with(&reader, sel)?.content)
+    }
+
+    /// The text of the first `n` bytes of the file (or a little more, to a character).
+    pub(crate) fn head(&self, n: u64) -> Result<String> {
+        let sel = ByteSelection::new(Some(0), Some(n)).into();
+        Ok(self.read_with(self.base, sel)?.content)
+    }
+
+    /// Whether the file's last byte is a line feed.
+    pub(crate) fn ends_with_lf(&self) -> Result<bool> {
+        let reader = self.base.clone().totals(Totals::IfKnown);
+        let r = self.read_with(&reader, LineSelection::Tail(1).into())?;
+        Ok(r.content.ends_with('\n'))
+    }
+}
+
+/// A binary file's error in the dialect's words, with the path as the caller gave it
+/// (the library's error knows the MIME type only).
+pub(crate) fn binary_error(d: &Dialect, e: Error, path: &str) -> Error {
+    match (e, &d.errors.binary) {
+        (Error::Binary { mime, .. }, Some(t)) => param(
+            path_name(d),
+            fill(t, &[("path", &path), ("mime", &mime.as_str())]),
+        ),
+        (e, _) => e,
+    }
+}

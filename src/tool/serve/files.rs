@@ -1,0 +1,149 @@
+//! Rules on the file itself ([`FileRules`]): extensions whose files are binary or answer a text over a size, how much invalid
+//! UTF-8 makes a file binary, and the answer a binary file gets. They are checked
+//! before and after the read, and cost nothing for a dialect without them.
+
+use std::path::{Path, PathBuf};
+
+use crate::config::Detection;
+use crate::error::{Error, Result};
+use crate::read::Reader;
+use crate::result::ReadResult;
+use crate::select::ByteSelection;
+use crate::tool::dialect::template::fill;
+use crate::tool::dialect::{Dialect, FileRules};
+use crate::workspace::Workspace;
+
+/// How much of a file the invalid-UTF-8 rule looks at, as classification does.
+const SAMPLE: u64 = crate::classify::SAMPLE_SIZE as u64;
+
+/// What the rules answer before any line is read: a text that replaces the content,
+/// a refusal (`Err`), or nothing (`None`: read the file).
+pub(crate) fn before(d: &Dialect, ws: Option<&Workspace>, path: &str) -> Result<Option<String>> {
+    let f = &d.files;
+    if f.large.is_empty() && f.binary_extensions.is_empty() {
+        return Ok(None);
+    }
+    let (size, resolved) = stat(ws, path)?;
+    let ext = resolved
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    let has = |list: &[String]| {
+        ext.as_deref()
+            .is_some_and(|e| list.iter().any(|x| x.eq_ignore_ascii_case(e)))
+    };
+    let shown = shown(ws, &resolved, path);
+    if let Some(l) = f
+        .large
+        .iter()
+        .find(|l| size > l.bytes && has(&l.extensions))
+    {
+        return Ok(Some(fill(&l.answer, &[("path", &shown)])));
+    }
+    if has(&f.binary_extensions) {
+        let mime = "application/octet-stream";
+        return match binary(f, &shown, mime) {
+            Some(text) => Ok(Some(text)),
+            None => Err(Error::Binary {
+                mime: mime.into(),
+                file_size: size,
+            }),
+        };
+    }
+    Ok(None)
+}
+
+/// The answer to a file the library found binary, when the dialect answers one.
+pub(crate) fn binary_answer(
+    d: &Dialect,
+    ws: Option<&Workspace>,
+    path: &str,
+    mime: &str,
+) -> Option<String> {
+    d.files.binary_answer.as_ref()?;
+    let resolved = match ws {
+        Some(ws) => ws.resolve(path).unwrap_or_else(|_| PathBuf::from(path)),
+        None => PathBuf::from(path),
+    };
+    binary(&d.files, &shown(ws, &resolved, path), mime)
+}
+
+/// After a read that found text: a file without a byte order mark that is mostly not
+/// UTF-8 is binary by [`FileRules::binary_invalid_utf8`] (its answer, or the error).
+pub(crate) fn after(
+    d: &Dialect,
+    reader: &Reader,
+    ws: Option<&Workspace>,
+    path: &str,
+    r: &ReadResult,
+) -> Result<Option<String>> {
+    let Some(share) = d.files.binary_invalid_utf8 else {
+        return Ok(None);
+    };
+    // Valid UTF-8 and text behind a byte order mark pass without a second look.
+    if r.bom || (r.encoding == "utf-8" && r.invalid_utf8.is_none()) || r.file_size == 0 {
+        return Ok(None);
+    }
+    let raw = reader
+        .clone()
+        .detection(Detection::AssumeUtf8)
+        .max_bytes(SAMPLE)
+        .max_line_chars(0);
+    let sample = ByteSelection::new(Some(0), Some(SAMPLE));
+    let s = match ws {
+        Some(ws) => raw.read_in(ws, path, sample)?,
+        None => raw.read(path, sample)?,
+    };
+    let invalid = s.invalid_utf8.map_or(0, |i| i.count);
+    if (invalid as f64) <= share * s.bytes.len() as f64 {
+        return Ok(None);
+    }
+    let mime = "application/octet-stream";
+    let resolved = PathBuf::from(&r.resolved_path);
+    match binary(&d.files, &shown(ws, &resolved, path), mime) {
+        Some(text) => Ok(Some(text)),
+        None => Err(Error::Binary {
+            mime: mime.into(),
+            file_size: r.file_size,
+        }),
+    }
+}
+
+/// The binary answer filled in, if the dialect has one.
+fn binary(f: &FileRules, shown: &str, mime: &str) -> Option<String> {
+    let t = f.binary_answer.as_ref()?;
+    Some(fill(t, &[("path", &shown), ("mime", &mime)]))
+}
+
+/// The file's size and absolute path, from a handle opened as a read opens it (the
+/// same errors: not found, a directory, outside, protected).
+pub(crate) fn stat(ws: Option<&Workspace>, path: &str) -> Result<(u64, PathBuf)> {
+    let (file, resolved) = match ws {
+        Some(ws) => {
+            let o = ws.open(path)?;
+            (o.file, o.resolved_path)
+        }
+        None => {
+            let p = Path::new(path);
+            let m = std::fs::metadata(p).map_err(|e| Error::io(p, e))?;
+            if m.is_dir() {
+                return Err(Error::IsDirectory { path: p.into() });
+            }
+            return Ok((m.len(), p.to_path_buf()));
+        }
+    };
+    let size = file.metadata().map_err(|e| Error::io(&resolved, e))?.len();
+    Ok((size, resolved))
+}
+
+/// The path an answer names: relative to the root, `/`-separated; as asked outside a
+/// workspace.
+fn shown(ws: Option<&Workspace>, resolved: &Path, asked: &str) -> String {
+    match ws.and_then(|w| resolved.strip_prefix(w.root()).ok()) {
+        Some(rel) => rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/"),
+        None => asked.to_string(),
+    }
+}

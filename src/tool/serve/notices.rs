@@ -1,0 +1,81 @@
+//! Notices some tools add after a file's lines about how its bytes became text
+//! ([`Output::nul_note`], [`Output::invalid_utf8_note`]): NUL bytes near the start, or bytes that are not UTF-8 (read as
+//! U+FFFD). One notice at most, NUL first: it says more about what the file is.
+
+use crate::error::Result;
+use crate::result::ReadResult;
+use crate::select::ByteSelection;
+use crate::tool::dialect::Output;
+use crate::tool::serve::ctx::Ctx;
+
+/// The bytes at the start of a file a NUL is looked for in.
+const SAMPLE: u64 = 8 * 1024;
+
+/// The notices about the text of the file `r` was read from.
+pub(crate) fn notes(ctx: &Ctx, r: &ReadResult) -> Result<Vec<String>> {
+    let Output {
+        invalid_utf8_note,
+        nul_note,
+        ..
+    } = &ctx.dialect.output;
+    if invalid_utf8_note.is_none() && nul_note.is_none() {
+        return Ok(Vec::new());
+    }
+    let covers_sample = r.bytes.start == 0 && r.bytes.end >= SAMPLE.min(r.file_size);
+    let (nul, invalid) = if covers_sample {
+        (has_nul(&r.content), r.invalid_utf8.is_some())
+    } else {
+        let sample = ctx.read_with(
+            &ctx.reader().max_bytes(0),
+            ByteSelection::new(Some(0), Some(SAMPLE)).into(),
+        )?;
+        (
+            has_nul(&sample.content),
+            r.invalid_utf8.is_some() || sample.invalid_utf8.is_some(),
+        )
+    };
+    let note = match (nul, invalid) {
+        (true, _) => nul_note,
+        (false, true) => invalid_utf8_note,
+        _ => &None,
+    };
+    Ok(note.iter().cloned().collect())
+}
+
+/// Whether the first 8 KiB of text hold a NUL.
+fn has_nul(text: &str) -> bool {
+    let end = text.len().min(SAMPLE as usize);
+    memchr::memchr(0, &text.as_bytes()[..end]).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::tool::{Dialect, DialectTool};
+    use serde_json::json;
+
+    #[test]
+    fn one_notice_about_the_whole_file_whatever_part_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut nul = b"a\0b\n".to_vec();
+        nul.extend(b"line\n".repeat(3000));
+        std::fs::write(dir.path().join("nul.txt"), &nul).unwrap();
+        std::fs::write(dir.path().join("both.txt"), b"caf\xe9\0\n").unwrap();
+        std::fs::write(dir.path().join("bom.txt"), b"\xef\xbb\xbf").unwrap();
+        let ws = crate::Workspace::new(dir.path()).unwrap();
+        let t = DialectTool::new(Dialect::preset("claude-code").unwrap()).workspace(ws);
+        // Far from the NUL, the read still says the file has one.
+        let r = t.respond(json!({"file_path": "nul.txt", "offset": 2900, "limit": 2}));
+        assert!(
+            r.text
+                .starts_with("2900\tline\n2901\tline\n\n[This file has NUL bytes"),
+            "{}",
+            r.text
+        );
+        let r = t.respond(json!({"file_path": "both.txt"}));
+        assert!(r.text.contains("[This file has NUL bytes"), "{}", r.text);
+        assert!(!r.text.contains("not valid UTF-8"), "{}", r.text);
+        // A byte order mark alone is an empty file.
+        let r = t.respond(json!({"file_path": "bom.txt"}));
+        assert!(r.text.contains("the contents are empty"), "{:?}", r.text);
+    }
+}
