@@ -81,16 +81,16 @@ fn the_stated_crate_counts_are_within_ten_percent_of_cargo_tree() {
     let readme = "README.md";
     check(
         readme,
-        "33 crates without default features",
-        33,
+        "39 crates without default features",
+        39,
         none,
         &mut f,
     );
-    check(readme, "41 with them", 41, default, &mut f);
+    check(readme, "47 with them", 47, default, &mut f);
     check(
         readme,
-        "55 for `cargo build --example read`",
-        55,
+        "61 for `cargo build --example read`",
+        61,
         example,
         &mut f,
     );
@@ -105,9 +105,13 @@ fn the_stated_crate_counts_are_within_ten_percent_of_cargo_tree() {
     ] {
         check(readme, text, stated, lib(&[feature]) - none, &mut f);
     }
+    // At most 60, and one more justified: the project rules (`ignore`, which reads
+    // `.gitignore` files as git does, with `walkdir`, `same-file` and three `crossbeam`
+    // crates) took the build from 55 to 61. A new crate beyond that needs its reason here
+    // and in docs/performance.md's table.
     assert!(
-        example <= 60,
-        "cargo build --example read compiles {example} crates (at most 60)"
+        example <= 61,
+        "cargo build --example read compiles {example} crates (at most 61: see the comment)"
     );
 
     let base = server("");
@@ -119,8 +123,8 @@ fn the_stated_crate_counts_are_within_ten_percent_of_cargo_tree() {
     let os = server("object-store") - base;
     check(
         readme,
-        "its own package (`mcp-server/`): rmcp and tokio, 89 crates",
-        89,
+        "its own package (`mcp-server/`): rmcp and tokio, 95 crates",
+        95,
         base,
         &mut f,
     );
@@ -139,7 +143,7 @@ fn the_stated_crate_counts_are_within_ten_percent_of_cargo_tree() {
         &mut f,
     );
     let mcp = "docs/mcp.md";
-    check(mcp, "| none (the default) | 89 |", 89, base, &mut f);
+    check(mcp, "| none (the default) | 95 |", 95, base, &mut f);
     check(mcp, "| `documents` | +51 |", 51, docs, &mut f);
     check(
         mcp,
@@ -164,10 +168,10 @@ fn the_stated_crate_counts_are_within_ten_percent_of_cargo_tree() {
     );
     check(mcp, "| `object-store` | +91 |", 91, os, &mut f);
     let toml = "mcp-server/Cargo.toml";
-    check(toml, "the default build 89", 89, base, &mut f);
+    check(toml, "the default build 95", 95, base, &mut f);
     check(toml, "+51 crates, pure Rust", 51, docs, &mut f);
     check(toml, "TLS: +91 crates", 91, os, &mut f);
     let perf = "docs/performance.md";
-    check(perf, "instead of `flate2` (-5) | 55 |", 55, example, &mut f);
+    check(perf, "reads `.gitignore` files as git does | 61 |", 61, example, &mut f);
     assert!(f.is_empty(), "{}", f.join("\n"));
 }
