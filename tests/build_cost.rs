@@ -172,6 +172,12 @@ fn the_stated_crate_counts_are_within_ten_percent_of_cargo_tree() {
     check(toml, "+51 crates, pure Rust", 51, docs, &mut f);
     check(toml, "TLS: +91 crates", 91, os, &mut f);
     let perf = "docs/performance.md";
-    check(perf, "reads `.gitignore` files as git does | 61 |", 61, example, &mut f);
+    check(
+        perf,
+        "reads `.gitignore` files as git does | 61 |",
+        61,
+        example,
+        &mut f,
+    );
     assert!(f.is_empty(), "{}", f.join("\n"));
 }
