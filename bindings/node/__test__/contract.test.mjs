@@ -141,7 +141,7 @@ test('budgets: reaching one is never an error; following the pages yields every 
   withFiles({ 'f.txt': sixty }, (f) => {
     const small = new rr.Reader({ maxLines: 7, maxLineChars: 0 })
     const first = small.read(f('f.txt'))
-    assert.deepEqual(first.truncated, { reason: 'max_lines', next_start_byte: 49, next_start_line: 8 })
+    assert.deepEqual(first.truncated, { reason: 'max_lines', limit: 7, next_start_byte: 49, next_start_line: 8 })
     let text = ''
     let next = 0
     for (let pages = 0; pages < 100; pages++) {
