@@ -1,0 +1,629 @@
+//! Where a PDF's objects are: its cross-reference data, read without parsing the file.
+//!
+//! The last `startxref` names the newest cross-reference section: a table (`xref` ...
+//! `trailer`) or a stream (`/Type /XRef`, PNG predictors and all); each section's
+//! `/Prev` names the one before (incremental updates, linearized files), and a table's
+//! `/XRefStm` the stream of a hybrid-reference file. A newer section's entry wins over
+//! an older one's, and a hybrid file's stream fills the entries its table leaves free.
+//! When any of this is missing or does not parse, [`scan`] rebuilds the table from the
+//! `N G obj` headers in the file, as poppler does. Only the bytes of the sections are
+//! read (positional reads through the [`Source`]: no map, any size).
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashSet};
+
+use lopdf::xref::{Xref, XrefEntry, XrefType};
+use lopdf::{Dictionary, Document, Object, ObjectId, Reader};
+
+use super::bounds::{Budget, Over};
+use crate::source::Source;
+
+/// The most sections followed through `/Prev` (a loop is cut earlier).
+const MAX_SECTIONS: usize = 4096;
+
+/// How many bytes of a file a scan reads at once.
+const SCAN_CHUNK: u64 = 8 << 20;
+
+/// Why the cross-reference data could not be used.
+#[derive(Debug)]
+pub(super) enum Fail {
+    /// A bound of the call.
+    Over(Over),
+    /// The data is not there or does not parse (the message says what).
+    Bad(String),
+    /// The source could not be read.
+    Io(crate::error::Error),
+    /// More objects than a call may load (the number found).
+    Objects(u64),
+}
+
+impl From<Over> for Fail {
+    fn from(o: Over) -> Fail {
+        Fail::Over(o)
+    }
+}
+
+impl From<crate::error::Error> for Fail {
+    fn from(e: crate::error::Error) -> Fail {
+        Fail::Io(e)
+    }
+}
+
+/// The cross-reference data of a file.
+#[derive(Debug)]
+pub(super) struct Table {
+    /// Every object's entry, the newest section's.
+    pub xref: Xref,
+    /// The newest trailer (with `Root`, `Info`, `Encrypt`, `ID`).
+    pub trailer: Dictionary,
+    /// Where the file's `%PDF-` header is: offsets count from there.
+    pub base: u64,
+    /// Every offset where an object or a section starts, sorted, the file's end last:
+    /// an object's bytes end at the next one.
+    pub starts: Vec<u64>,
+    /// Whether the table came from a scan of the file rather than its own data.
+    pub scanned: bool,
+    /// For a scanned table: the object streams found, whose objects it does not list.
+    pub object_streams: Vec<u32>,
+}
+
+impl Table {
+    /// The bytes an object starting at `offset` (from the header) may span.
+    pub fn extent(&self, offset: u64) -> (u64, u64) {
+        let at = self.base + offset;
+        let i = self.starts.partition_point(|&s| s <= at);
+        let end = self.starts.get(i).copied().unwrap_or(u64::MAX);
+        (at, end)
+    }
+
+    fn finish(mut self, len: u64, sections: &[u64]) -> Table {
+        let mut starts: Vec<u64> = self
+            .xref
+            .entries
+            .values()
+            .filter_map(|e| match e {
+                XrefEntry::Normal { offset, .. } => Some(self.base + u64::from(*offset)),
+                _ => None,
+            })
+            .chain(sections.iter().map(|s| self.base + s))
+            .chain([len])
+            .collect();
+        starts.sort_unstable();
+        starts.dedup();
+        self.starts = starts;
+        self
+    }
+}
+
+/// `end - start` bytes of `src` (fewer at its end): borrowed when the source is in
+/// memory, else read.
+pub(super) fn window(src: &Source, start: u64, end: u64) -> Result<Cow<'_, [u8]>, Fail> {
+    let end = end.min(src.len());
+    if start >= end {
+        return Ok(Cow::Borrowed(&[]));
+    }
+    if let Some(all) = src.as_slice() {
+        return Ok(Cow::Borrowed(&all[start as usize..end as usize]));
+    }
+    let mut buf = Vec::new();
+    src.read_append(start, (end - start) as usize, &mut buf)?;
+    Ok(Cow::Owned(buf))
+}
+
+/// The object `id` whose `N G obj` header starts `bytes` (leading white space
+/// allowed), through lopdf's parser. A stream whose `/Length` is a reference comes back
+/// with no content and its `start_position` in `bytes`.
+pub(super) fn parse_object(bytes: &[u8], id: ObjectId) -> Result<Object, String> {
+    let mut document = Document::new();
+    document.reference_table.insert(
+        id.0,
+        XrefEntry::Normal {
+            offset: 0,
+            generation: id.1,
+        },
+    );
+    let reader = Reader {
+        buffer: bytes,
+        document,
+        encryption_state: None,
+        raw_objects: BTreeMap::new(),
+        password: None,
+        strict: false,
+    };
+    let mut seen = HashSet::new();
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        reader.get_object(id, &mut seen)
+    }))
+    .map_err(|_| format!("the parser failed on object {} {}", id.0, id.1))?
+    .map_err(|e| format!("object {} {}: {e}", id.0, id.1))
+}
+
+/// A dictionary written out in `bytes` (a trailer's), through lopdf's parser.
+fn parse_dict(bytes: &[u8]) -> Result<Dictionary, String> {
+    let mut wrapped = b"0 0 obj\n".to_vec();
+    wrapped.extend_from_slice(bytes);
+    wrapped.extend_from_slice(b"\nendobj\n");
+    match parse_object(&wrapped, (0, 0))? {
+        Object::Dictionary(d) => Ok(d),
+        _ => Err("the trailer is not a dictionary".into()),
+    }
+}
+
+/// The `N G obj` header at the start of `bytes` (after white space): the id and the
+/// length of the header.
+pub(super) fn header(bytes: &[u8]) -> Option<ObjectId> {
+    let mut it = bytes
+        .split(|c| c.is_ascii_whitespace())
+        .filter(|t| !t.is_empty());
+    let n = std::str::from_utf8(it.next()?).ok()?.parse().ok()?;
+    let g = std::str::from_utf8(it.next()?).ok()?.parse().ok()?;
+    let obj = it.next()?;
+    (obj.starts_with(b"obj")).then_some((n, g))
+}
+
+/// Reads the cross-reference data of `src`, falling back to a [`scan`] when it is
+/// missing or broken.
+pub(super) fn read(src: &Source, budget: &mut Budget) -> Result<Table, Fail> {
+    let head = window(src, 0, 1024)?;
+    let base = memchr::memmem::find(&head, b"%PDF-")
+        .ok_or_else(|| Fail::Bad("it has no %PDF- header in its first 1024 bytes".to_string()))?
+        as u64;
+    match sections(src, base, budget) {
+        Ok(t) => Ok(t),
+        Err(Fail::Bad(_)) => scan(src, base, budget),
+        Err(e) => Err(e),
+    }
+}
+
+/// The offset (from the header) the last `startxref` names.
+fn startxref(src: &Source) -> Result<u64, Fail> {
+    let len = src.len();
+    let tail = window(src, len.saturating_sub(1024), len)?;
+    let at = memchr::memmem::rfind(&tail, b"startxref")
+        .ok_or_else(|| Fail::Bad("it has no startxref".into()))?;
+    let digits: String = tail[at + 9..]
+        .iter()
+        .skip_while(|c| c.is_ascii_whitespace())
+        .take_while(|c| c.is_ascii_digit())
+        .map(|&c| c as char)
+        .collect();
+    digits
+        .parse()
+        .map_err(|_| Fail::Bad("its startxref has no offset".into()))
+}
+
+/// Follows the sections from the last `startxref` through every `/Prev`.
+fn sections(src: &Source, base: u64, budget: &mut Budget) -> Result<Table, Fail> {
+    let mut xref = Xref::new(0, XrefType::CrossReferenceStream);
+    let mut trailer: Option<Dictionary> = None;
+    let mut seen = Vec::new();
+    let mut next = Some(startxref(src)?);
+    while let Some(at) = next.take() {
+        budget.check_time()?;
+        if seen.contains(&at) || seen.len() >= MAX_SECTIONS {
+            break;
+        }
+        seen.push(at);
+        let (mut entries, dict) = section(src, base + at, budget)?;
+        if let Ok(stm) = dict.get(b"XRefStm").and_then(Object::as_i64) {
+            // A hybrid file: the stream holds what the table lists as free or not at all.
+            let stm = u64::try_from(stm).map_err(|_| Fail::Bad("a bad XRefStm".into()))?;
+            if !seen.contains(&stm) {
+                seen.push(stm);
+                let (more, _) = section(src, base + stm, budget)?;
+                for (id, e) in more.entries {
+                    match entries.entries.get(&id) {
+                        None | Some(XrefEntry::Free | XrefEntry::UnusableFree) => {
+                            entries.entries.insert(id, e);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        next = dict
+            .get(b"Prev")
+            .and_then(Object::as_i64)
+            .ok()
+            .and_then(|p| u64::try_from(p).ok());
+        xref.merge(entries);
+        if trailer.is_none() {
+            trailer = Some(dict);
+        }
+    }
+    let trailer = trailer.ok_or_else(|| Fail::Bad("it has no trailer".into()))?;
+    if trailer.get(b"Root").is_err() {
+        return Err(Fail::Bad("its trailer names no catalog (Root)".into()));
+    }
+    xref.size = xref.max_id().saturating_add(1);
+    let table = Table {
+        xref,
+        trailer,
+        base,
+        starts: Vec::new(),
+        scanned: false,
+        object_streams: Vec::new(),
+    };
+    Ok(table.finish(src.len(), &seen))
+}
+
+/// One section at `at` (from the file's start): its entries and its trailer (a table's
+/// `trailer`, a stream's dictionary).
+fn section(src: &Source, at: u64, budget: &mut Budget) -> Result<(Xref, Dictionary), Fail> {
+    let mut size = 64 << 10;
+    loop {
+        let bytes = window(src, at, at.saturating_add(size))?;
+        let start = bytes
+            .iter()
+            .position(|c| !c.is_ascii_whitespace())
+            .unwrap_or(bytes.len());
+        let complete = at.saturating_add(size) >= src.len();
+        let parsed = if bytes[start..].starts_with(b"xref") {
+            table(&bytes[start + 4..], complete)
+        } else {
+            stream(&bytes, budget, complete)
+        };
+        match parsed {
+            Ok(Some(found)) => return Ok(found),
+            Ok(None) if !complete => size = size.saturating_mul(4),
+            Ok(None) => return Err(Fail::Bad("a cross-reference section ends early".into())),
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// A cross-reference table after its `xref` keyword; `None` when `bytes` ends before
+/// its trailer does (and more of the file is left).
+fn table(bytes: &[u8], complete: bool) -> Result<Option<(Xref, Dictionary)>, Fail> {
+    let bad = |m: &str| Fail::Bad(format!("its cross-reference table {m}"));
+    let mut xref = Xref::new(0, XrefType::CrossReferenceTable);
+    let mut pos = 0;
+    let token = |pos: &mut usize| -> Option<&[u8]> {
+        while *pos < bytes.len() && bytes[*pos].is_ascii_whitespace() {
+            *pos += 1;
+        }
+        let s = *pos;
+        while *pos < bytes.len() && !bytes[*pos].is_ascii_whitespace() {
+            *pos += 1;
+        }
+        (*pos > s && *pos < bytes.len()).then(|| &bytes[s..*pos])
+    };
+    let num = |t: &[u8]| std::str::from_utf8(t).ok()?.parse::<u64>().ok();
+    loop {
+        let Some(t) = token(&mut pos) else {
+            return if complete {
+                Err(bad("ends early"))
+            } else {
+                Ok(None)
+            };
+        };
+        if t.starts_with(b"trailer") {
+            pos -= t.len() - b"trailer".len();
+            break;
+        }
+        let first = num(t).ok_or_else(|| bad("has a bad subsection"))?;
+        let Some(count) = token(&mut pos).and_then(num) else {
+            return if complete {
+                Err(bad("ends early"))
+            } else {
+                Ok(None)
+            };
+        };
+        if count > (bytes.len() - pos) as u64 / 18 + 1 {
+            if complete {
+                return Err(bad("lists more entries than it has bytes"));
+            }
+            return Ok(None);
+        }
+        for i in 0..count {
+            let (Some(off), Some(generation), Some(kind)) =
+                (token(&mut pos), token(&mut pos), token(&mut pos))
+            else {
+                return if complete {
+                    Err(bad("ends early"))
+                } else {
+                    Ok(None)
+                };
+            };
+            let id = u32::try_from(first + i).map_err(|_| bad("has a bad object number"))?;
+            let entry = match kind.first() {
+                Some(b'n') => XrefEntry::Normal {
+                    offset: num(off)
+                        .and_then(|o| u32::try_from(o).ok())
+                        .ok_or_else(|| bad("has a bad offset"))?,
+                    generation: num(generation)
+                        .and_then(|g| u16::try_from(g).ok())
+                        .unwrap_or(0),
+                },
+                Some(b'f') => XrefEntry::Free,
+                _ => return Err(bad("has a bad entry")),
+            };
+            // The first entry of an object number in a table is its own.
+            xref.entries.entry(id).or_insert(entry);
+        }
+    }
+    let rest = &bytes[pos..];
+    let Some(end) = memchr::memmem::find(rest, b"startxref")
+        .or_else(|| memchr::memmem::find(rest, b"%%EOF"))
+        .or(complete.then_some(rest.len()))
+    else {
+        return Ok(None);
+    };
+    let dict = parse_dict(&rest[..end]).map_err(Fail::Bad)?;
+    Ok(Some((xref, dict)))
+}
+
+/// A cross-reference stream (`N G obj << /Type /XRef /W [..] ... >> stream`).
+fn stream(
+    bytes: &[u8],
+    budget: &mut Budget,
+    complete: bool,
+) -> Result<Option<(Xref, Dictionary)>, Fail> {
+    let id = header(bytes)
+        .ok_or_else(|| Fail::Bad("startxref does not point at a cross-reference section".into()))?;
+    // A window that cuts the stream parses as its dictionary alone, or not at all.
+    let s = match parse_object(bytes, id) {
+        Ok(Object::Stream(s)) if !s.content.is_empty() || s.start_position.is_none() => s,
+        _ if !complete => return Ok(None),
+        Ok(_) => {
+            return Err(Fail::Bad(
+                "its cross-reference stream is not a stream".into(),
+            ))
+        }
+        Err(e) => return Err(Fail::Bad(format!("its cross-reference stream: {e}"))),
+    };
+    let dict = &s.dict;
+    let ints = |k: &[u8]| -> Option<Vec<u64>> {
+        dict.get(k)
+            .ok()?
+            .as_array()
+            .ok()?
+            .iter()
+            .map(|o| o.as_i64().ok().and_then(|v| u64::try_from(v).ok()))
+            .collect()
+    };
+    let bad = |m: &str| Fail::Bad(format!("its cross-reference stream {m}"));
+    let w = ints(b"W").filter(|w| w.len() == 3 && w.iter().all(|&x| x <= 8));
+    let w = w.ok_or_else(|| bad("has a bad /W"))?;
+    let size = dict
+        .get(b"Size")
+        .and_then(Object::as_i64)
+        .map_err(|_| bad("has no /Size"))?;
+    let index = ints(b"Index").unwrap_or_else(|| vec![0, size.max(0) as u64]);
+    let mut plain = s.clone();
+    plain.dict.remove(b"DecodeParms");
+    let data = budget.decode(&plain)?;
+    let data = unpredict(
+        &data,
+        s.dict.get(b"DecodeParms").and_then(Object::as_dict).ok(),
+    )
+    .ok_or_else(|| bad("has a bad predictor"))?;
+    let width = (w[0] + w[1] + w[2]) as usize;
+    if width == 0 {
+        return Err(bad("has a zero /W"));
+    }
+    let field = |row: &[u8], from: usize, n: u64| -> u64 {
+        row[from..from + n as usize]
+            .iter()
+            .fold(0u64, |acc, &b| acc << 8 | u64::from(b))
+    };
+    let mut xref = Xref::new(0, XrefType::CrossReferenceStream);
+    let mut rows = data.chunks_exact(width);
+    for pair in index.chunks_exact(2) {
+        for i in 0..pair[1] {
+            let Some(row) = rows.next() else { break };
+            let kind = if w[0] == 0 { 1 } else { field(row, 0, w[0]) };
+            let a = field(row, w[0] as usize, w[1]);
+            let b = field(row, (w[0] + w[1]) as usize, w[2]);
+            let Ok(id) = u32::try_from(pair[0] + i) else {
+                continue;
+            };
+            let entry = match kind {
+                0 => XrefEntry::Free,
+                1 => match u32::try_from(a) {
+                    Ok(offset) => XrefEntry::Normal {
+                        offset,
+                        generation: b as u16,
+                    },
+                    Err(_) => continue,
+                },
+                2 => XrefEntry::Compressed {
+                    container: a as u32,
+                    index: b as u16,
+                },
+                _ => continue,
+            };
+            xref.entries.entry(id).or_insert(entry);
+        }
+    }
+    Ok(Some((xref, s.dict)))
+}
+
+/// Undoes a PNG predictor (`/Predictor` 10-15: a filter byte before each row), as
+/// cross-reference streams use; other predictors are left as they are.
+pub(super) fn unpredict(data: &[u8], parms: Option<&Dictionary>) -> Option<Vec<u8>> {
+    let get = |k: &[u8], d: i64| {
+        parms
+            .and_then(|p| p.get(k).and_then(Object::as_i64).ok())
+            .unwrap_or(d)
+    };
+    if get(b"Predictor", 1) < 10 {
+        return Some(data.to_vec());
+    }
+    let bpp = ((get(b"Colors", 1) * get(b"BitsPerComponent", 8) + 7) / 8).max(1) as usize;
+    let columns = usize::try_from(get(b"Columns", 1)).ok()?;
+    let row = (columns * bpp).max(1);
+    let mut out: Vec<u8> = Vec::with_capacity(data.len());
+    let mut prev = vec![0u8; row];
+    for chunk in data.chunks(row + 1) {
+        let (&kind, raw) = chunk.split_first()?;
+        let mut cur = raw.to_vec();
+        cur.resize(row, 0);
+        for i in 0..row {
+            let left = if i >= bpp { cur[i - bpp] } else { 0 };
+            let up = prev[i];
+            let corner = if i >= bpp { prev[i - bpp] } else { 0 };
+            cur[i] = cur[i].wrapping_add(match kind {
+                0 => 0,
+                1 => left,
+                2 => up,
+                3 => ((u16::from(left) + u16::from(up)) / 2) as u8,
+                4 => paeth(left, up, corner),
+                _ => return None,
+            });
+        }
+        out.extend_from_slice(&cur);
+        prev = cur;
+    }
+    Some(out)
+}
+
+fn paeth(a: u8, b: u8, c: u8) -> u8 {
+    let p = i16::from(a) + i16::from(b) - i16::from(c);
+    let (pa, pb, pc) = (
+        (p - i16::from(a)).abs(),
+        (p - i16::from(b)).abs(),
+        (p - i16::from(c)).abs(),
+    );
+    if pa <= pb && pa <= pc {
+        a
+    } else if pb <= pc {
+        b
+    } else {
+        c
+    }
+}
+
+/// Rebuilds the table from the file itself: every `N G obj` header (the last of an
+/// object number wins, as in an updated file), the last `trailer` dictionary, else the
+/// newest cross-reference stream's dictionary, else the catalog found among the
+/// objects. The file is read once, in chunks, the clock looked at between them.
+pub(super) fn scan(src: &Source, base: u64, budget: &mut Budget) -> Result<Table, Fail> {
+    let len = src.len();
+    let mut xref = Xref::new(0, XrefType::CrossReferenceTable);
+    let mut trailers: Vec<u64> = Vec::new();
+    let mut object_streams = Vec::new();
+    let mut at = base;
+    while at < len {
+        budget.check_time()?;
+        // Overlap the chunks so that a header across a boundary is seen whole.
+        let end = at.saturating_add(SCAN_CHUNK).min(len);
+        let bytes = window(src, at, end.saturating_add(64).min(len))?;
+        let limit = (end - at) as usize;
+        for k in memchr::memmem::find_iter(&bytes, b"obj") {
+            if k >= limit + 3 {
+                break;
+            }
+            if let Some((id, start)) = header_before(&bytes, k) {
+                let offset = at + start as u64 - base;
+                let dict = &bytes[k..bytes.len().min(k + 512)];
+                if memchr::memmem::find(dict, b"/ObjStm").is_some() {
+                    object_streams.push(id.0);
+                }
+                if let Ok(offset) = u32::try_from(offset) {
+                    xref.insert(
+                        id.0,
+                        XrefEntry::Normal {
+                            offset,
+                            generation: id.1,
+                        },
+                    );
+                }
+            }
+        }
+        for k in memchr::memmem::find_iter(&bytes[..limit], b"trailer") {
+            trailers.push(at + k as u64);
+        }
+        at = end;
+    }
+    let mut table = Table {
+        xref,
+        trailer: Dictionary::new(),
+        base,
+        starts: Vec::new(),
+        scanned: true,
+        object_streams,
+    }
+    .finish(len, &[]);
+    for &t in trailers.iter().rev() {
+        let bytes = window(src, t + 7, (t + 7 + (64 << 10)).min(len))?;
+        let end = memchr::memmem::find(&bytes, b"startxref").unwrap_or(bytes.len());
+        if let Ok(d) = parse_dict(&bytes[..end]) {
+            if d.get(b"Root").is_ok() {
+                table.trailer = d;
+                return Ok(table);
+            }
+        }
+    }
+    // No trailer: a cross-reference stream's dictionary, or the catalog itself.
+    let ids: Vec<(ObjectId, u64)> = table
+        .xref
+        .entries
+        .iter()
+        .rev()
+        .filter_map(|(&n, e)| match e {
+            XrefEntry::Normal { offset, generation } => {
+                Some(((n, *generation), u64::from(*offset)))
+            }
+            _ => None,
+        })
+        .collect();
+    let mut catalog = None;
+    for (id, offset) in ids {
+        budget.check_time()?;
+        let (s, e) = table.extent(offset);
+        let bytes = window(src, s, e.min(s + (1 << 20)))?;
+        let dict = match parse_object(&bytes, id) {
+            Ok(Object::Stream(st)) => st.dict,
+            Ok(Object::Dictionary(d)) => d,
+            _ => continue,
+        };
+        if dict.has_type(b"XRef") && dict.get(b"Root").is_ok() {
+            table.trailer = dict;
+            table.trailer.remove(b"Prev");
+            return Ok(table);
+        }
+        if catalog.is_none() && dict.has_type(b"Catalog") {
+            catalog = Some(id);
+        }
+    }
+    let root = catalog.ok_or_else(|| {
+        Fail::Bad("its cross-reference data is broken and no catalog was found".into())
+    })?;
+    table.trailer.set("Root", Object::Reference(root));
+    Ok(table)
+}
+
+/// The `N G` before the `obj` at `k` in `bytes`, and where `N` starts.
+fn header_before(bytes: &[u8], k: usize) -> Option<(ObjectId, usize)> {
+    let after = bytes.get(k + 3).copied().unwrap_or(b' ');
+    if after.is_ascii_alphanumeric() {
+        return None;
+    }
+    let mut i = k;
+    let digits = |i: &mut usize| {
+        let e = *i;
+        while *i > 0 && bytes[*i - 1].is_ascii_digit() {
+            *i -= 1;
+        }
+        (*i < e && e - *i <= 10).then(|| std::str::from_utf8(&bytes[*i..e]).ok())?
+    };
+    let spaces = |i: &mut usize| {
+        let e = *i;
+        while *i > 0 && bytes[*i - 1].is_ascii_whitespace() {
+            *i -= 1;
+        }
+        *i < e
+    };
+    // `obj` may follow the generation directly only after white space.
+    spaces(&mut i);
+    let g: u16 = digits(&mut i)?.parse().ok()?;
+    if !spaces(&mut i) {
+        return None;
+    }
+    let n: u32 = digits(&mut i)?.parse().ok()?;
+    if i > 0 && !bytes[i - 1].is_ascii_whitespace() {
+        return None;
+    }
+    Some(((n, g), i))
+}
