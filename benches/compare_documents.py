@@ -5,7 +5,9 @@ usage: compare_documents.py READ_BINARY PDF NOTEBOOK [RUNS] [BIG_PDF]
 
 PDF is R's 2,415-page reference manual: its pages 1, 1000 and 2415 (the last) are read;
 BIG_PDF, when given, is a PDF over 300 MiB (tests/documents/setup.sh --big) whose page 5
-is read.
+is read. With MCP_SERVER=PATH (the release `mcp_server`), page 1000 is also read through
+one `read_file` call of a fresh server each run: the call's time, and the server's peak
+RSS after it.
 
 Each pair runs alternately (ours, theirs, ...) with a warm page cache; both sides print
 to /dev/null. The first line of each side's output is checked to be the same page (PDF)
@@ -20,6 +22,22 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from compare import peak_rss_kib, run  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scripts"))
+
+
+def mcp_page(server, pdf, page):
+    """(seconds of one read_file call for `page`, the server's peak RSS in KiB)."""
+    from mcp_common import Raw  # noqa: E402 (scripts/: a JSON-RPC client over stdio)
+    raw = Raw([server, "--root", os.path.dirname(os.path.abspath(pdf))])
+    try:
+        dt, line, resp = raw.call("read_file", {"path": os.path.basename(pdf), "pages": str(page)})
+        text = json.dumps(resp)
+        if f"page {page}" not in text or resp.get("result", {}).get("isError"):
+            sys.exit(f"read_file pages={page}: unexpected answer {text[:300]}")
+        return dt, raw.hwm_kib()
+    finally:
+        raw.close()
 
 
 def main():
@@ -57,6 +75,20 @@ def main():
         ro, rt = peak_rss_kib(ours) / 1024, peak_rss_kib(theirs) / 1024
         print(f"{label:<72} {mo * 1000:8.1f}ms {mt * 1000:8.1f}ms {mo / mt:6.2f} "
               f"{ro:8.1f}MiB {rt:9.1f}MiB {ro / rt:6.2f}")
+    server = os.environ.get("MCP_SERVER")
+    if server:
+        calls, hwm = [], 0
+        tt = []
+        for _ in range(runs):
+            dt, kib = mcp_page(server, pdf, 1000)
+            calls.append(dt)
+            hwm = max(hwm, kib)
+            tt.append(run(["pdftotext", "-f", "1000", "-l", "1000", pdf, "-"]))
+        mo, mt = statistics.median(calls), statistics.median(tt)
+        rt = peak_rss_kib(["pdftotext", "-f", "1000", "-l", "1000", pdf, "-"]) / 1024
+        label = "MCP read_file pages=1000 (one call, fresh server) vs pdftotext -f 1000 -l 1000"
+        print(f"{label:<72} {mo * 1000:8.1f}ms {mt * 1000:8.1f}ms {mo / mt:6.2f} "
+              f"{hwm / 1024:8.1f}MiB {rt:9.1f}MiB {hwm / 1024 / rt:6.2f}")
     print(f"runs {runs}, load average {' '.join(open('/proc/loadavg').read().split()[:3])}, "
           f"{os.cpu_count()} CPUs")
 

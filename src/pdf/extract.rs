@@ -8,6 +8,7 @@ use lopdf::{Document, LoadOptions, ObjectId};
 use pdf_extract::{MediaBox, OutputDev, OutputError, PlainTextOutput, Transform};
 
 use super::bounds::{self, Budget, Over};
+use super::charge;
 use super::store::Store;
 use super::xref::Fail;
 use super::{
@@ -163,7 +164,7 @@ fn parse(src: &Source, selection: PageSelection, options: &PdfOptions) -> Result
         else {
             return Err(invalid(src, &format!("its page {n} cannot be found")));
         };
-        let content = bounds::page(doc, id, &mut budget).map_err(|o| over(o, &what))?;
+        let content = charge::page(doc, id, &mut budget).map_err(|o| over(o, &what))?;
         let text = page_text(doc, number, &budget).map_err(|e| match e {
             PageError::Over(o) => over(o, &what),
             PageError::Failed(m) => invalid(src, &format!("page {n} could not be read: {m}")),
@@ -385,8 +386,8 @@ fn page_table(
         out.push(PageInfo {
             page: u64::from(n),
             content_bytes: content.len() as u64,
-            has_text: bounds::shows_text(&content),
-            has_images: bounds::draws_images(doc, id, &content),
+            has_text: charge::shows_text(&content),
+            has_images: charge::draws_images(doc, id, &content),
         });
     }
     Ok(out)
@@ -439,7 +440,7 @@ fn finish(n: u64, text: String, doc: &Document, id: ObjectId, content: &[u8]) ->
         text,
         cut: false,
         no_text,
-        likely_scanned: no_text && bounds::draws_images(doc, id, content),
+        likely_scanned: no_text && charge::draws_images(doc, id, content),
     }
 }
 

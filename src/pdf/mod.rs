@@ -55,7 +55,11 @@
 #[cfg(feature = "pdf")]
 mod bounds;
 #[cfg(feature = "pdf")]
+mod charge;
+#[cfg(feature = "pdf")]
 mod extract;
+#[cfg(feature = "pdf")]
+mod scan;
 #[cfg(feature = "pdf")]
 mod store;
 #[cfg(feature = "pdf")]

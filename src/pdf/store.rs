@@ -136,7 +136,7 @@ impl<'s> Store<'s> {
     }
 
     fn rescan(&mut self, budget: &mut Budget) -> Result<(), Fail> {
-        let scanned = xref::scan(self.src, self.table.base, budget)?;
+        let scanned = super::scan::scan(self.src, self.table.base, budget)?;
         let old = std::mem::replace(&mut self.table, scanned);
         // Objects in object streams are not seen by a scan: the old sections keep
         // telling where they are.

@@ -6,7 +6,7 @@
 //! `/XRefStm` the stream of a hybrid-reference file. A newer section's entry wins over
 //! an older one's, and a hybrid file's stream fills the entries its table leaves free.
 //! When any of this is missing or does not parse, [`scan`] rebuilds the table from the
-//! `N G obj` headers in the file, as poppler does. Only the bytes of the sections are
+//! `N G obj` headers in the file ([`super::scan`]), as poppler does. Only the bytes of the sections are
 //! read (positional reads through the [`Source`]: no map, any size).
 
 use std::borrow::Cow;
@@ -20,9 +20,6 @@ use crate::source::Source;
 
 /// The most sections followed through `/Prev` (a loop is cut earlier).
 const MAX_SECTIONS: usize = 4096;
-
-/// How many bytes of a file a scan reads at once.
-const SCAN_CHUNK: u64 = 8 << 20;
 
 /// Why the cross-reference data could not be used.
 #[derive(Debug)]
@@ -52,16 +49,72 @@ impl From<crate::error::Error> for Fail {
 /// One cross-reference section, newest first in [`Table::sections`].
 #[derive(Debug)]
 pub(super) enum Section {
-    /// Entries read out (a stream's, a scan's, a table whose entries are not 20 bytes).
+    /// Entries read out (a scan's, a table whose entries are not 20 bytes).
     Parsed(Xref),
+    /// A cross-reference stream's rows, decoded: an entry is read out when it is looked
+    /// up.
+    Rows(Rows),
     /// A classic table whose entries are the standard 20 bytes each: only where its
     /// subsections are (first object, count, offset of the first entry); an entry is
     /// read when it is looked up. A hybrid file's stream follows in `stream`, for the
     /// objects the table lists as free or not at all.
     Table {
         subsections: Vec<(u32, u32, u64)>,
-        stream: Option<Xref>,
+        stream: Option<Rows>,
     },
+}
+
+/// The decoded rows of a cross-reference stream.
+#[derive(Debug)]
+pub(super) struct Rows {
+    data: Vec<u8>,
+    /// The widths of the three fields.
+    w: [usize; 3],
+    /// Subsections: first object, count, first row.
+    index: Vec<(u32, u32, usize)>,
+}
+
+impl Rows {
+    fn get(&self, n: u32) -> Option<XrefEntry> {
+        let &(first, _, row0) = self
+            .index
+            .iter()
+            .find(|&&(first, count, _)| n >= first && n - first < count)?;
+        let width = self.w.iter().sum::<usize>();
+        let at = (row0 + (n - first) as usize) * width;
+        let row = self.data.get(at..at + width)?;
+        let field = |from: usize, len: usize| -> u64 {
+            row[from..from + len]
+                .iter()
+                .fold(0u64, |acc, &b| acc << 8 | u64::from(b))
+        };
+        let [w0, w1, w2] = self.w;
+        let kind = if w0 == 0 { 1 } else { field(0, w0) };
+        let a = field(w0, w1);
+        let b = field(w0 + w1, w2);
+        match kind {
+            0 => Some(XrefEntry::Free),
+            1 => Some(XrefEntry::Normal {
+                offset: u32::try_from(a).ok()?,
+                generation: b as u16,
+            }),
+            2 => Some(XrefEntry::Compressed {
+                container: u32::try_from(a).ok()?,
+                index: b as u16,
+            }),
+            _ => None,
+        }
+    }
+
+    fn len(&self) -> u64 {
+        self.index.iter().map(|&(_, c, _)| u64::from(c)).sum()
+    }
+
+    fn numbers(&self) -> impl Iterator<Item = u32> + '_ {
+        self.index
+            .iter()
+            .flat_map(|&(first, count, _)| (0..count).map(move |i| first.saturating_add(i)))
+    }
 }
 
 /// The cross-reference data of a file.
@@ -91,6 +144,11 @@ impl Table {
                         return Ok(Some(e.clone()));
                     }
                 }
+                Section::Rows(r) => {
+                    if let Some(e) = r.get(n) {
+                        return Ok(Some(e));
+                    }
+                }
                 Section::Table {
                     subsections,
                     stream,
@@ -105,7 +163,7 @@ impl Table {
                         }
                         None => None,
                     };
-                    match (own, stream.as_ref().and_then(|x| x.get(n))) {
+                    match (own, stream.as_ref().and_then(|r| r.get(n))) {
                         (Some(XrefEntry::Free) | None, Some(e)) => return Ok(Some(e.clone())),
                         (Some(e), _) => return Ok(Some(e)),
                         (None, None) => {}
@@ -195,7 +253,7 @@ pub(super) fn parse_object(bytes: &[u8], id: ObjectId) -> Result<Object, String>
 }
 
 /// A dictionary written out in `bytes` (a trailer's), through lopdf's parser.
-fn parse_dict(bytes: &[u8]) -> Result<Dictionary, String> {
+pub(super) fn parse_dict(bytes: &[u8]) -> Result<Dictionary, String> {
     let mut wrapped = b"0 0 obj\n".to_vec();
     wrapped.extend_from_slice(bytes);
     wrapped.extend_from_slice(b"\nendobj\n");
@@ -226,7 +284,7 @@ pub(super) fn read(src: &Source, budget: &mut Budget) -> Result<Table, Fail> {
         as u64;
     match sections(src, base, budget) {
         Ok(t) => Ok(t),
-        Err(Fail::Bad(_)) => scan(src, base, budget),
+        Err(Fail::Bad(_)) => super::scan::scan(src, base, budget),
         Err(e) => Err(e),
     }
 }
@@ -266,20 +324,23 @@ fn sections(src: &Source, base: u64, budget: &mut Budget) -> Result<Table, Fail>
             let stm = u64::try_from(stm).map_err(|_| Fail::Bad("a bad XRefStm".into()))?;
             if !seen.contains(&stm) {
                 seen.push(stm);
-                if let (Section::Parsed(more), _) = section(src, base + stm, budget)? {
+                if let (Section::Rows(more), _) = section(src, base + stm, budget)? {
                     found = match found {
                         Section::Table { subsections, .. } => Section::Table {
                             subsections,
                             stream: Some(more),
                         },
                         Section::Parsed(mut x) => {
-                            for (id, e) in more.entries {
-                                if matches!(x.get(id), None | Some(XrefEntry::Free)) {
-                                    x.entries.insert(id, e);
+                            for n in more.numbers() {
+                                if matches!(x.get(n), None | Some(XrefEntry::Free)) {
+                                    if let Some(e) = more.get(n) {
+                                        x.entries.insert(n, e);
+                                    }
                                 }
                             }
                             Section::Parsed(x)
                         }
+                        rows => rows,
                     };
                 }
             }
@@ -302,6 +363,7 @@ fn sections(src: &Source, base: u64, budget: &mut Budget) -> Result<Table, Fail>
         .iter()
         .map(|s| match s {
             Section::Parsed(x) => x.entries.len() as u64,
+            Section::Rows(r) => r.len(),
             Section::Table {
                 subsections,
                 stream,
@@ -310,7 +372,7 @@ fn sections(src: &Source, base: u64, budget: &mut Budget) -> Result<Table, Fail>
                     .iter()
                     .map(|&(_, c, _)| u64::from(c))
                     .sum::<u64>()
-                    + stream.as_ref().map_or(0, |x| x.entries.len() as u64)
+                    + stream.as_ref().map_or(0, Rows::len)
             }
         })
         .sum();
@@ -340,7 +402,7 @@ fn section(src: &Source, at: u64, budget: &mut Budget) -> Result<(Section, Dicti
         let bytes = window(src, at, at.saturating_add(size))?;
         let complete = at.saturating_add(size) >= src.len();
         match stream(&bytes, budget, complete)? {
-            Some((x, d)) => return Ok((Section::Parsed(x), d)),
+            Some((r, d)) => return Ok((Section::Rows(r), d)),
             None if !complete => size = size.saturating_mul(4),
             None => return Err(Fail::Bad("a cross-reference section ends early".into())),
         }
@@ -457,7 +519,7 @@ fn stream(
     bytes: &[u8],
     budget: &mut Budget,
     complete: bool,
-) -> Result<Option<(Xref, Dictionary)>, Fail> {
+) -> Result<Option<(Rows, Dictionary)>, Fail> {
     let id = header(bytes)
         .ok_or_else(|| Fail::Bad("startxref does not point at a cross-reference section".into()))?;
     // A window that cuts the stream parses as its dictionary alone, or not at all.
@@ -497,45 +559,28 @@ fn stream(
         s.dict.get(b"DecodeParms").and_then(Object::as_dict).ok(),
     )
     .ok_or_else(|| bad("has a bad predictor"))?;
-    let width = (w[0] + w[1] + w[2]) as usize;
+    let w = [w[0] as usize, w[1] as usize, w[2] as usize];
+    let width = w.iter().sum::<usize>();
     if width == 0 {
         return Err(bad("has a zero /W"));
     }
-    let field = |row: &[u8], from: usize, n: u64| -> u64 {
-        row[from..from + n as usize]
-            .iter()
-            .fold(0u64, |acc, &b| acc << 8 | u64::from(b))
-    };
-    let mut xref = Xref::new(0, XrefType::CrossReferenceStream);
-    let mut rows = data.chunks_exact(width);
+    let rows = data.len() / width;
+    let mut subsections = Vec::new();
+    let mut row = 0usize;
     for pair in index.chunks_exact(2) {
-        for i in 0..pair[1] {
-            let Some(row) = rows.next() else { break };
-            let kind = if w[0] == 0 { 1 } else { field(row, 0, w[0]) };
-            let a = field(row, w[0] as usize, w[1]);
-            let b = field(row, (w[0] + w[1]) as usize, w[2]);
-            let Ok(id) = u32::try_from(pair[0] + i) else {
-                continue;
-            };
-            let entry = match kind {
-                0 => XrefEntry::Free,
-                1 => match u32::try_from(a) {
-                    Ok(offset) => XrefEntry::Normal {
-                        offset,
-                        generation: b as u16,
-                    },
-                    Err(_) => continue,
-                },
-                2 => XrefEntry::Compressed {
-                    container: a as u32,
-                    index: b as u16,
-                },
-                _ => continue,
-            };
-            xref.entries.entry(id).or_insert(entry);
-        }
+        let (Ok(first), Ok(count)) = (u32::try_from(pair[0]), u32::try_from(pair[1])) else {
+            break;
+        };
+        let count = count.min(u32::try_from(rows.saturating_sub(row)).unwrap_or(u32::MAX));
+        subsections.push((first, count, row));
+        row += count as usize;
     }
-    Ok(Some((xref, s.dict)))
+    let rows = Rows {
+        data,
+        w,
+        index: subsections,
+    };
+    Ok(Some((rows, s.dict)))
 }
 
 /// Undoes a PNG predictor (`/Predictor` 10-15: a filter byte before each row), as
@@ -593,138 +638,41 @@ fn paeth(a: u8, b: u8, c: u8) -> u8 {
     }
 }
 
-/// Rebuilds the table from the file itself: every `N G obj` header (the last of an
-/// object number wins, as in an updated file), the last `trailer` dictionary, else the
-/// newest cross-reference stream's dictionary, else the catalog found among the
-/// objects. The file is read once, in chunks, the clock looked at between them.
-pub(super) fn scan(src: &Source, base: u64, budget: &mut Budget) -> Result<Table, Fail> {
-    let len = src.len();
-    let mut xref = Xref::new(0, XrefType::CrossReferenceTable);
-    let mut trailers: Vec<u64> = Vec::new();
-    let mut object_streams = Vec::new();
-    let mut at = base;
-    while at < len {
-        budget.check_time()?;
-        // Overlap the chunks so that a header across a boundary is seen whole.
-        let end = at.saturating_add(SCAN_CHUNK).min(len);
-        let bytes = window(src, at, end.saturating_add(64).min(len))?;
-        let limit = (end - at) as usize;
-        for k in memchr::memmem::find_iter(&bytes, b"obj") {
-            if k >= limit + 3 {
-                break;
-            }
-            if let Some((id, start)) = header_before(&bytes, k) {
-                let offset = at + start as u64 - base;
-                let dict = &bytes[k..bytes.len().min(k + 512)];
-                if memchr::memmem::find(dict, b"/ObjStm").is_some() {
-                    object_streams.push(id.0);
-                }
-                if let Ok(offset) = u32::try_from(offset) {
-                    xref.insert(
-                        id.0,
-                        XrefEntry::Normal {
-                            offset,
-                            generation: id.1,
-                        },
-                    );
-                }
-            }
-        }
-        for k in memchr::memmem::find_iter(&bytes[..limit], b"trailer") {
-            trailers.push(at + k as u64);
-        }
-        at = end;
-    }
-    let entries = xref.entries.len() as u64;
-    let mut table = Table {
-        sections: Vec::new(),
-        trailer: Dictionary::new(),
-        base,
-        entries,
-        scanned: true,
-        object_streams,
-    };
-    for &t in trailers.iter().rev() {
-        let bytes = window(src, t + 7, (t + 7 + (64 << 10)).min(len))?;
-        let end = memchr::memmem::find(&bytes, b"startxref").unwrap_or(bytes.len());
-        if let Ok(d) = parse_dict(&bytes[..end]) {
-            if d.get(b"Root").is_ok() {
-                table.trailer = d;
-                table.sections.push(Section::Parsed(xref));
-                return Ok(table);
-            }
-        }
-    }
-    // No trailer: a cross-reference stream's dictionary, or the catalog itself.
-    let ids: Vec<(ObjectId, u64)> = xref
-        .entries
-        .iter()
-        .rev()
-        .filter_map(|(&n, e)| match e {
-            XrefEntry::Normal { offset, generation } => {
-                Some(((n, *generation), u64::from(*offset)))
-            }
-            _ => None,
-        })
-        .collect();
-    table.sections.push(Section::Parsed(xref));
-    let mut catalog = None;
-    for (id, offset) in ids {
-        budget.check_time()?;
-        let at = base + offset;
-        // A dictionary is enough here: a stream cut short parses as its dictionary.
-        let bytes = window(src, at, at + (16 << 10))?;
-        let dict = match parse_object(&bytes, id) {
-            Ok(Object::Stream(st)) => st.dict,
-            Ok(Object::Dictionary(d)) => d,
-            _ => continue,
-        };
-        if dict.has_type(b"XRef") && dict.get(b"Root").is_ok() {
-            table.trailer = dict;
-            table.trailer.remove(b"Prev");
-            return Ok(table);
-        }
-        if catalog.is_none() && dict.has_type(b"Catalog") {
-            catalog = Some(id);
-        }
-    }
-    let root = catalog.ok_or_else(|| {
-        Fail::Bad("its cross-reference data is broken and no catalog was found".into())
-    })?;
-    table.trailer.set("Root", Object::Reference(root));
-    Ok(table)
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// The `N G` before the `obj` at `k` in `bytes`, and where `N` starts.
-fn header_before(bytes: &[u8], k: usize) -> Option<(ObjectId, usize)> {
-    let after = bytes.get(k + 3).copied().unwrap_or(b' ');
-    if after.is_ascii_alphanumeric() {
-        return None;
+    #[test]
+    fn table_entries_are_read_from_their_20_bytes() {
+        assert!(matches!(
+            entry20(b"0000012345 00002 n\r\n"),
+            Some(XrefEntry::Normal {
+                offset: 12345,
+                generation: 2
+            })
+        ));
+        assert!(matches!(
+            entry20(b"0000000000 65535 f \n"),
+            Some(XrefEntry::Free)
+        ));
+        // 19-byte entries (a writer's mistake) are not taken for 20-byte ones.
+        assert!(entry20(b"000012345 00000 n \n0").is_none());
     }
-    let mut i = k;
-    let digits = |i: &mut usize| {
-        let e = *i;
-        while *i > 0 && bytes[*i - 1].is_ascii_digit() {
-            *i -= 1;
-        }
-        (*i < e && e - *i <= 10).then(|| std::str::from_utf8(&bytes[*i..e]).ok())?
-    };
-    let spaces = |i: &mut usize| {
-        let e = *i;
-        while *i > 0 && bytes[*i - 1].is_ascii_whitespace() {
-            *i -= 1;
-        }
-        *i < e
-    };
-    // `obj` may follow the generation directly only after white space.
-    spaces(&mut i);
-    let g: u16 = digits(&mut i)?.parse().ok()?;
-    if !spaces(&mut i) {
-        return None;
+
+    #[test]
+    fn png_up_rows_decode_as_cross_reference_streams_use_them() {
+        // Two rows of 3 columns, each after its filter byte 2 (Up).
+        let data = [2, 1, 0, 10, 2, 0, 0, 5];
+        let parms: Dictionary = [
+            ("Predictor", Object::Integer(12)),
+            ("Columns", Object::Integer(3)),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(
+            unpredict(&data, Some(&parms)).unwrap(),
+            [1, 0, 10, 1, 0, 15]
+        );
+        assert_eq!(unpredict(&data, None).unwrap(), data);
     }
-    let n: u32 = digits(&mut i)?.parse().ok()?;
-    if i > 0 && !bytes[i - 1].is_ascii_whitespace() {
-        return None;
-    }
-    Some(((n, g), i))
 }
