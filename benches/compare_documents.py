@@ -29,7 +29,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scripts"))
 def mcp_page(server, pdf, page):
     """(seconds of one read_file call for `page`, the server's peak RSS in KiB)."""
     from mcp_common import Raw  # noqa: E402 (scripts/: a JSON-RPC client over stdio)
-    raw = Raw([server, "--root", os.path.dirname(os.path.abspath(pdf))])
+    pdf = os.path.realpath(pdf)  # the fixtures are links out of their directory
+    raw = Raw([server, "--root", os.path.dirname(pdf)])
     try:
         dt, line, resp = raw.call("read_file", {"path": os.path.basename(pdf), "pages": str(page)})
         text = json.dumps(resp)
