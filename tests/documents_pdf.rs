@@ -570,6 +570,20 @@ fn an_incrementally_updated_pdf_reads_as_its_newest_revision() {
 }
 
 #[test]
+fn a_hybrid_reference_file_finds_the_objects_its_table_leaves_to_its_stream() {
+    let Some(path) = fixture("hybrid.pdf") else {
+        return;
+    };
+    // Its table lists only the objects outside object streams; the catalog, the page
+    // tree and the pages are in the stream /XRefStm names.
+    let hybrid = every_page("hybrid.pdf", PdfLoading::OnDemand);
+    let original = every_page("r-intro.pdf", PdfLoading::OnDemand);
+    assert_eq!(hybrid.page_count, 113);
+    assert_eq!(hybrid.pages, original.pages);
+    assert!(recall(&hybrid.pages[49].text, &pdftotext(&path, 50)) > 0.9);
+}
+
+#[test]
 fn a_broken_cross_reference_table_is_rebuilt_from_the_file() {
     let Some(path) = fixture("broken-xref.pdf") else {
         return;

@@ -104,12 +104,16 @@ fi
 # The ways a PDF's cross-reference data is written, made from R-intro by real tools: a
 # linearized copy (qpdf), an incrementally updated one (MuPDF's incremental save, a new
 # revision appended; tests/documents/incremental.js), one with classic xref tables and no
-# object streams (qpdf), and a copy of that one whose table is broken (a line added after
-# the header shifts every offset; tests/documents/shift_pdf.py).
+# object streams (qpdf), a copy of that one whose table is broken (a line added after the
+# header shifts every offset; tests/documents/shift_pdf.py), and a hybrid-reference file
+# (qpdf's object streams and cross-reference stream, then a classic table naming that
+# stream in /XRefStm; tests/documents/hybrid_pdf.py).
 [ -f "$out/linearized.pdf" ] || qpdf --linearize "$R/R-intro.pdf" "$out/linearized.pdf"
 [ -f "$out/incremental.pdf" ] || mutool run "$here/incremental.js" "$R/R-intro.pdf" "$out/incremental.pdf"
 [ -f "$out/xref-table.pdf" ] || qpdf --object-streams=disable "$R/R-intro.pdf" "$out/xref-table.pdf"
 [ -f "$out/broken-xref.pdf" ] || python3 "$here/shift_pdf.py" "$out/xref-table.pdf" "$out/broken-xref.pdf"
+[ -f "$out/objstm.pdf" ] || qpdf --object-streams=generate "$R/R-intro.pdf" "$out/objstm.pdf"
+[ -f "$out/hybrid.pdf" ] || python3 "$here/hybrid_pdf.py" "$out/objstm.pdf" "$out/hybrid.pdf"
 # With --big: a PDF over 300 MiB made of real pages, R's reference manual 30 times over
 # (`qpdf --empty --pages`; qpdf shares the objects of a file named twice, so each copy is
 # named apart first): 72,450 pages, a classic cross-reference table of a million
