@@ -303,6 +303,33 @@ fn an_object_stream_bomb_stops_before_the_parser_inflates_it() {
     }
 }
 
+#[test]
+fn an_object_stream_that_holds_itself_is_an_error_not_a_stack_overflow() {
+    // The page tree is object 4, listed in object stream 4 (itself), and object 3 is an
+    // object stream whose /Length is object 5, listed in object stream 3.
+    let doc = with_xref_stream(
+        &[
+            b"<< /Type /Catalog /Pages 4 0 R >>".to_vec(),
+            b"<< /Producer (rangeread tests) >>".to_vec(),
+            b"<< /Type /ObjStm /N 1 /First 4 /Length 5 0 R >>\nstream\n5 0 9\nendstream".to_vec(),
+        ],
+        &[(4, 4), (5, 3)],
+    );
+    let src = Source::from_bytes(doc, "selfish.pdf");
+    for pages in ["", "1"] {
+        match rpdf::read(&src, pages.parse().unwrap(), &options()) {
+            Ok(r) => assert_eq!(r.page_count, 0),
+            Err(e) => assert!(
+                matches!(
+                    e.kind(),
+                    ErrorKind::InvalidDocument | ErrorKind::InvalidRange
+                ),
+                "{e}"
+            ),
+        }
+    }
+}
+
 /// A PDF 1.5 file whose cross-reference data is a stream (uncompressed, `/W [1 4 2]`):
 /// `objects` numbered from 1, then `compressed` entries (object, its object stream).
 fn with_xref_stream(objects: &[Vec<u8>], compressed: &[(u32, u32)]) -> Vec<u8> {

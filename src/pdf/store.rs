@@ -21,6 +21,10 @@ use super::bounds::Budget;
 use super::xref::{self, parse_object, window, Fail, Table};
 use crate::source::Source;
 
+/// The most objects one fetch goes through (an object in an object stream whose
+/// /Length is a reference, ...).
+const MAX_FETCH_DEPTH: usize = 8;
+
 /// The deepest page tree followed (lopdf's limit).
 const MAX_TREE_DEPTH: usize = 256;
 
@@ -49,6 +53,9 @@ pub(super) struct Store<'s> {
     /// Objects whose closure [`Store::load_page`] has loaded (for a page read after
     /// another: shared fonts are followed once).
     followed: HashSet<ObjectId>,
+    /// The objects being fetched, innermost last (a fetch may need others: a stream's
+    /// /Length, an object stream).
+    fetching: Vec<ObjectId>,
     /// Objects loaded: bounded by `max_objects`.
     loaded: u64,
     max_objects: u64,
@@ -78,6 +85,7 @@ impl<'s> Store<'s> {
             trailer: trailer.clone(),
             missing: HashSet::new(),
             followed: HashSet::new(),
+            fetching: Vec::new(),
             loaded: 0,
             max_objects,
         };
@@ -190,6 +198,19 @@ impl<'s> Store<'s> {
     /// The object `id` from the file, not kept.
     fn fetch(&mut self, id: ObjectId, budget: &mut Budget) -> Result<Option<Object>, Fail> {
         budget.check_time()?;
+        // An object that needs itself to be found (an object stream listed inside itself,
+        // a stream whose /Length is in that stream) is not there; nor is one found
+        // through more than MAX_FETCH_DEPTH others.
+        if self.fetching.contains(&id) || self.fetching.len() >= MAX_FETCH_DEPTH {
+            return Ok(None);
+        }
+        self.fetching.push(id);
+        let found = self.fetch_entry(id, budget);
+        self.fetching.pop();
+        found
+    }
+
+    fn fetch_entry(&mut self, id: ObjectId, budget: &mut Budget) -> Result<Option<Object>, Fail> {
         match self.table.entry(self.src, id.0)? {
             Some(XrefEntry::Normal { offset, generation }) if generation == id.1 => {
                 self.normal(id, u64::from(offset), budget)
