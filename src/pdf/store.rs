@@ -18,6 +18,7 @@ use lopdf::xref::XrefEntry;
 use lopdf::{Dictionary, Document, Object, ObjectId, ObjectStream, Stream};
 
 use super::bounds::Budget;
+use super::scan;
 use super::xref::{self, parse_object, window, Fail, Table};
 use crate::source::Source;
 
@@ -70,7 +71,12 @@ impl<'s> Store<'s> {
         max_objects: u64,
         budget: &mut Budget,
     ) -> Result<Store<'s>, Fail> {
-        let table = xref::read(src, budget)?;
+        // The cross-reference data, or a scan of the file when it is missing or broken.
+        let base = xref::base(src)?;
+        let table = match xref::sections(src, base, budget) {
+            Err(Fail::Bad(_)) => scan::scan(src, base, budget)?,
+            other => other?,
+        };
         if table.entries > max_objects {
             return Err(Fail::Objects(table.entries));
         }

@@ -275,18 +275,12 @@ pub(super) fn header(bytes: &[u8]) -> Option<ObjectId> {
     (obj.starts_with(b"obj")).then_some((n, g))
 }
 
-/// Reads the cross-reference data of `src`, falling back to a [`scan`] when it is
-/// missing or broken.
-pub(super) fn read(src: &Source, budget: &mut Budget) -> Result<Table, Fail> {
+/// Where the file's `%PDF-` header is: offsets in the file count from there.
+pub(super) fn base(src: &Source) -> Result<u64, Fail> {
     let head = window(src, 0, 1024)?;
-    let base = memchr::memmem::find(&head, b"%PDF-")
-        .ok_or_else(|| Fail::Bad("it has no %PDF- header in its first 1024 bytes".to_string()))?
-        as u64;
-    match sections(src, base, budget) {
-        Ok(t) => Ok(t),
-        Err(Fail::Bad(_)) => super::scan::scan(src, base, budget),
-        Err(e) => Err(e),
-    }
+    let at = memchr::memmem::find(&head, b"%PDF-")
+        .ok_or_else(|| Fail::Bad("it has no %PDF- header in its first 1024 bytes".to_string()))?;
+    Ok(at as u64)
 }
 
 /// The offset (from the header) the last `startxref` names.
@@ -307,7 +301,9 @@ fn startxref(src: &Source) -> Result<u64, Fail> {
 }
 
 /// Follows the sections from the last `startxref` through every `/Prev`.
-fn sections(src: &Source, base: u64, budget: &mut Budget) -> Result<Table, Fail> {
+/// Reads the cross-reference data of `src` (every section, newest first); `Fail::Bad`
+/// when it is missing or broken, which the caller answers with a scan (`pdf::scan`).
+pub(super) fn sections(src: &Source, base: u64, budget: &mut Budget) -> Result<Table, Fail> {
     let mut list = Vec::new();
     let mut trailer: Option<Dictionary> = None;
     let mut seen = Vec::new();
