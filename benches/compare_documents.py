@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
 """Median wall time and peak RSS of the `read` example against pdftotext and jq.
 
-usage: compare_documents.py READ_BINARY PDF NOTEBOOK [RUNS]
+usage: compare_documents.py READ_BINARY PDF NOTEBOOK [RUNS] [BIG_PDF]
+
+PDF is R's 2,415-page reference manual: its pages 1, 1000 and 2415 (the last) are read;
+BIG_PDF, when given, is a PDF over 300 MiB (tests/documents/setup.sh --big) whose page 5
+is read. With MCP_SERVER=PATH (the release `mcp_server`), page 1000 is also read through
+one `read_file` call of a fresh server each run: the call's time, and the server's peak
+RSS after it.
 
 Each pair runs alternately (ours, theirs, ...) with a warm page cache; both sides print
 to /dev/null. The first line of each side's output is checked to be the same page (PDF)
@@ -17,32 +23,73 @@ import time
 sys.path.insert(0, os.path.dirname(__file__))
 from compare import peak_rss_kib, run  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "scripts"))
+
+
+def mcp_page(server, pdf, page):
+    """(seconds of one read_file call for `page`, the server's peak RSS in KiB)."""
+    from mcp_common import Raw  # noqa: E402 (scripts/: a JSON-RPC client over stdio)
+    pdf = os.path.realpath(pdf)  # the fixtures are links out of their directory
+    raw = Raw([server, "--root", os.path.dirname(pdf)])
+    try:
+        dt, line, resp = raw.call("read_file", {"path": os.path.basename(pdf), "pages": str(page)})
+        text = json.dumps(resp)
+        if f"page {page}" not in text or resp.get("result", {}).get("isError"):
+            sys.exit(f"read_file pages={page}: unexpected answer {text[:300]}")
+        return dt, raw.hwm_kib()
+    finally:
+        raw.close()
+
 
 def main():
     exe, pdf, nb = sys.argv[1:4]
     runs = int(sys.argv[4]) if len(sys.argv) > 4 else 11
+    big = sys.argv[5] if len(sys.argv) > 5 else None
     ncells = int(subprocess.run(["jq", ".cells | length", nb], capture_output=True, text=True,
                                 check=True).stdout)
     a = ncells // 2
+    pages = subprocess.run(["pdfinfo", pdf], capture_output=True, text=True, check=True).stdout
+    last = int(next(l for l in pages.splitlines() if l.startswith("Pages:")).split()[1])
     cases = [
-        ("PDF page 1000 of 2,415 vs pdftotext -f 1000 -l 1000",
-         [exe, "--pages", "1000", pdf], ["pdftotext", "-f", "1000", "-l", "1000", pdf, "-"]),
-        ("PDF page 2400 of 2,415 vs pdftotext -f 2400 -l 2400",
-         [exe, "--pages", "2400", pdf], ["pdftotext", "-f", "2400", "-l", "2400", pdf, "-"]),
+        (f"PDF page {n} of {last:,} vs pdftotext -f {n} -l {n}",
+         [exe, "--pages", str(n), pdf], ["pdftotext", "-f", str(n), "-l", str(n), pdf, "-"])
+        for n in (1, 1000, last)
+    ]
+    if big:
+        mib = os.path.getsize(big) / (1 << 20)
+        cases.append((f"PDF page 5 of a {mib:.0f} MiB file vs pdftotext -f 5 -l 5",
+                      [exe, "--pages", "5", big], ["pdftotext", "-f", "5", "-l", "5", big, "-"]))
+    cases += [
         (f"notebook cells {a}-{a + 9} of {ncells} (100 MB) vs jq '.cells[{a}:{a + 10}]'",
          [exe, "--cells", f"{a}-{a + 9}", nb], ["jq", f".cells[{a}:{a + 10}]", nb]),
         (f"notebook last cell ({ncells - 1}) vs jq '.cells[-1]'",
          [exe, "--cells", str(ncells - 1), nb], ["jq", ".cells[-1]", nb]),
     ]
-    print(f"{'case':<72} {'ours':>9} {'theirs':>9} {'ratio':>6} {'RSS ours':>10} {'RSS theirs':>11}")
+    print(f"{'case':<72} {'ours':>9} {'theirs':>9} {'ratio':>6} {'RSS ours':>10} "
+          f"{'RSS theirs':>11} {'ratio':>6}")
     for label, ours, theirs in cases:
         to, tt = [], []
         for _ in range(runs):
             to.append(run(ours))
             tt.append(run(theirs))
         mo, mt = statistics.median(to), statistics.median(tt)
+        ro, rt = peak_rss_kib(ours) / 1024, peak_rss_kib(theirs) / 1024
         print(f"{label:<72} {mo * 1000:8.1f}ms {mt * 1000:8.1f}ms {mo / mt:6.2f} "
-              f"{peak_rss_kib(ours) / 1024:8.1f}MiB {peak_rss_kib(theirs) / 1024:9.1f}MiB")
+              f"{ro:8.1f}MiB {rt:9.1f}MiB {ro / rt:6.2f}")
+    server = os.environ.get("MCP_SERVER")
+    if server:
+        calls, hwm = [], 0
+        tt = []
+        for _ in range(runs):
+            dt, kib = mcp_page(server, pdf, 1000)
+            calls.append(dt)
+            hwm = max(hwm, kib)
+            tt.append(run(["pdftotext", "-f", "1000", "-l", "1000", pdf, "-"]))
+        mo, mt = statistics.median(calls), statistics.median(tt)
+        rt = peak_rss_kib(["pdftotext", "-f", "1000", "-l", "1000", pdf, "-"]) / 1024
+        label = "MCP read_file pages=1000 (one call, fresh server) vs pdftotext -f 1000 -l 1000"
+        print(f"{label:<72} {mo * 1000:8.1f}ms {mt * 1000:8.1f}ms {mo / mt:6.2f} "
+              f"{hwm / 1024:8.1f}MiB {rt:9.1f}MiB {hwm / 1024 / rt:6.2f}")
     print(f"runs {runs}, load average {' '.join(open('/proc/loadavg').read().split()[:3])}, "
           f"{os.cpu_count()} CPUs")
 

@@ -10,8 +10,8 @@ use std::collections::HashMap;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use documents::{fixture, one_page_pdf, pdf, stream, zlib_zeros};
-use rangeread::pdf::{self as rpdf, PageSelection, PdfOptions, PdfRead};
+use documents::{big_pdf, fixture, one_page_pdf, pdf, stream, zlib_zeros};
+use rangeread::pdf::{self as rpdf, PageSelection, PdfLoading, PdfOptions, PdfRead};
 use rangeread::{DocumentRead, DocumentRequest, ErrorKind, Reader, Source};
 
 fn read_with(path: &std::path::Path, pages: &str, reader: Reader) -> rangeread::Result<PdfRead> {
@@ -154,7 +154,17 @@ fn text_per_page_agrees_with_pdftotext_on_most_words_of_most_pages() {
         ("refman.pdf", "1001-1200", 5),
     ] {
         let path = fixture(name).unwrap();
-        let all = read_with(&path, range, Reader::new().max_bytes(0)).unwrap();
+        let mut req = DocumentRequest::new().pages(range.parse().unwrap());
+        // Hundreds of pages in a debug build on a busy machine take longer than the 30 s
+        // a call has by default.
+        req.pdf.timeout = Duration::from_secs(900);
+        let DocumentRead::Pdf(all) = Reader::new()
+            .max_bytes(0)
+            .read_document(&path, &req)
+            .unwrap()
+        else {
+            panic!("{name} is not read as a PDF")
+        };
         assert!(all.truncated.is_none());
         for p in all.pages.iter().step_by(step) {
             let r = recall(&p.text, &pdftotext(&path, p.page));
@@ -231,6 +241,13 @@ fn options() -> PdfOptions {
     PdfOptions::default()
 }
 
+/// The options of a read that parses the whole file first (the reference).
+fn whole() -> PdfOptions {
+    let mut o = PdfOptions::default();
+    o.loading = PdfLoading::WholeFile;
+    o
+}
+
 #[test]
 fn a_content_stream_bomb_stops_at_the_decompression_limit() {
     // 1 GiB of zeros behind a 1 MiB deflate stream, as a page's content.
@@ -251,6 +268,7 @@ fn a_content_stream_bomb_stops_at_the_decompression_limit() {
 #[test]
 fn an_object_stream_bomb_stops_before_the_parser_inflates_it() {
     let bomb = zlib_zeros(1 << 30);
+    // Parsed whole: every object stream is counted before lopdf inflates it.
     let doc = pdf(&[
         b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
         b"<< /Type /Pages /Kids [] /Count 0 >>".to_vec(),
@@ -258,10 +276,94 @@ fn an_object_stream_bomb_stops_before_the_parser_inflates_it() {
     ]);
     let src = Source::from_bytes(doc, "objstm.pdf");
     let t = Instant::now();
-    let e = rpdf::read(&src, PageSelection::All, &options()).unwrap_err();
+    let e = rpdf::read(&src, PageSelection::All, &whole()).unwrap_err();
     assert!(t.elapsed() < Duration::from_secs(60), "{:?}", t.elapsed());
     assert_eq!(e.kind(), ErrorKind::DocumentLimit);
     assert!(e.to_string().contains("in its object streams"), "{e}");
+    // On demand: an object stream is decoded when an object in it is needed (here the
+    // page tree), within the same allowance.
+    let doc = with_xref_stream(
+        &[
+            b"<< /Type /Catalog /Pages 4 0 R >>".to_vec(),
+            b"<< /Producer (rangeread tests) >>".to_vec(),
+            stream("/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode", &bomb),
+        ],
+        &[(4, 3)],
+    );
+    let src = Source::from_bytes(doc, "objstm.pdf");
+    for pages in ["", "1"] {
+        let e = rpdf::read(&src, pages.parse().unwrap(), &options()).unwrap_err();
+        assert!(t.elapsed() < Duration::from_secs(120), "{:?}", t.elapsed());
+        assert_eq!(e.kind(), ErrorKind::DocumentLimit);
+        assert!(
+            e.to_string()
+                .contains("would decompress to more than 536870912 bytes"),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn an_object_stream_that_holds_itself_is_an_error_not_a_stack_overflow() {
+    // The page tree is object 4, listed in object stream 4 (itself), and object 3 is an
+    // object stream whose /Length is object 5, listed in object stream 3.
+    let doc = with_xref_stream(
+        &[
+            b"<< /Type /Catalog /Pages 4 0 R >>".to_vec(),
+            b"<< /Producer (rangeread tests) >>".to_vec(),
+            b"<< /Type /ObjStm /N 1 /First 4 /Length 5 0 R >>\nstream\n5 0 9\nendstream".to_vec(),
+        ],
+        &[(4, 4), (5, 3)],
+    );
+    let src = Source::from_bytes(doc, "selfish.pdf");
+    for pages in ["", "1"] {
+        match rpdf::read(&src, pages.parse().unwrap(), &options()) {
+            Ok(r) => assert_eq!(r.page_count, 0),
+            Err(e) => assert!(
+                matches!(
+                    e.kind(),
+                    ErrorKind::InvalidDocument | ErrorKind::InvalidRange
+                ),
+                "{e}"
+            ),
+        }
+    }
+}
+
+/// A PDF 1.5 file whose cross-reference data is a stream (uncompressed, `/W [1 4 2]`):
+/// `objects` numbered from 1, then `compressed` entries (object, its object stream).
+fn with_xref_stream(objects: &[Vec<u8>], compressed: &[(u32, u32)]) -> Vec<u8> {
+    let mut out = b"%PDF-1.5\n%\xe2\xe3\xcf\xd3\n".to_vec();
+    let mut rows: Vec<(u8, u32, u16)> = vec![(0, 0, 65535)];
+    for (i, body) in objects.iter().enumerate() {
+        rows.push((1, out.len() as u32, 0));
+        out.extend(format!("{} 0 obj\n", i + 1).bytes());
+        out.extend(body);
+        out.extend(b"\nendobj\n");
+    }
+    for &(_, container) in compressed {
+        rows.push((2, container, 0));
+    }
+    let id = rows.len();
+    let at = out.len();
+    rows.push((1, at as u32, 0));
+    let mut data = Vec::new();
+    for (t, a, b) in &rows {
+        data.push(*t);
+        data.extend(a.to_be_bytes());
+        data.extend(b.to_be_bytes());
+    }
+    out.extend(
+        format!(
+            "{id} 0 obj\n<< /Type /XRef /Size {} /W [1 4 2] /Root 1 0 R /Length {} >>\nstream\n",
+            rows.len(),
+            data.len()
+        )
+        .bytes(),
+    );
+    out.extend(&data);
+    out.extend(format!("\nendstream\nendobj\nstartxref\n{at}\n%%EOF\n").bytes());
+    out
 }
 
 #[test]
@@ -426,4 +528,127 @@ fn one_page_deep_in_a_long_manual() {
     let ours = &r.pages[0].text;
     assert!(ours.starts_with("dotchart 969\n"), "{ours}");
     assert!(recall(ours, &pdftotext(&path, 1000)) > 0.95);
+}
+
+/// Every page of `name`, read with `loading` and no byte budget.
+fn every_page(name: &str, loading: PdfLoading) -> PdfRead {
+    let mut req = DocumentRequest::new().pages("1-".parse().unwrap());
+    req.pdf.loading = loading;
+    // 2,415 pages in a debug build take longer than the 30 s a call has by default.
+    req.pdf.timeout = Duration::from_secs(900);
+    let r = Reader::new()
+        .max_bytes(0)
+        .read_document(fixture(name).unwrap(), &req);
+    match r.unwrap_or_else(|e| panic!("{name}: {e}")) {
+        DocumentRead::Pdf(p) => p,
+        other => panic!("{name} read as {other:?}"),
+    }
+}
+
+#[test]
+fn reads_on_demand_give_the_text_of_whole_file_reads_on_every_page() {
+    let Some(_) = fixture("") else { return };
+    for name in [
+        "r-intro.pdf",
+        "gnuplot.pdf",
+        "refman.pdf",
+        "encrypted.pdf",
+        "linearized.pdf",
+        "incremental.pdf",
+        "xref-table.pdf",
+        "scanned.pdf",
+    ] {
+        let lazy = every_page(name, PdfLoading::OnDemand);
+        let eager = every_page(name, PdfLoading::WholeFile);
+        assert_eq!(
+            (lazy.page_count, &lazy.title, lazy.encrypted),
+            (eager.page_count, &eager.title, eager.encrypted),
+            "{name}"
+        );
+        assert_eq!(lazy.pages.len() as u64, lazy.page_count, "{name}");
+        for (a, b) in lazy.pages.iter().zip(&eager.pages) {
+            assert_eq!(a, b, "{name} page {}", a.page);
+        }
+    }
+    // The overview (every page's size, the outline) too.
+    let path = fixture("r-intro.pdf").unwrap();
+    let lazy = rpdf::read(
+        &Source::open(&path).unwrap(),
+        PageSelection::All,
+        &options(),
+    );
+    let eager = rpdf::read(&Source::open(&path).unwrap(), PageSelection::All, &whole());
+    assert_eq!(lazy.unwrap(), eager.unwrap());
+}
+
+#[test]
+fn an_incrementally_updated_pdf_reads_as_its_newest_revision() {
+    let Some(path) = fixture("incremental.pdf") else {
+        return;
+    };
+    // MuPDF appended a revision: a new title, and page 1 showing page 2's content.
+    let r = read(&path, "1-2").unwrap();
+    assert_eq!(r.title.as_deref(), Some("An Introduction to R (updated)"));
+    assert_eq!(r.pages[0].text, r.pages[1].text);
+    assert!(recall(&r.pages[0].text, &pdftotext(&path, 1)) > 0.95);
+    let original = read(&fixture("r-intro.pdf").unwrap(), "1-2").unwrap();
+    assert_eq!(r.pages[1].text, original.pages[1].text);
+    assert_ne!(r.pages[0].text, original.pages[0].text);
+}
+
+#[test]
+fn a_hybrid_reference_file_finds_the_objects_its_table_leaves_to_its_stream() {
+    let Some(path) = fixture("hybrid.pdf") else {
+        return;
+    };
+    // Its table lists only the objects outside object streams; the catalog, the page
+    // tree and the pages are in the stream /XRefStm names.
+    let hybrid = every_page("hybrid.pdf", PdfLoading::OnDemand);
+    let original = every_page("r-intro.pdf", PdfLoading::OnDemand);
+    assert_eq!(hybrid.page_count, 113);
+    assert_eq!(hybrid.pages, original.pages);
+    assert!(recall(&hybrid.pages[49].text, &pdftotext(&path, 50)) > 0.9);
+}
+
+#[test]
+fn a_broken_cross_reference_table_is_rebuilt_from_the_file() {
+    let Some(path) = fixture("broken-xref.pdf") else {
+        return;
+    };
+    // Every offset of its table is 50 bytes short: lopdf's whole-file load gives up,
+    // the on-demand read finds the objects by scanning the file, as poppler does.
+    let mut req = DocumentRequest::new().pages("1-".parse().unwrap());
+    req.pdf.loading = PdfLoading::WholeFile;
+    let e = Reader::new().read_document(&path, &req).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidDocument);
+    let broken = every_page("broken-xref.pdf", PdfLoading::OnDemand);
+    let intact = every_page("xref-table.pdf", PdfLoading::OnDemand);
+    assert_eq!(broken.page_count, 113);
+    assert_eq!(broken.pages, intact.pages);
+    assert!(recall(&broken.pages[49].text, &pdftotext(&path, 50)) > 0.9);
+}
+
+#[test]
+fn a_pdf_over_300_mib_reads_its_pages_on_demand() {
+    let Some(path) = big_pdf() else { return };
+    let len = std::fs::metadata(&path).unwrap().len();
+    assert!(len > 300 << 20, "{len}");
+    // R's reference manual 30 times over: page 5 is the first copy's, the last page the
+    // last copy's; both as in the manual itself and as pdftotext reads them.
+    let manual = fixture("refman.pdf").unwrap();
+    for (page, same_as) in [(5, 5), (72_450, 2415)] {
+        let r = read(&path, &page.to_string()).unwrap();
+        assert_eq!(r.page_count, 72_450);
+        assert_eq!(
+            r.pages[0].text,
+            read(&manual, &same_as.to_string()).unwrap().pages[0].text
+        );
+        assert!(recall(&r.pages[0].text, &pdftotext(&path, page)) > 0.9);
+    }
+    // A whole-file parse refuses it, naming the way that reads it.
+    let mut req = DocumentRequest::new().pages("5".parse().unwrap());
+    req.pdf.loading = PdfLoading::WholeFile;
+    let e = Reader::new().read_document(&path, &req).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::DocumentLimit);
+    assert!(e.to_string().contains("PdfLoading::OnDemand"), "{e}");
 }

@@ -87,6 +87,20 @@ export interface WorkspaceOptions {
   protect?: string[]
   /** Match the patterns ignoring Unicode case and NFC/NFD spelling. */
   caseInsensitive?: boolean
+  /** The project's rule files to honour, re-read when they change: a path (relative to
+   * the root) of a file in gitignore syntax, or a rule file as a preset's `rules.files`
+   * lists them. */
+  ruleFiles?: Array<string | RuleFile>
+}
+
+/** A project's rule file (the Rust `RuleFile`). */
+export interface RuleFile {
+  path: string
+  syntax: 'gitignore' | 'zed_settings' | 'claude_settings' | 'builtin'
+  nested?: boolean
+  in_git_repository?: boolean
+  defaults?: string[]
+  case_insensitive?: boolean
 }
 
 /** Lines `[start, end)`, from 1. */

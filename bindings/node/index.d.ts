@@ -87,6 +87,20 @@ export interface WorkspaceOptions {
   protect?: string[]
   /** Match the patterns ignoring Unicode case and NFC/NFD spelling. */
   caseInsensitive?: boolean
+  /** The project's rule files to honour, re-read when they change: a path (relative to
+   * the root) of a file in gitignore syntax, or a rule file as a preset's `rules.files`
+   * lists them. */
+  ruleFiles?: Array<string | RuleFile>
+}
+
+/** A project's rule file (the Rust `RuleFile`). */
+export interface RuleFile {
+  path: string
+  syntax: 'gitignore' | 'zed_settings' | 'claude_settings' | 'builtin'
+  nested?: boolean
+  in_git_repository?: boolean
+  defaults?: string[]
+  case_insensitive?: boolean
 }
 
 /** Lines `[start, end)`, from 1. */
@@ -269,13 +283,20 @@ export declare class Reader {
 export declare class Workspace {
   /**
    * A workspace over `root` (a directory): `protect` lists gitignore-style patterns
-   * to refuse, `caseInsensitive` matches them ignoring case and NFC/NFD spelling.
+   * to refuse, `caseInsensitive` matches them ignoring case and NFC/NFD spelling,
+   * `ruleFiles` names the project's rule files to honour (a path of a gitignore-syntax
+   * file, or a `RuleFile` object as a preset's `rules.files` lists them).
    */
   constructor(root: string, options?: WorkspaceOptions)
   /** The root, absolute and resolved. */
   get root(): string
   /** The protected patterns. */
   get protect(): Array<string>
+  /**
+   * The project's rule files the workspace reads (as `ruleFiles` took them, each as
+   * an object).
+   */
+  get ruleFiles(): RuleFile[]
   /**
    * The absolute path `path` resolves to inside the root (an `Error` with code
    * `outside_workspace` or `protected` otherwise).

@@ -8,7 +8,13 @@ use lopdf::{Document, LoadOptions, ObjectId};
 use pdf_extract::{MediaBox, OutputDev, OutputError, PlainTextOutput, Transform};
 
 use super::bounds::{self, Budget, Over};
-use super::{OutlineItem, PageContinuation, PageInfo, PageSelection, PdfOptions, PdfPage, PdfRead};
+use super::charge;
+use super::store::Store;
+use super::xref::Fail;
+use super::{
+    OutlineItem, PageContinuation, PageInfo, PageSelection, PdfLoading, PdfOptions, PdfPage,
+    PdfRead,
+};
 use crate::error::{escaped, Error, Result};
 use crate::source::Source;
 use crate::text::utf8::floor_boundary;
@@ -50,18 +56,6 @@ fn parse(src: &Source, selection: PageSelection, options: &PdfOptions) -> Result
         path: path.to_path_buf(),
         message,
     };
-    if src.len() > options.max_file_bytes {
-        return Err(limit(format!(
-            "{} is {} bytes, more than the {} a PDF may have to be read here (max_file_bytes). \
-             Split it first (e.g. `qpdf --split-pages=100 FILE out.pdf`).",
-            escaped(path),
-            src.len(),
-            options.max_file_bytes
-        )));
-    }
-    let mut raw = Vec::new();
-    src.read_append(0, src.len() as usize, &mut raw)?;
-    src.check_unchanged()?;
     let mut budget = Budget {
         left: options.max_decompressed_bytes,
         total: options.max_decompressed_bytes,
@@ -91,31 +85,55 @@ fn parse(src: &Source, selection: PageSelection, options: &PdfOptions) -> Result
             ),
         ),
     };
-    bounds::object_streams(&raw, &mut budget).map_err(|o| over(o, "in its object streams"))?;
-    let doc = load(&raw, options).map_err(|m| {
-        if m.contains("password") || m.contains("ecrypt") {
-            invalid(
-                src,
-                &format!(
-                    "it is encrypted and needs a password ({m}); ask for the password and \
-                     give it as PdfOptions::password"
-                ),
-            )
-        } else {
-            invalid(src, &m)
-        }
-    })?;
-    if doc.objects.len() as u64 > options.max_objects {
-        return Err(limit(format!(
-            "{} has {} objects, more than the {} a read may parse (max_objects).",
+    let objects = |n: u64| {
+        limit(format!(
+            "{} has {n} objects, more than the {} a read may parse (max_objects).",
             escaped(path),
-            doc.objects.len(),
             options.max_objects
-        )));
-    }
-    let pages = doc.get_pages();
-    let page_count = pages.len() as u64;
-    let encrypted = doc.was_encrypted() || doc.trailer.get(b"Encrypt").is_ok();
+        ))
+    };
+    let fail = |f: Fail, what: &str| match f {
+        Fail::Over(o) => over(o, what),
+        Fail::Bad(m) => invalid(src, &m),
+        Fail::Io(e) => e,
+        Fail::Objects(n) => objects(n),
+    };
+    let mut opened = match options.loading {
+        PdfLoading::WholeFile => whole(src, options, &mut budget, &over, &objects)?,
+        PdfLoading::OnDemand => {
+            let mut store = Store::open(src, &options.password, options.max_objects, &mut budget)
+                .map_err(|f| fail(f, "in its cross-reference data"))?;
+            if selection == PageSelection::All {
+                // The overview reads every page and the outline: load what the catalog
+                // reaches, and read it as a whole document.
+                store
+                    .load_all(&mut budget)
+                    .map_err(|f| fail(f, "across its pages"))?;
+                let title = store.info(&mut budget).ok().flatten();
+                let encrypted = store.encrypted();
+                let doc = Box::new(store.doc);
+                let pages = doc.get_pages();
+                Opened::Whole {
+                    doc,
+                    pages,
+                    title,
+                    encrypted,
+                }
+            } else {
+                let page_count = store
+                    .page_count(&mut budget)
+                    .map_err(|f| fail(f, "in its page tree"))?;
+                let title = store.info(&mut budget).ok().flatten();
+                Opened::Lazy {
+                    store: Box::new(store),
+                    page_count,
+                    title,
+                }
+            }
+        }
+    };
+    let page_count = opened.page_count();
+    let encrypted = opened.encrypted();
     if page_count == 0 && encrypted {
         return Err(invalid(
             src,
@@ -131,23 +149,27 @@ fn parse(src: &Source, selection: PageSelection, options: &PdfOptions) -> Result
             (start, end.unwrap_or(page_count).min(page_count))
         }
     };
-    let page_info = if selection == PageSelection::All {
-        page_table(&doc, &pages, &mut budget).map_err(|o| over(o, "across its pages"))?
-    } else {
-        Vec::new()
+    let page_info = match &opened {
+        Opened::Whole { doc, pages, .. } if selection == PageSelection::All => {
+            page_table(doc, pages, &mut budget).map_err(|o| over(o, "across its pages"))?
+        }
+        _ => Vec::new(),
     };
     let mut out = Vec::new();
     let mut used = 0u64;
     let mut truncated = None;
     for n in first..=last {
-        let id = pages[&(n as u32)];
         let what = format!("by page {n}");
-        let content = bounds::page(&doc, id, &mut budget).map_err(|o| over(o, &what))?;
-        let text = page_text(&doc, n as u32, &budget).map_err(|e| match e {
+        let Some((doc, id, number)) = opened.prepare(n, &mut budget).map_err(|f| fail(f, &what))?
+        else {
+            return Err(invalid(src, &format!("its page {n} cannot be found")));
+        };
+        let content = charge::page(doc, id, &mut budget).map_err(|o| over(o, &what))?;
+        let text = page_text(doc, number, &budget).map_err(|e| match e {
             PageError::Over(o) => over(o, &what),
             PageError::Failed(m) => invalid(src, &format!("page {n} could not be read: {m}")),
         })?;
-        let mut page = finish(n, text, &doc, id, &content);
+        let mut page = finish(n, text, doc, id, &content);
         let cost = page.text.len() as u64;
         if options.max_bytes > 0 && used + cost > options.max_bytes {
             if !out.is_empty() {
@@ -177,19 +199,134 @@ fn parse(src: &Source, selection: PageSelection, options: &PdfOptions) -> Result
         resolved_path: path.display().to_string(),
         file_size: src.len(),
         page_count,
-        title: title(&doc),
+        title: opened.title(),
         encrypted,
         // The outline is part of the overview; a read of chosen pages skips its cost
         // (lopdf resolves every bookmark's destination: 0.2 s for R's reference manual).
-        outline: if selection == PageSelection::All {
-            outline(&doc)
-        } else {
-            Vec::new()
+        outline: match &opened {
+            Opened::Whole { doc, .. } if selection == PageSelection::All => outline(doc),
+            _ => Vec::new(),
         },
         requested: selection.to_string(),
         page_info,
         pages: out,
         truncated,
+    })
+}
+
+/// A document opened for a read: parsed whole, or read on demand.
+enum Opened<'s> {
+    Whole {
+        doc: Box<Document>,
+        pages: BTreeMap<u32, ObjectId>,
+        title: Option<lopdf::Object>,
+        encrypted: bool,
+    },
+    Lazy {
+        store: Box<Store<'s>>,
+        page_count: u64,
+        title: Option<lopdf::Object>,
+    },
+}
+
+impl Opened<'_> {
+    fn page_count(&self) -> u64 {
+        match self {
+            Opened::Whole { pages, .. } => pages.len() as u64,
+            Opened::Lazy { page_count, .. } => *page_count,
+        }
+    }
+
+    fn encrypted(&self) -> bool {
+        match self {
+            Opened::Whole { encrypted, .. } => *encrypted,
+            Opened::Lazy { store, .. } => store.encrypted(),
+        }
+    }
+
+    fn title(&self) -> Option<String> {
+        let t = match self {
+            Opened::Whole { title, .. } | Opened::Lazy { title, .. } => title.as_ref()?,
+        };
+        let s = lopdf::decode_text_string(t).ok()?;
+        let s = s.trim().to_string();
+        (!s.is_empty()).then_some(s)
+    }
+
+    /// Page `n` made ready for the text extractor: the document to read it from, its
+    /// id, and the number the document knows it by.
+    fn prepare(
+        &mut self,
+        n: u64,
+        budget: &mut Budget,
+    ) -> Result<Option<(&Document, ObjectId, u32)>, Fail> {
+        match self {
+            Opened::Whole { doc, pages, .. } => {
+                Ok(pages.get(&(n as u32)).map(|&id| (&**doc, id, n as u32)))
+            }
+            Opened::Lazy { store, .. } => {
+                let Some(id) = store.page(n, budget)? else {
+                    return Ok(None);
+                };
+                store.load_page(id, budget)?;
+                store.show(id);
+                Ok(Some((&store.doc, id, 1)))
+            }
+        }
+    }
+}
+
+/// Parses the whole file first ([`PdfLoading::WholeFile`]): the file in memory, its
+/// object streams' decompression counted, then lopdf's load of every object.
+fn whole(
+    src: &Source,
+    options: &PdfOptions,
+    budget: &mut Budget,
+    over: &dyn Fn(Over, &str) -> Error,
+    objects: &dyn Fn(u64) -> Error,
+) -> Result<Opened<'static>> {
+    let path = src.path();
+    if src.len() > options.max_file_bytes {
+        return Err(Error::DocumentLimit {
+            path: path.to_path_buf(),
+            message: format!(
+                "{} is {} bytes, more than the {} a PDF may have to be parsed whole \
+                 (max_file_bytes). Read it on demand (PdfLoading::OnDemand), or split it \
+                 first (e.g. `qpdf --split-pages=100 FILE out.pdf`).",
+                escaped(path),
+                src.len(),
+                options.max_file_bytes
+            ),
+        });
+    }
+    let mut raw = Vec::new();
+    src.read_append(0, src.len() as usize, &mut raw)?;
+    src.check_unchanged()?;
+    bounds::object_streams(&raw, budget).map_err(|o| over(o, "in its object streams"))?;
+    let doc = load(&raw, options).map_err(|m| {
+        if m.contains("password") || m.contains("ecrypt") {
+            invalid(
+                src,
+                &format!(
+                    "it is encrypted and needs a password ({m}); ask for the password and \
+                     give it as PdfOptions::password"
+                ),
+            )
+        } else {
+            invalid(src, &m)
+        }
+    })?;
+    if doc.objects.len() as u64 > options.max_objects {
+        return Err(objects(doc.objects.len() as u64));
+    }
+    let pages = doc.get_pages();
+    let encrypted = doc.was_encrypted() || doc.trailer.get(b"Encrypt").is_ok();
+    let title = title(&doc);
+    Ok(Opened::Whole {
+        doc: Box::new(doc),
+        pages,
+        title,
+        encrypted,
     })
 }
 
@@ -249,8 +386,8 @@ fn page_table(
         out.push(PageInfo {
             page: u64::from(n),
             content_bytes: content.len() as u64,
-            has_text: bounds::shows_text(&content),
-            has_images: bounds::draws_images(doc, id, &content),
+            has_text: charge::shows_text(&content),
+            has_images: charge::draws_images(doc, id, &content),
         });
     }
     Ok(out)
@@ -303,7 +440,7 @@ fn finish(n: u64, text: String, doc: &Document, id: ObjectId, content: &[u8]) ->
         text,
         cut: false,
         no_text,
-        likely_scanned: no_text && bounds::draws_images(doc, id, content),
+        likely_scanned: no_text && charge::draws_images(doc, id, content),
     }
 }
 
@@ -354,15 +491,13 @@ impl<W: pdf_extract::ConvertToFmt> OutputDev for Clocked<'_, W> {
     }
 }
 
-/// The Info dictionary's title, if any.
-fn title(doc: &Document) -> Option<String> {
+/// The Info dictionary's title object, if any.
+fn title(doc: &Document) -> Option<lopdf::Object> {
     let info = doc.trailer.get(b"Info").ok()?;
     let (_, info) = doc.dereference(info).ok()?;
     let t = info.as_dict().ok()?.get(b"Title").ok()?;
     let (_, t) = doc.dereference(t).ok()?;
-    let s = lopdf::decode_text_string(t).ok()?;
-    let s = s.trim().to_string();
-    (!s.is_empty()).then_some(s)
+    Some(t.clone())
 }
 
 /// The bookmarks, in order, a panic or a malformed tree giving none.

@@ -14,17 +14,36 @@
 //! selection that starts past the last page is [`Error::PageBeyondEnd`], naming the page
 //! count; an end past it is clamped.
 //!
+//! # A page costs its page
+//!
+//! A read goes where the pages are, as a line read goes to its line: it reads the
+//! file's cross-reference data (tables and streams, through every incremental update,
+//! linearized and hybrid-reference files included), then only the objects the selected
+//! pages reach: the page tree path to each (subtrees before it skipped by their
+//! `/Count`), its content streams, resources, fonts, character maps and XObjects, and
+//! what it inherits. An object stream is decompressed when an object in it is needed,
+//! once a call. The file is read where needed, with positional reads of the
+//! [`Source`] (never mapped, never whole): page 1000 of a 2,415-page manual costs what
+//! page 1 does, and a PDF of any size can be read. Cross-reference data that is missing
+//! or points at the wrong bytes is rebuilt by a scan of the file, as poppler does. A
+//! read without a selection (every page's size and the outline) loads what the catalog
+//! reaches. [`PdfLoading::WholeFile`] parses every object first instead, as reads did
+//! before.
+//!
 //! # Bounded work
 //!
 //! A PDF is a program a stranger wrote. Every call is bounded ([`PdfOptions`]):
 //!
-//! - the file's size (256 MiB by default: the file is parsed in memory);
-//! - the bytes decompressed, counted before the parser inflates anything: object
-//!   streams at load, then each page's content streams, fonts' character maps and form
-//!   XObjects before its text is extracted (512 MiB a call by default; a deflate bomb
-//!   stops at the limit with [`Error::DocumentLimit`]);
-//! - the objects (4 million by default) and the wall-clock time (30 s by default,
-//!   checked between pages and while a page's text is laid out);
+//! - the file's size, for [`PdfLoading::WholeFile`] only (256 MiB by default: the file
+//!   is then parsed in memory);
+//! - the bytes decompressed, counted before the parser inflates anything: cross-reference
+//!   and object streams as they are needed (all object streams first for a whole-file
+//!   load), then each page's content streams, fonts' character maps and form XObjects
+//!   before its text is extracted (512 MiB a call by default; a deflate bomb stops at the
+//!   limit with [`Error::DocumentLimit`]);
+//! - the objects (4 million by default: in the cross-reference data, and loaded by a
+//!   call) and the wall-clock time (30 s by default, checked between objects, between
+//!   pages and while a page's text is laid out);
 //! - the XObjects a page draws are followed before the text extractor follows them: one
 //!   that draws itself (which would overflow the stack, past any `catch_unwind`) is an
 //!   [`Error::InvalidDocument`], more than 10,000 a page or nesting deeper than 32 an
@@ -36,9 +55,17 @@
 #[cfg(feature = "pdf")]
 mod bounds;
 #[cfg(feature = "pdf")]
+mod charge;
+#[cfg(feature = "pdf")]
 mod extract;
 #[cfg(feature = "pdf")]
+mod scan;
+#[cfg(feature = "pdf")]
+mod store;
+#[cfg(feature = "pdf")]
 mod xobjects;
+#[cfg(feature = "pdf")]
+mod xref;
 
 use std::fmt;
 use std::str::FromStr;
@@ -128,6 +155,24 @@ impl fmt::Display for PageSelection {
     }
 }
 
+/// How a read gets at a PDF's objects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum PdfLoading {
+    /// By default: the cross-reference data (tables and streams, every incremental
+    /// update; a scan of the file when it is broken), then only the objects the read
+    /// reaches: the page tree path to each selected page and what its text needs. The
+    /// file is read where needed, never whole: any size, a deep page as fast as the
+    /// first. A read without a selection (the overview of every page and the outline)
+    /// loads what the catalog reaches.
+    #[default]
+    OnDemand,
+    /// Every object parsed first by lopdf's whole-document load, the file held in
+    /// memory (and refused over [`PdfOptions::max_file_bytes`]): how reads worked
+    /// before, kept as the reference the on-demand reads are tested against.
+    WholeFile,
+}
+
 /// The limits of one read of a PDF.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -135,7 +180,8 @@ pub struct PdfOptions {
     /// By default 100 KiB: pages are returned until their text reaches this many bytes
     /// (whole pages; a first page over it is cut); `0` means no limit.
     pub max_bytes: u64,
-    /// By default 256 MiB: larger files are refused.
+    /// By default 256 MiB: a [`PdfLoading::WholeFile`] read refuses larger files (it
+    /// holds the file in memory); reads on demand have no size limit.
     pub max_file_bytes: u64,
     /// By default 512 MiB: the bytes a call may decompress.
     pub max_decompressed_bytes: u64,
@@ -146,6 +192,8 @@ pub struct PdfOptions {
     /// By default the empty password (which opens PDFs that are encrypted only against
     /// changes, as most are).
     pub password: String,
+    /// By default [`PdfLoading::OnDemand`]: how the read gets at the objects.
+    pub loading: PdfLoading,
 }
 
 impl Default for PdfOptions {
@@ -157,6 +205,7 @@ impl Default for PdfOptions {
             max_objects: 4_000_000,
             timeout: Duration::from_secs(30),
             password: String::new(),
+            loading: PdfLoading::OnDemand,
         }
     }
 }

@@ -38,6 +38,24 @@ pub fn fixtures() -> Option<&'static Path> {
     .as_deref()
 }
 
+/// The PDF over 300 MiB that `setup.sh --big` makes (minutes of qpdf, once), when
+/// `RANGEREAD_BIG_PDF=1`; else `None`, and a notice says the test was skipped.
+pub fn big_pdf() -> Option<PathBuf> {
+    fixtures()?;
+    if std::env::var_os("RANGEREAD_BIG_PDF").is_none_or(|v| v != "1") {
+        eprintln!("NOTICE: set RANGEREAD_BIG_PDF=1 to test a PDF over 300 MiB");
+        return None;
+    }
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/documents/setup.sh");
+    let out = Command::new("bash")
+        .args([script, "--big"])
+        .stderr(Stdio::inherit())
+        .output()
+        .unwrap_or_else(|e| panic!("running {script} --big: {e}"));
+    assert!(out.status.success(), "{script} --big failed");
+    Some(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()).join("big.pdf"))
+}
+
 /// The fixture `name`, or `None` when skipped.
 pub fn fixture(name: &str) -> Option<PathBuf> {
     fixtures().map(|d| d.join(name))

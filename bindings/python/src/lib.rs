@@ -303,6 +303,13 @@ impl Workspace {
         self.inner.patterns().to_vec()
     }
 
+    /// The project's rule files the workspace reads, as dicts.
+    #[getter]
+    fn rule_files(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let v = serde_json::to_value(self.inner.rule_files()).unwrap_or(Value::Null);
+        json_py(py, &v)
+    }
+
     /// The absolute path `path` resolves to inside the root.
     fn resolve(&self, py: Python<'_>, path: PathBuf) -> PyResult<PathBuf> {
         detached(py, || Ok(self.inner.resolve(&path)?))

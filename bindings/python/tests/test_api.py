@@ -272,3 +272,28 @@ def test_a_fifo_is_refused_without_blocking(tmp_path):
     tool = rr.DialectTool("read_file", workspace=rr.Workspace(tmp_path))
     answer = tool.respond({"path": "pipe"})
     assert answer.is_error and "fifo" in answer.text
+
+
+def test_a_projects_rule_files(tmp_path):
+    (tmp_path / ".geminiignore").write_text("notes/\n*.secret\n")
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "plan.md").write_text("plan\n")
+    (tmp_path / "a.secret").write_text("s\n")
+    (tmp_path / "ok.txt").write_text("fine\n")
+    ws = rr.Workspace(tmp_path, rule_files=[".geminiignore"])
+    assert ws.rule_files == [{"path": ".geminiignore", "syntax": "gitignore", "nested": False, "in_git_repository": False, "case_insensitive": False}]
+    reader = rr.Reader()
+    assert reader.read_in(ws, "ok.txt").content == "fine\n"
+    for p in ("notes/plan.md", "a.secret", "notes/missing.md"):
+        with pytest.raises(rr.ProtectedError) as info:
+            reader.read_in(ws, p)
+        # The refusal names the rule and its file, the same whether the path exists or not.
+        assert ".geminiignore" in str(info.value), str(info.value)
+    # The gemini preset reads .geminiignore itself, and refuses in Gemini CLI's words.
+    tool = rr.DialectTool("gemini", workspace=rr.Workspace(tmp_path))
+    answer = tool.respond({"file_path": str(tmp_path / "a.secret")})
+    assert answer.is_error and "ignored" in answer.text, answer.text
+    # Turned off as Gemini CLI's respectGeminiIgnore: false turns it off.
+    d = rr.dialect("gemini")
+    d["rules"]["files"] = [f for f in d["rules"]["files"] if f["path"] != ".geminiignore"]
+    assert not rr.DialectTool(d, workspace=rr.Workspace(tmp_path)).respond({"file_path": str(tmp_path / "a.secret")}).is_error

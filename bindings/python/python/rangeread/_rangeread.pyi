@@ -124,11 +124,28 @@ class DocumentResult:
     def render(self, format: _Format = "plain") -> str: ...
     def __getattr__(self, name: str) -> Any: ...
 
+class RuleFile(TypedDict):
+    """A project's rule file (the Rust ``RuleFile``)."""
+    path: str
+    syntax: Literal["gitignore", "zed_settings", "claude_settings", "builtin"]
+    nested: NotRequired[bool]
+    in_git_repository: NotRequired[bool]
+    defaults: NotRequired[List[str]]
+    case_insensitive: NotRequired[bool]
+
 class Workspace:
-    """A root that paths are confined to; ``protect`` patterns (gitignore syntax) refused."""
+    """A root that paths are confined to; ``protect`` patterns (gitignore syntax) and the
+    project's ``rule_files`` refused."""
     def __init__(
-        self, root: _Path, *, protect: Optional[Sequence[str]] = ..., case_insensitive: bool = ...
+        self,
+        root: _Path,
+        *,
+        protect: Optional[Sequence[str]] = ...,
+        case_insensitive: bool = ...,
+        rule_files: Optional[Sequence[Union[str, RuleFile]]] = ...,
     ) -> None: ...
+    @property
+    def rule_files(self) -> List[RuleFile]: ...
     @property
     def root(self) -> pathlib.Path: ...
     @property
