@@ -3,21 +3,13 @@
 //! bounded time.
 #![cfg(unix)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use common::tree;
 use rangeread::{Error, RuleFile, Workspace};
-
-fn tree(files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    for (path, text) in files {
-        let p = root.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-    (dir, root)
-}
 
 fn denied(ws: &Workspace, path: &str) -> (String, PathBuf, Option<String>) {
     match ws.open(path) {

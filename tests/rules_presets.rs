@@ -6,22 +6,14 @@
 //! preset's rules off.
 #![cfg(unix)]
 
-use std::path::{Path, PathBuf};
+mod common;
 
+use std::path::Path;
+
+use common::tree;
 use rangeread::tool::{Dialect, DialectTool, ToolResponse};
 use rangeread::Workspace;
 use serde_json::json;
-
-fn tree(files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    for (path, text) in files {
-        let p = root.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-    (dir, root)
-}
 
 fn call(preset: &str, root: &Path, args: serde_json::Value) -> ToolResponse {
     let tool =

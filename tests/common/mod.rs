@@ -262,3 +262,16 @@ pub fn mcp_server_binary() -> PathBuf {
     );
     profile_dir.join(format!("mcp_server{}", std::env::consts::EXE_SUFFIX))
 }
+
+/// A fresh directory (canonical, so that answers name it as the library resolves it)
+/// holding `files` (path, text), parents made; the guard deletes it when dropped.
+pub fn tree(files: &[(&str, &str)]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    for (path, text) in files {
+        let p = root.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    (dir, root)
+}
