@@ -5,7 +5,8 @@ usage: compare_documents.py READ_BINARY PDF NOTEBOOK [RUNS] [BIG_PDF]
 
 PDF is R's 2,415-page reference manual: its pages 1, 1000 and 2415 (the last) are read;
 BIG_PDF, when given, is a PDF over 300 MiB (tests/documents/setup.sh --big) whose page 5
-is read. With MCP_SERVER=PATH (the release `mcp_server`), page 1000 is also read through
+is read. Each page is then read again with `--index-dir` (a new directory, where one read
+of the page before timing left what it learned): a second process's read of the page. With MCP_SERVER=PATH (the release `mcp_server`), page 1000 is also read through
 one `read_file` call of a fresh server each run: the call's time, and the server's peak
 RSS after it.
 
@@ -18,6 +19,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -59,6 +61,14 @@ def main():
         mib = os.path.getsize(big) / (1 << 20)
         cases.append((f"PDF page 5 of a {mib:.0f} MiB file vs pdftotext -f 5 -l 5",
                       [exe, "--pages", "5", big], ["pdftotext", "-f", "5", "-l", "5", big, "-"]))
+    # The same pages read again by a new process with --index-dir, after one read of each
+    # left what it learned there (the cross-reference data, the page's object).
+    index = tempfile.mkdtemp(prefix="rangeread-pdf-index-")
+    for label, ours, theirs in list(cases):
+        again = ours[:1] + ["--index-dir", index] + ours[1:]
+        subprocess.run(again, stdout=subprocess.DEVNULL, check=True)
+        cases.append((label.replace("PDF page", "PDF page, second read with --index-dir,"),
+                      again, theirs))
     cases += [
         (f"notebook cells {a}-{a + 9} of {ncells} (100 MB) vs jq '.cells[{a}:{a + 10}]'",
          [exe, "--cells", f"{a}-{a + 9}", nb], ["jq", f".cells[{a}:{a + 10}]", nb]),

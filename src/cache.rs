@@ -58,6 +58,12 @@ fn sample_slot() -> u64 {
     *SLOT.get_or_init(IndexCache::slot)
 }
 
+/// The slot what document readers learned is attached under.
+fn document_slot() -> u64 {
+    static SLOT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *SLOT.get_or_init(IndexCache::slot)
+}
+
 /// Bytes of the file kept just before the indexed end, to tell an append from a rewrite.
 const SAMPLE: u64 = 64;
 
@@ -651,6 +657,58 @@ impl IndexCache {
             cost: cost + std::mem::size_of::<Attached>(),
         });
         self.insert(&mut inner, key, entry);
+    }
+
+    /// What a document reader of `kind` (`"pdf"`) learned of the file of `src` and kept
+    /// with [`IndexCache::keep_document`] (at most `max` bytes): from memory, else from the
+    /// index directory (checked as line indexes are: identity, version, checksum; a stale
+    /// or corrupt entry is removed). Never what an earlier, shorter state of a file
+    /// taught: a PDF updated by appending has new cross-reference data.
+    pub(crate) fn document(
+        &self,
+        src: &Source,
+        kind: &'static str,
+        max: usize,
+    ) -> Option<Arc<[u8]>> {
+        if let Some(((k, v), Attachment::Current)) =
+            self.attachment::<(&'static str, Arc<[u8]>)>(src, document_slot(), false)
+        {
+            if k == kind {
+                return Some(v);
+            }
+        }
+        let disk = self.disk.as_ref()?;
+        let key = src.persist_key()?;
+        let payload: Arc<[u8]> = disk.load_document(&key, kind, max)?.into();
+        self.lock().stats.loaded += 1;
+        self.attach(src, document_slot(), (kind, payload.clone()), payload.len());
+        Some(payload)
+    }
+
+    /// Keeps what a document reader of `kind` learned of the file of `src` (its own
+    /// bytes): with the file's entry in memory, and in the index directory when the cache
+    /// has one and the file may be stored there (see [`IndexCache::with_dir`]).
+    pub(crate) fn keep_document(&self, src: &Source, kind: &'static str, payload: Vec<u8>) {
+        let payload: Arc<[u8]> = payload.into();
+        self.attach(src, document_slot(), (kind, payload.clone()), payload.len());
+        if src.len() < PERSIST_MIN {
+            // Read again faster than an entry is opened.
+            return;
+        }
+        let (Some(disk), Some(key)) = (&self.disk, src.persist_key()) else {
+            return;
+        };
+        let stored = disk.store_document(&key, kind, &payload);
+        let mut inner = self.lock();
+        let s = &mut inner.stats;
+        match stored {
+            Stored::Skipped => {}
+            Stored::Written { evicted } => {
+                s.written += 1;
+                s.dir_evicted += evicted;
+            }
+            Stored::Failed => s.write_failures += 1,
+        }
     }
 
     /// The first bytes of `src` (its classification sample) when the cache keeps them:

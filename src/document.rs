@@ -100,6 +100,11 @@ impl Document {
         self.resolved_path = resolved_path.into();
     }
 
+    /// The reader's cache, when it has one.
+    pub(crate) fn cache(&self) -> Option<&IndexCache> {
+        self.cache.as_deref()
+    }
+
     /// The path as the caller spelled it, and as resolved.
     pub(crate) fn paths(&self) -> (&str, &str) {
         (&self.path, &self.resolved_path)

@@ -245,7 +245,7 @@ impl Reader {
             DocumentKind::Pdf => {
                 let mut options = request.pdf.clone();
                 options.max_bytes = budget;
-                let mut r = pdf::read(src, request.pages, &options)?;
+                let mut r = pdf::read_cached(src, request.pages, &options, doc.cache())?;
                 (r.path, r.resolved_path) = (path, resolved);
                 DocumentRead::Pdf(r)
             }

@@ -9,15 +9,20 @@ use pdf_extract::{MediaBox, OutputDev, OutputError, PlainTextOutput, Transform};
 
 use super::bounds::{self, Budget, Over};
 use super::charge;
+use super::learned;
 use super::store::Store;
 use super::xref::Fail;
 use super::{
     OutlineItem, PageContinuation, PageInfo, PageSelection, PdfLoading, PdfOptions, PdfPage,
     PdfRead,
 };
+use crate::cache::IndexCache;
 use crate::error::{escaped, Error, Result};
 use crate::source::Source;
 use crate::text::utf8::floor_boundary;
+
+/// The kind what a read learned is kept under in an [`IndexCache`].
+const LEARNED: &str = "pdf";
 
 /// Characters laid out between two looks at the clock.
 const CLOCK_EVERY: u32 = 4096;
@@ -31,12 +36,13 @@ pub(super) fn read(
     src: &Source,
     selection: PageSelection,
     options: &PdfOptions,
+    cache: Option<&IndexCache>,
 ) -> Result<PdfRead> {
     std::thread::scope(|s| {
         let spawned = std::thread::Builder::new()
             .name("rangeread-pdf".into())
             .stack_size(PARSE_STACK)
-            .spawn_scoped(s, || parse(src, selection, options));
+            .spawn_scoped(s, || parse(src, selection, options, cache));
         match spawned {
             Ok(handle) => handle.join().unwrap_or_else(|panic| {
                 Err(invalid(
@@ -45,12 +51,17 @@ pub(super) fn read(
                 ))
             }),
             // No thread to be had: parse here, with the caller's stack.
-            Err(_) => parse(src, selection, options),
+            Err(_) => parse(src, selection, options, cache),
         }
     })
 }
 
-fn parse(src: &Source, selection: PageSelection, options: &PdfOptions) -> Result<PdfRead> {
+fn parse(
+    src: &Source,
+    selection: PageSelection,
+    options: &PdfOptions,
+    cache: Option<&IndexCache>,
+) -> Result<PdfRead> {
     let path = src.path();
     let limit = |message: String| Error::DocumentLimit {
         path: path.to_path_buf(),
@@ -98,36 +109,46 @@ fn parse(src: &Source, selection: PageSelection, options: &PdfOptions) -> Result
         Fail::Io(e) => e,
         Fail::Objects(n) => objects(n),
     };
+    // The text of pages read before (with a cache): not extracted again.
+    let mut texts = BTreeMap::new();
     let mut opened = match options.loading {
         PdfLoading::WholeFile => whole(src, options, &mut budget, &over, &objects)?,
         PdfLoading::OnDemand => {
-            let mut store = Store::open(src, &options.password, options.max_objects, &mut budget)
-                .map_err(|f| fail(f, "in its cross-reference data"))?;
-            if selection == PageSelection::All {
-                // The overview reads every page and the outline: load what the catalog
-                // reaches, and read it as a whole document.
-                store
-                    .load_all(&mut budget)
-                    .map_err(|f| fail(f, "across its pages"))?;
-                let title = store.info(&mut budget).ok().flatten();
-                let encrypted = store.encrypted();
-                let doc = Box::new(store.doc);
-                let pages = doc.get_pages();
-                Opened::Whole {
-                    doc,
-                    pages,
-                    title,
-                    encrypted,
+            let known = cache
+                .and_then(|c| c.document(src, LEARNED, learned::MAX_BYTES))
+                .and_then(|b| learned::decode(&b));
+            match known {
+                // Every page asked for was read before: the file need not be parsed.
+                Some(k) if covers(&k, selection) => {
+                    texts = k.texts;
+                    Opened::Known {
+                        page_count: k.page_count.unwrap_or_default(),
+                        title: k.title,
+                    }
                 }
-            } else {
-                let page_count = store
-                    .page_count(&mut budget)
-                    .map_err(|f| fail(f, "in its page tree"))?;
-                let title = store.info(&mut budget).ok().flatten();
-                Opened::Lazy {
-                    store: Box::new(store),
-                    page_count,
-                    title,
+                known => {
+                    let (known, known_count, known_title) = match known {
+                        Some(k) => {
+                            texts = k.texts;
+                            (Some((k.table, k.pages)), k.page_count, k.title)
+                        }
+                        None => (None, None, None),
+                    };
+                    let store = Store::open(
+                        src,
+                        &options.password,
+                        options.max_objects,
+                        &mut budget,
+                        known,
+                    )
+                    .map_err(|f| fail(f, "in its cross-reference data"))?;
+                    let what = match selection {
+                        PageSelection::All => "across its pages",
+                        PageSelection::Range { .. } => "in its page tree",
+                    };
+                    let known = (known_count, known_title, &texts);
+                    on_demand(store, selection, cache, known, &mut budget)
+                        .map_err(|f| fail(f, what))?
                 }
             }
         }
@@ -158,18 +179,39 @@ fn parse(src: &Source, selection: PageSelection, options: &PdfOptions) -> Result
     let mut out = Vec::new();
     let mut used = 0u64;
     let mut truncated = None;
+    let mut learned_text = false;
     for n in first..=last {
-        let what = format!("by page {n}");
-        let Some((doc, id, number)) = opened.prepare(n, &mut budget).map_err(|f| fail(f, &what))?
-        else {
-            return Err(invalid(src, &format!("its page {n} cannot be found")));
+        let mut page = match texts.get(&n) {
+            Some(p) => p.clone(),
+            None => {
+                let what = format!("by page {n}");
+                let Some((doc, id, number)) =
+                    opened.prepare(n, &mut budget).map_err(|f| fail(f, &what))?
+                else {
+                    return Err(invalid(src, &format!("its page {n} cannot be found")));
+                };
+                let content = charge::page(doc, id, &mut budget).map_err(|o| over(o, &what))?;
+                let text = page_text(doc, number, &budget).map_err(|e| match e {
+                    PageError::Over(o) => over(o, &what),
+                    PageError::Failed(m) => {
+                        invalid(src, &format!("page {n} could not be read: {m}"))
+                    }
+                })?;
+                let page = finish(n, text, doc, id, &content);
+                // Kept for the next read (never an encrypted file's text: the index
+                // directory would hold what the password protects).
+                let kept: usize = texts.values().map(|p: &PdfPage| p.text.len()).sum();
+                if cache.is_some()
+                    && matches!(opened, Opened::Lazy { .. })
+                    && !encrypted
+                    && kept + page.text.len() <= learned::MAX_TEXT
+                {
+                    texts.insert(n, page.clone());
+                    learned_text = true;
+                }
+                page
+            }
         };
-        let content = charge::page(doc, id, &mut budget).map_err(|o| over(o, &what))?;
-        let text = page_text(doc, number, &budget).map_err(|e| match e {
-            PageError::Over(o) => over(o, &what),
-            PageError::Failed(m) => invalid(src, &format!("page {n} could not be read: {m}")),
-        })?;
-        let mut page = finish(n, text, doc, id, &content);
         let cost = page.text.len() as u64;
         if options.max_bytes > 0 && used + cost > options.max_bytes {
             if !out.is_empty() {
@@ -194,6 +236,12 @@ fn parse(src: &Source, selection: PageSelection, options: &PdfOptions) -> Result
         used += cost;
         out.push(page);
     }
+    if let (Some(cache), Opened::Lazy { store, title, .. }) = (cache, &opened) {
+        if store.learned || learned_text {
+            let bytes = store.learned_bytes(Some(page_count), title.as_ref(), &texts);
+            cache.keep_document(src, LEARNED, bytes);
+        }
+    }
     Ok(PdfRead {
         path: path.display().to_string(),
         resolved_path: path.display().to_string(),
@@ -214,6 +262,63 @@ fn parse(src: &Source, selection: PageSelection, options: &PdfOptions) -> Result
     })
 }
 
+/// Whether what an earlier read learned answers `selection` without the file: the page
+/// count and the text of every page selected (a selection past the end is answered from
+/// the page count).
+fn covers(known: &learned::Learned, selection: PageSelection) -> bool {
+    let (Some(count), PageSelection::Range { start, end }) = (known.page_count, selection) else {
+        return false;
+    };
+    start > count || (start..=end.unwrap_or(count).min(count)).all(|n| known.texts.contains_key(&n))
+}
+
+/// The file opened on demand for `selection`: for the overview, everything the catalog
+/// reaches loaded and read as a whole document; else the page count and the title, from
+/// what an earlier read learned when it did (`known`: the page count, the title and the
+/// texts kept).
+fn on_demand<'s>(
+    mut store: Store<'s>,
+    selection: PageSelection,
+    cache: Option<&IndexCache>,
+    known: (Option<u64>, Option<lopdf::Object>, &BTreeMap<u64, PdfPage>),
+    budget: &mut Budget,
+) -> Result<Opened<'s>, Fail> {
+    let (known_count, known_title, texts) = known;
+    if selection == PageSelection::All {
+        store.load_all(budget)?;
+        let title = store.info(budget).ok().flatten();
+        let encrypted = store.encrypted();
+        let pages = store.doc.get_pages();
+        if let Some(cache) = cache {
+            // Every page is known now: the next read of one goes straight to it.
+            store.pages = pages.iter().map(|(&n, &id)| (u64::from(n), id)).collect();
+            let count = Some(pages.len() as u64);
+            let bytes = store.learned_bytes(count, title.as_ref(), texts);
+            cache.keep_document(store.source(), LEARNED, bytes);
+        }
+        let doc = Box::new(store.doc);
+        return Ok(Opened::Whole {
+            doc,
+            pages,
+            title,
+            encrypted,
+        });
+    }
+    let (page_count, title) = match known_count {
+        Some(n) => (n, known_title),
+        None => {
+            store.learned = true;
+            let n = store.page_count(budget)?;
+            (n, store.info(budget).ok().flatten())
+        }
+    };
+    Ok(Opened::Lazy {
+        store: Box::new(store),
+        page_count,
+        title,
+    })
+}
+
 /// A document opened for a read: parsed whole, or read on demand.
 enum Opened<'s> {
     Whole {
@@ -227,13 +332,19 @@ enum Opened<'s> {
         page_count: u64,
         title: Option<lopdf::Object>,
     },
+    /// Every page asked for is known from an earlier read ([`learned`]): nothing to
+    /// prepare.
+    Known {
+        page_count: u64,
+        title: Option<lopdf::Object>,
+    },
 }
 
 impl Opened<'_> {
     fn page_count(&self) -> u64 {
         match self {
             Opened::Whole { pages, .. } => pages.len() as u64,
-            Opened::Lazy { page_count, .. } => *page_count,
+            Opened::Lazy { page_count, .. } | Opened::Known { page_count, .. } => *page_count,
         }
     }
 
@@ -241,12 +352,15 @@ impl Opened<'_> {
         match self {
             Opened::Whole { encrypted, .. } => *encrypted,
             Opened::Lazy { store, .. } => store.encrypted(),
+            Opened::Known { .. } => false,
         }
     }
 
     fn title(&self) -> Option<String> {
         let t = match self {
-            Opened::Whole { title, .. } | Opened::Lazy { title, .. } => title.as_ref()?,
+            Opened::Whole { title, .. }
+            | Opened::Lazy { title, .. }
+            | Opened::Known { title, .. } => title.as_ref()?,
         };
         let s = lopdf::decode_text_string(t).ok()?;
         let s = s.trim().to_string();
@@ -272,6 +386,7 @@ impl Opened<'_> {
                 store.show(id);
                 Ok(Some((&store.doc, id, 1)))
             }
+            Opened::Known { .. } => Ok(None),
         }
     }
 }

@@ -59,6 +59,8 @@ mod charge;
 #[cfg(feature = "pdf")]
 mod extract;
 #[cfg(feature = "pdf")]
+mod learned;
+#[cfg(feature = "pdf")]
 mod scan;
 #[cfg(feature = "pdf")]
 mod store;
@@ -73,6 +75,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::cache::IndexCache;
 use crate::error::{Error, Result};
 use crate::source::Source;
 
@@ -404,13 +407,32 @@ fn ranges(pages: &[u64]) -> String {
 /// [`PdfOptions`] is reached; [`Error::FeatureDisabled`] without the `pdf` feature; the
 /// source's errors.
 pub fn read(src: &Source, selection: PageSelection, options: &PdfOptions) -> Result<PdfRead> {
+    read_cached(src, selection, options, None)
+}
+
+/// [`read`], keeping what the read learned of the file in `cache` (and its index
+/// directory, [`IndexCache::with_dir`]) for the next read of the same, unchanged file:
+/// the cross-reference data as found, the page count, the title, and which object each
+/// page read is. A later read (another process too, through the directory) starts from
+/// there instead of reading the cross-reference data again. [`crate::Reader::read_document`]
+/// does this with the reader's cache.
+///
+/// # Errors
+///
+/// As [`read`].
+pub fn read_cached(
+    src: &Source,
+    selection: PageSelection,
+    options: &PdfOptions,
+    cache: Option<&IndexCache>,
+) -> Result<PdfRead> {
     #[cfg(feature = "pdf")]
     {
-        extract::read(src, selection, options)
+        extract::read(src, selection, options, cache)
     }
     #[cfg(not(feature = "pdf"))]
     {
-        let _ = (selection, options);
+        let _ = (selection, options, cache);
         Err(Error::FeatureDisabled {
             path: src.path().to_path_buf(),
             feature: "pdf",

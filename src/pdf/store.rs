@@ -60,22 +60,38 @@ pub(super) struct Store<'s> {
     /// Objects loaded: bounded by `max_objects`.
     loaded: u64,
     max_objects: u64,
+    /// The object of each page found so far (by this call, or by an earlier read that
+    /// left what it learned, see [`super::learned`]).
+    pub pages: BTreeMap<u64, ObjectId>,
+    /// Whether this call learned something an earlier read did not leave: the
+    /// cross-reference data read from the file, or a page found.
+    pub learned: bool,
 }
 
 impl<'s> Store<'s> {
-    /// Reads the cross-reference data and, for an encrypted file, opens it with the
-    /// empty password or `password`.
+    /// Reads the cross-reference data (or takes `known`, what an earlier read of the
+    /// same file found) and, for an encrypted file, opens it with the empty password or
+    /// `password`.
     pub fn open(
         src: &'s Source,
         password: &str,
         max_objects: u64,
         budget: &mut Budget,
+        known: Option<(Table, BTreeMap<u64, ObjectId>)>,
     ) -> Result<Store<'s>, Fail> {
-        // The cross-reference data, or a scan of the file when it is missing or broken.
-        let base = xref::base(src)?;
-        let table = match xref::sections(src, base, budget) {
-            Err(Fail::Bad(_)) => scan::scan(src, base, budget)?,
-            other => other?,
+        let learned = known.is_none();
+        let (table, pages) = match known {
+            Some(k) => k,
+            None => {
+                // The cross-reference data, or a scan of the file when it is missing or
+                // broken.
+                let base = xref::base(src)?;
+                let table = match xref::sections(src, base, budget) {
+                    Err(Fail::Bad(_)) => scan::scan(src, base, budget)?,
+                    other => other?,
+                };
+                (table, BTreeMap::new())
+            }
         };
         if table.entries > max_objects {
             return Err(Fail::Objects(table.entries));
@@ -94,6 +110,8 @@ impl<'s> Store<'s> {
             fetching: Vec::new(),
             loaded: 0,
             max_objects,
+            pages,
+            learned,
         };
         if let Some(e) = encrypt {
             store.unlock(e, password, budget)?;
@@ -101,12 +119,28 @@ impl<'s> Store<'s> {
         store.doc.trailer = trailer;
         // A table whose catalog does not load is broken: scan the file instead.
         if !store.table.scanned && store.root_dict(budget)?.is_none() {
+            store.learned = true;
             store.rescan(budget)?;
         }
         if store.root_dict(budget)?.is_none() {
             return Err(Fail::Bad("its catalog (Root) cannot be read".into()));
         }
         Ok(store)
+    }
+
+    /// What this store knows for the next read of the file (see [`super::learned`]).
+    pub fn learned_bytes(
+        &self,
+        page_count: Option<u64>,
+        title: Option<&Object>,
+        texts: &BTreeMap<u64, super::PdfPage>,
+    ) -> Vec<u8> {
+        super::learned::encode(&self.table, page_count, title, &self.pages, texts)
+    }
+
+    /// The file read.
+    pub fn source(&self) -> &'s Source {
+        self.src
     }
 
     /// Whether the file is encrypted.
@@ -246,6 +280,7 @@ impl<'s> Store<'s> {
                 };
                 self.table.insert(n, e);
             }
+            self.learned = true;
             if self.streams[&container].contains_key(&id) {
                 return self.compressed(id, container, budget);
             }
@@ -394,6 +429,18 @@ impl<'s> Store<'s> {
     /// subtrees before the page skipped by their `/Count`. A tree whose counts do not
     /// add up is walked whole instead (as lopdf numbers pages).
     pub fn page(&mut self, n: u64, budget: &mut Budget) -> Result<Option<ObjectId>, Fail> {
+        if let Some(&id) = self.pages.get(&n) {
+            return Ok(Some(id));
+        }
+        let found = self.find_page(n, budget)?;
+        if let Some(id) = found {
+            self.pages.insert(n, id);
+            self.learned = true;
+        }
+        Ok(found)
+    }
+
+    fn find_page(&mut self, n: u64, budget: &mut Budget) -> Result<Option<ObjectId>, Fail> {
         let Some(mut node) = self.pages_root(budget)? else {
             return Ok(None);
         };

@@ -67,11 +67,11 @@ pub(super) enum Section {
 /// The decoded rows of a cross-reference stream.
 #[derive(Debug)]
 pub(super) struct Rows {
-    data: Vec<u8>,
+    pub data: Vec<u8>,
     /// The widths of the three fields.
-    w: [usize; 3],
+    pub w: [usize; 3],
     /// Subsections: first object, count, first row.
-    index: Vec<(u32, u32, usize)>,
+    pub index: Vec<(u32, u32, usize)>,
 }
 
 impl Rows {

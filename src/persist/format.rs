@@ -214,6 +214,91 @@ pub(super) fn decode(
     Ok((e.parts, e.sample.to_vec()))
 }
 
+/// The first bytes of an entry of what a document reader learned (beside line indexes).
+const DOC_MAGIC: &[u8; 8] = b"RRDOCIX\n";
+
+/// The layout of document entries.
+const DOC_FORMAT_VERSION: u32 = 1;
+
+/// The longest name of a document kind (`pdf`).
+const MAX_KIND: usize = 16;
+
+/// Bytes of a document entry besides its variable fields.
+const DOC_FIXED: usize = 8 + 4 + 3 * 4 + 8 + 8;
+
+/// The largest document entry a key and a payload of at most `max_payload` bytes make.
+pub(super) fn max_document_size(key: &PersistKey, max_payload: usize) -> usize {
+    DOC_FIXED
+        .saturating_add(MAX_KIND)
+        .saturating_add(key.identity.len())
+        .saturating_add(key.version.len())
+        .saturating_add(max_payload)
+}
+
+/// A document entry's bytes (what a reader of `kind` learned of the source of `key`):
+///
+/// ```text
+/// magic "RRDOCIX\n" | format u32
+/// kind_len u32 | identity_len u32 | version_len u32 | payload_len u64
+/// kind | identity | version | payload
+/// xxh3-64 of everything before it (u64)
+/// ```
+pub(super) fn encode_document(key: &PersistKey, kind: &str, payload: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(
+        DOC_FIXED + kind.len() + key.identity.len() + key.version.len() + payload.len(),
+    );
+    out.extend_from_slice(DOC_MAGIC);
+    out.extend_from_slice(&DOC_FORMAT_VERSION.to_le_bytes());
+    for n in [kind.len(), key.identity.len(), key.version.len()] {
+        out.extend_from_slice(&(n as u32).to_le_bytes());
+    }
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(kind.as_bytes());
+    out.extend_from_slice(&key.identity);
+    out.extend_from_slice(&key.version);
+    out.extend_from_slice(payload);
+    let sum = xxhash_rust::xxh3::xxh3_64(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// The payload of the document entry in `bytes`, if it is whole and describes the source
+/// of `key` as a reader of `kind` saw it.
+pub(super) fn decode_document<'a>(
+    bytes: &'a [u8],
+    key: &PersistKey,
+    kind: &str,
+) -> Result<&'a [u8], Reject> {
+    if bytes.len() < DOC_FIXED || &bytes[..8] != DOC_MAGIC {
+        return Err(Reject::Corrupt);
+    }
+    let (body, sum) = bytes.split_at(bytes.len() - 8);
+    let mut c = Cursor(&body[8..]);
+    if c.u32()? != DOC_FORMAT_VERSION {
+        return Err(Reject::Foreign);
+    }
+    if xxhash_rust::xxh3::xxh3_64(body).to_le_bytes() != sum {
+        return Err(Reject::Corrupt);
+    }
+    let kind_len = c.len(MAX_KIND)?;
+    let id_len = c.len(MAX_IDENTITY)?;
+    let ver_len = c.len(MAX_VERSION)?;
+    let payload_len = c.u64()?;
+    let stored_kind = c.take(kind_len)?;
+    let identity = c.take(id_len)?;
+    let version = c.take(ver_len)?;
+    if payload_len != c.0.len() as u64 {
+        return Err(Reject::Corrupt);
+    }
+    if identity != key.identity.as_slice() || stored_kind != kind.as_bytes() {
+        return Err(Reject::Foreign);
+    }
+    if version != key.version.as_slice() {
+        return Err(Reject::Stale);
+    }
+    Ok(c.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -320,5 +405,40 @@ mod tests {
         for p in bad {
             assert!(LineIndex::from_parts(p.clone()).is_none(), "{p:?}");
         }
+    }
+
+    #[test]
+    fn a_document_entry_round_trips_and_every_single_byte_change_is_caught() {
+        let bytes = encode_document(&key(), "pdf", b"what a first read learned");
+        assert_eq!(
+            decode_document(&bytes, &key(), "pdf"),
+            Ok(b"what a first read learned".as_slice())
+        );
+        for i in 0..bytes.len() {
+            let mut b = bytes.clone();
+            b[i] ^= 0x20;
+            assert!(
+                decode_document(&b, &key(), "pdf").is_err(),
+                "byte {i} flipped"
+            );
+        }
+        for n in 0..bytes.len() {
+            assert!(
+                decode_document(&bytes[..n], &key(), "pdf").is_err(),
+                "cut at {n}"
+            );
+        }
+        let stale = PersistKey {
+            version: b"v2".to_vec(),
+            ..key()
+        };
+        assert_eq!(decode_document(&bytes, &stale, "pdf"), Err(Reject::Stale));
+        assert_eq!(
+            decode_document(&bytes, &key(), "ipynb"),
+            Err(Reject::Foreign)
+        );
+        // A line index entry is not a document entry, and the other way round.
+        assert!(decode_document(&encode(&key(), &parts(), b""), &key(), "pdf").is_err());
+        assert!(decode(&bytes, &key(), 10, 4).is_err());
     }
 }

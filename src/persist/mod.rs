@@ -57,7 +57,10 @@ use crate::source::Source;
 
 mod format;
 
-use format::{decode, encode, max_entry_size, parse, Reject};
+use format::{
+    decode, decode_document, encode, encode_document, max_document_size, max_entry_size, parse,
+    Reject,
+};
 
 #[cfg(doc)]
 use crate::IndexCache;
@@ -163,6 +166,14 @@ impl Source {
 /// The file name of the entry of `identity`.
 fn file_name_of(identity: &[u8]) -> String {
     format!("{:032x}.{EXT}", xxhash_rust::xxh3::xxh3_128(identity))
+}
+
+/// The file name of what a document reader of `kind` stored for the source of `key`.
+fn document_file_name(key: &PersistKey, kind: &str) -> String {
+    format!(
+        "{:032x}.{kind}.{EXT}",
+        xxhash_rust::xxh3::xxh3_128(&key.identity)
+    )
 }
 
 /// The stored identity of a source a host brought, whose own identity is `identity`.
@@ -361,6 +372,59 @@ impl IndexDir {
         // writes costs one failed attempt per step, not one per read.
         self.remember(key, scanned);
         let name = key.file_name();
+        match self.write_atomically(&name, &bytes) {
+            Ok(()) => Stored::Written {
+                evicted: self.evict(&name),
+            },
+            Err(_) => Stored::Failed,
+        }
+    }
+
+    /// What a document reader of `kind` (`pdf`) stored for `key`: its own bytes, at most
+    /// `max_payload` of them, if the entry passes every check (see the module docs:
+    /// stale and corrupt entries are removed). Kept beside the source's line index,
+    /// under its own name, within the same budget.
+    pub(crate) fn load_document(
+        &self,
+        key: &PersistKey,
+        kind: &str,
+        max_payload: usize,
+    ) -> Option<Vec<u8>> {
+        let path = self.dir.join(document_file_name(key, kind));
+        let mut file = open_entry(&path)?;
+        let max = max_document_size(key, max_payload);
+        let mut bytes = Vec::new();
+        (&mut file)
+            .take(max as u64 + 1)
+            .read_to_end(&mut bytes)
+            .ok()?;
+        let verdict = if bytes.len() > max {
+            Err(Reject::Corrupt)
+        } else {
+            decode_document(&bytes, key, kind).map(<[u8]>::to_vec)
+        };
+        match verdict {
+            Ok(payload) => {
+                let _ = file.set_modified(SystemTime::now());
+                Some(payload)
+            }
+            Err(Reject::Foreign) => None,
+            Err(Reject::Stale | Reject::Corrupt) => {
+                remove_if_same(&file, &path);
+                None
+            }
+        }
+    }
+
+    /// Writes what a document reader of `kind` learned of the source of `key`
+    /// (atomically, as line indexes are written), then keeps the directory within its
+    /// budget.
+    pub(crate) fn store_document(&self, key: &PersistKey, kind: &str, payload: &[u8]) -> Stored {
+        let bytes = encode_document(key, kind, payload);
+        if bytes.len() as u64 > self.budget {
+            return Stored::Skipped;
+        }
+        let name = document_file_name(key, kind);
         match self.write_atomically(&name, &bytes) {
             Ok(()) => Stored::Written {
                 evicted: self.evict(&name),
