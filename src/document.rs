@@ -415,6 +415,13 @@ impl Document {
 
     fn read_lines(&mut self, sel: LineSelection) -> Result<ReadResult> {
         sel.validate()?;
+        let len = self.src.len();
+        let counts = self.config.totals != Totals::IfKnown && !self.index.is_complete();
+        if counts {
+            // The read will count from what the index covers to the end: a remote source
+            // carries a page just before that in the same pass (see `Source::will_read`).
+            self.src.will_read(self.index.scanned(), len);
+        }
         let lines = Lines::new(&self.src, self.layout);
         let (requested, plan) = {
             let (config, path) = (&self.config, &self.path);
@@ -429,7 +436,6 @@ impl Document {
             }
             .plan(sel)?
         };
-        let len = self.src.len();
         let budget = self.config.budget;
         let (page, first_line, end_clamped) = match plan {
             Plan::Empty => (Page::default(), None, false),
@@ -462,6 +468,17 @@ impl Document {
                 (page, Some(start), clamped)
             }
             Plan::Tail { n, skip } => {
+                if counts {
+                    // The count goes first, front to back from what the index covers, and
+                    // the tail is then read from the last bytes it passed: one pass (one
+                    // request for an object) instead of the tail and then the count.
+                    let counted = self.index.total_lines(&self.src);
+                    if self.config.totals == Totals::Always {
+                        counted?;
+                    } else {
+                        self.unless_over_budget(counted)?;
+                    }
+                }
                 let start_off = lines.tail_start(len, n)?;
                 let end_off = lines.tail_start(len, skip)?;
                 let page = if start_off < end_off {
@@ -518,6 +535,18 @@ impl Document {
     }
 
     fn read_bytes(&mut self, sel: ByteSelection) -> Result<ReadResult> {
+        let len = self.src.len();
+        let valid = sel
+            .start
+            .filter(|&s| s <= len && sel.end.is_none_or(|e| s <= e));
+        if let (Totals::Always, Some(start)) = (self.config.totals, valid) {
+            if !self.index.is_complete() {
+                // The lines are counted up to the page, the page read, and the rest
+                // counted, front to back: one pass (one request for an object).
+                self.src.will_read(self.index.scanned(), len);
+                self.index.scan_to(&self.src, start)?;
+            }
+        }
         let lines = Lines::new(&self.src, self.layout);
         let r = resolve_bytes(sel, &lines)?;
         let page = byte_page(
@@ -531,14 +560,12 @@ impl Document {
             Totals::Always => true,
             Totals::Auto | Totals::IfKnown => self.index.scanned() >= page.end,
         };
-        let (first_line, total_lines) = if want_lines {
-            let total = Some(self.index.total_lines(&self.src)?);
-            (
-                Some(self.index.line_of_offset(&self.src, page.start)?),
-                total,
-            )
+        // The page's lines before the total: counting to the end passes the page, and the
+        // line of an offset reads the page's block again.
+        let first_line = if want_lines {
+            Some(self.index.line_of_offset(&self.src, page.start)?)
         } else {
-            (None, self.index.known_total_lines())
+            None
         };
         // For bytes, `page.lines` is not a line count: derive the last line from bytes.
         let last_line = match first_line {
@@ -546,6 +573,11 @@ impl Document {
                 Some(self.index.line_of_offset(&self.src, page.end - 1)?)
             }
             _ => None,
+        };
+        let total_lines = if want_lines {
+            Some(self.index.total_lines(&self.src)?)
+        } else {
+            self.index.known_total_lines()
         };
         let lines = match (first_line, last_line) {
             (Some(a), Some(b)) => Some(LineSpan { start: a, end: b }),

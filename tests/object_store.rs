@@ -525,6 +525,191 @@ fn with_a_persisted_index_every_read_of_an_object_is_one_request() {
     assert_eq!(requests(&ws), 1);
 }
 
+/// A first process that reads one page at `at` (a fraction of the lines) under
+/// [`Totals::IfKnown`] counts only up to it, and stores that partial index (it covers at
+/// least 32 MiB: `PERSIST_STEP`); returns the lines of `text`.
+fn persist_a_prefix(
+    server: &s3::Server,
+    bucket: &str,
+    key: &str,
+    dir: &std::path::Path,
+    text: &[u8],
+    at: f64,
+) -> u64 {
+    let total = memchr::memchr_iter(b'\n', text).count() as u64;
+    let line = (total as f64 * at) as u64;
+    let (reader, ws, cache) = fresh_process(server, bucket, dir);
+    reader
+        .totals(Totals::IfKnown)
+        .read_in(&ws, key, LineSelection::from(line..=line + 249))
+        .unwrap();
+    assert_eq!(cache.stats().written, 1, "the partial index was stored");
+    total
+}
+
+/// A read that needs lines past what the stored index covers extends the index and reads
+/// its page in one request: the stream that extends the index starts half a window before
+/// the covered end and carries the page, and a count the read makes anyway (a tail's or
+/// a byte read's line numbers, a total) goes front to back with the page.
+#[test]
+fn a_read_past_a_persisted_index_is_one_request() {
+    let text = s3::real_text(64 << 20);
+    let key = "logs/long.log";
+    let Some((server, bucket)) = object("past-index", key, &text) else {
+        return;
+    };
+    let len = text.len() as u64;
+    let total = memchr::memchr_iter(b'\n', &text).count() as u64;
+    let frac = |f: f64| (total as f64 * f) as u64;
+    let page = |first: u64| Selection::from(LineSelection::from(first..=first + 249));
+    let bytes_at = |at: u64| Selection::from(ByteSelection::new(Some(at), Some(at + (64 << 10))));
+    // (the first process's page, what the second reads, with which totals)
+    let cases: Vec<(&str, f64, Totals, Selection)> = vec![
+        (
+            "the next page, counted",
+            0.55,
+            Totals::Auto,
+            page(frac(0.55) + 250),
+        ),
+        (
+            "a page just past the index",
+            0.55,
+            Totals::IfKnown,
+            page(frac(0.55) + 3000),
+        ),
+        ("a far page", 0.55, Totals::IfKnown, page(frac(0.9))),
+        ("a far page, counted", 0.55, Totals::Always, page(frac(0.9))),
+        (
+            "around a far line",
+            0.55,
+            Totals::IfKnown,
+            LineSelection::around(frac(0.9), 20).into(),
+        ),
+        (
+            "the last lines, numbered",
+            0.55,
+            Totals::Auto,
+            LineSelection::tail(250).into(),
+        ),
+        (
+            "the last lines, counted",
+            0.55,
+            Totals::Always,
+            LineSelection::tail(250).into(),
+        ),
+        (
+            "bytes at 90%, numbered",
+            0.55,
+            Totals::Always,
+            bytes_at(len * 9 / 10),
+        ),
+        ("bytes at 90%", 0.55, Totals::Auto, bytes_at(len * 9 / 10)),
+        // The rest past the index is shorter than 8 MiB.
+        (
+            "a page near the end",
+            0.9,
+            Totals::IfKnown,
+            page(frac(0.97)),
+        ),
+        (
+            "the last lines after 90%",
+            0.9,
+            Totals::Auto,
+            LineSelection::tail(250).into(),
+        ),
+        (
+            "bytes at 97%",
+            0.9,
+            Totals::Always,
+            bytes_at(len * 97 / 100),
+        ),
+    ];
+    for (what, first_at, totals, sel) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        persist_a_prefix(&server, &bucket, key, dir.path(), &text, first_at);
+        let (reader, ws, cache) = fresh_process(&server, &bucket, dir.path());
+        let got = reader.totals(totals).read_in(&ws, key, sel).unwrap();
+        let want = Reader::new()
+            .totals(totals)
+            .document(rangeread::Source::from_bytes(text.clone(), "local"))
+            .read(sel)
+            .unwrap();
+        assert_eq!(got.content, want.content, "{what}");
+        if totals != Totals::IfKnown {
+            assert_eq!(got.lines, want.lines, "{what}");
+            assert_eq!(got.total_lines, want.total_lines, "{what}");
+        }
+        assert_eq!(cache.stats().loaded, 1, "{what}: the stored index was used");
+        let stats = ws.object_root().unwrap().stats();
+        assert_eq!(stats.requests, 1, "{what}: {stats:?}");
+        assert!(
+            stats.bytes <= len,
+            "{what}: no byte fetched twice: {stats:?}"
+        );
+    }
+}
+
+/// The same through the `read` example with `--index-dir`, as a user checks it with
+/// `--object-stats`: a first run reads a page at 85% (its index, to there, is stored);
+/// later runs read past it, a page near the end and the numbered last lines, each in one
+/// request.
+#[test]
+fn the_cli_reads_past_a_stored_index_in_one_request() {
+    let text = s3::real_text(40 << 20);
+    let Some((server, bucket)) = object("cli-past-index", "build.log", &text) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let exe = read_example();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(&exe)
+            .args([
+                "--index-dir",
+                dir.path().to_str().unwrap(),
+                "--object-stats",
+            ])
+            .args(["--max-lines", "0", "--max-bytes", "0"])
+            .args(args)
+            .arg(format!("s3://{bucket}/build.log"))
+            .env("AWS_ACCESS_KEY_ID", s3::ACCESS_KEY)
+            .env("AWS_SECRET_ACCESS_KEY", s3::SECRET_KEY)
+            .env("AWS_REGION", s3::REGION)
+            .env("AWS_ENDPOINT_URL", &server.endpoint)
+            .env("AWS_VIRTUAL_HOSTED_STYLE_REQUEST", "false")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        (String::from_utf8(out.stdout).unwrap(), stderr)
+    };
+    let total = memchr::memchr_iter(b'\n', &text).count() as u64;
+    let (at, near_end) = (total * 85 / 100, total * 97 / 100);
+    run(&["--lines", &format!("{at}:+249")]);
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "the first run stored its index"
+    );
+    let (out, stderr) = run(&["--lines", &format!("{near_end}:+249")]);
+    assert_eq!(
+        out,
+        local(&text, LineSelection::from(near_end..=near_end + 249)).content
+    );
+    assert!(stderr.contains("object-store: 1 requests"), "{stderr}");
+    let (out, stderr) = run(&["--format", "cat-n", "--tail", "20"]);
+    let want = Reader::new()
+        .document(rangeread::Source::from_bytes(text.clone(), "local"))
+        .read(LineSelection::tail(20))
+        .unwrap();
+    let first = want.lines.unwrap().start;
+    assert!(
+        out.starts_with(&format!("{first:>6}\t")),
+        "numbered from line {first}: {}",
+        &out[..out.len().min(200)]
+    );
+    assert!(stderr.contains("object-store: 1 requests"), "{stderr}");
+}
+
 /// The MCP server (package `rangeread-mcp-server`), built for this profile.
 fn mcp_server() -> std::path::PathBuf {
     built(

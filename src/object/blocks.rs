@@ -57,6 +57,16 @@ impl State {
             .map_or(len, |(&s, _)| s)
     }
 
+    /// The end of the run of cached bytes that starts at `pos` (`pos` when it is not
+    /// cached).
+    pub(super) fn cached_through(&self, pos: u64) -> u64 {
+        let mut at = pos;
+        while let Some((_, e)) = self.segment_at(at) {
+            at = e;
+        }
+        at
+    }
+
     /// Copies what the cache holds of `[pos, ..)` into `buf`; returns how many bytes.
     pub(super) fn copy_from_cache(&mut self, pos: u64, buf: &mut [u8]) -> usize {
         let mut done = 0;

@@ -10,11 +10,19 @@
 //!   `head` read are answered from it. A read elsewhere fetches one window around it
 //!   (half before the 64 KiB boundary below it and half after, so that a page
 //!   and the summary of what surrounds it come in one request; or backward when the
-//!   reader walks back from the end, as a `tail` does). A long front-to-back pass (the first count of a
-//!   deep read) is one streaming `GET` read at the store's speed. With an index directory
-//!   that knows the object ([`crate::IndexCache::with_dir`]: size, ETag, first 8 KiB and
-//!   line offsets), [`crate::Reader::read_in`] on a [`crate::Workspace::object`] root
-//!   opens it without a request, and each read is one conditional request.
+//!   reader walks back from the end, as a `tail` does). A front-to-back pass longer than a
+//!   window (a line count) is one streaming `GET` read at the store's speed; it starts
+//!   half a window before where the count stands (what a window for it would hold) and
+//!   keeps what it passes, so the page the count was for, the summary of what surrounds
+//!   it, and a page just before the pass come with it. With an index directory that
+//!   knows the object ([`crate::IndexCache::with_dir`]: size, ETag, first 8 KiB and line
+//!   offsets), [`crate::Reader::read_in`] on a [`crate::Workspace::object`] root opens it
+//!   without a request, and each read is one conditional request: a read the stored
+//!   index covers is one window, and a read past what it covers (an index stored by a
+//!   process that counted only part of the object) is one stream that extends the index
+//!   and carries the page (and, when the read counts lines to the end, as a tail or a
+//!   byte range does under [`crate::Totals::Auto`] or [`crate::Totals::Always`], runs on
+//!   to the end: the count goes first and the page is read from what it passed).
 //! - **A bounded block cache.** Fetched windows are kept (64 MiB by default, least
 //!   recently used evicted) and shared by every read of the source.
 //! - **One version.** Every request after the first is conditional on the ETag seen when
@@ -62,9 +70,6 @@ pub const DEFAULT_CACHE_BYTES: u64 = 64 << 20;
 
 /// Windows start on multiples of this (64 KiB, the line index's block).
 const ALIGN: u64 = 64 << 10;
-
-/// A hinted range longer than this is streamed rather than fetched at once.
-const STREAM_OVER: u64 = 8 << 20;
 
 /// How an [`ObjectSource`] talks to its store.
 #[derive(Debug, Clone)]
@@ -447,6 +452,19 @@ impl ObjectSource {
         }
     }
 
+    /// Whether a read that misses the cache at `pos` starts the announced pass `plan`: it
+    /// is the pass itself (everything from the pass's start to `pos` is cached: the
+    /// pass got there through the cache), or a read at most one window before it, which
+    /// the pass's stream then carries. Any other read (a tail while a count of the front
+    /// is announced) fetches its own window and leaves the pass for later.
+    fn takes(&self, st: &State, plan: &Range<u64>, pos: u64) -> bool {
+        if pos < plan.start {
+            plan.start - pos <= self.config.window
+        } else {
+            pos < plan.end && st.cached_through(plan.start) >= pos
+        }
+    }
+
     /// Serves `buf` at `pos` from a stream, if one is at (or just before) `pos`, or from a
     /// new one when a front-to-back pass over `pos` was announced. Returns the bytes
     /// copied (0: no stream for `pos`).
@@ -458,21 +476,27 @@ impl ObjectSource {
         let mut stream = match i {
             Some(i) => st.streams.swap_remove(i),
             None => {
-                let Some(plan) = st.planned.clone().filter(|p| p.contains(&pos)) else {
+                let Some(plan) = st.planned.clone().filter(|p| self.takes(st, p, pos)) else {
                     return Ok(0);
                 };
                 st.planned = None;
-                let options = self.options(GetRange::Bounded(pos..plan.end), false);
+                // The stream starts where a window for `pos` would (half a window before
+                // it, never over cached bytes), so that the summary of what precedes the
+                // page, and a page read just before the pass, come with the pass.
+                let ws = (pos - pos % ALIGN)
+                    .saturating_sub(self.config.window / 2)
+                    .max(st.end_before(pos));
+                let options = self.options(GetRange::Bounded(ws..plan.end.max(pos + 1)), false);
                 let opened = self
                     .runtime
                     .block_on(self.store.get_opts(&self.location, options))?
                     .map_err(read_error)?;
                 self.counters.requests.fetch_add(1, Ordering::Relaxed);
-                if !self.same_version(&opened.meta) || opened.range.start != pos {
+                if !self.same_version(&opened.meta) || opened.range.start != ws {
                     return Err(io::ErrorKind::StaleNetworkFileHandle.into());
                 }
                 Stream {
-                    next: pos,
+                    next: ws,
                     end: opened.range.end,
                     pending: Bytes::new(),
                     body: opened.into_stream(),
@@ -482,6 +506,9 @@ impl ObjectSource {
         // The whole buffer is filled in one trip to the runtime: the body arrives in
         // frames of a few KiB, and a trip per frame cost more than the count.
         let counters = &self.counters;
+        // What the stream passes before `pos` is kept too (not dropped): the bytes before
+        // a pass, and those a reader skipped over.
+        let mut passed: Vec<(u64, Bytes)> = Vec::new();
         let filled = self.runtime.block_on(async {
             let mut done = 0;
             while done < buf.len() && stream.next < stream.end {
@@ -498,7 +525,7 @@ impl ObjectSource {
                 let at = pos + done as u64;
                 if stream.next < at {
                     let skip = ((at - stream.next) as usize).min(stream.pending.len());
-                    let _ = stream.pending.split_to(skip);
+                    passed.push((stream.next, stream.pending.split_to(skip)));
                     stream.next += skip as u64;
                     continue;
                 }
@@ -511,6 +538,10 @@ impl ObjectSource {
             Ok(done)
         });
         let done = filled??;
+        let budget = self.config.cache_bytes.max(self.config.window);
+        for (at, data) in passed {
+            st.insert(at, data, budget);
+        }
         // What the pass read stays for the reads that follow it (the page after a count).
         st.insert(
             pos,
@@ -573,8 +604,23 @@ impl RandomAccess for ObjectSource {
     }
 
     fn will_read(&self, start: u64, end: u64) {
-        if end.saturating_sub(start) > STREAM_OVER {
-            let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        // A range one window covers is fetched as one; a longer one is one stream.
+        if end.saturating_sub(start) <= self.config.window {
+            return;
+        }
+        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        // A pass already announced or in progress that runs through the range (a read
+        // that announced its count to the end, before the scan that begins it) stays.
+        let w = self.config.window;
+        let covered = st
+            .planned
+            .as_ref()
+            .is_some_and(|p| p.start <= start && end <= p.end)
+            || st
+                .streams
+                .iter()
+                .any(|s| s.next <= start.saturating_add(w) && end <= s.end);
+        if !covered {
             st.planned = Some(start..end);
         }
     }
