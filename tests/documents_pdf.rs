@@ -652,3 +652,82 @@ fn a_pdf_over_300_mib_reads_its_pages_on_demand() {
     assert_eq!(e.kind(), ErrorKind::DocumentLimit);
     assert!(e.to_string().contains("PdfLoading::OnDemand"), "{e}");
 }
+
+/// `mutool show FILE outline`: (depth, title, page) of every bookmark.
+fn mutool_outline(path: &std::path::Path) -> Vec<(u32, String, u64)> {
+    let out = Command::new("mutool")
+        .arg("show")
+        .arg(path)
+        .arg("outline")
+        .output()
+        .expect("mutool (tests/documents/setup.sh installs mupdf-tools)");
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|line| {
+            // `|<tabs>"Title"<tab>#page=N&...`: one tab a level.
+            let body = line.trim_start_matches(['|', '+', '-']);
+            let level = body.chars().take_while(|&c| c == '\t').count() as u32;
+            let (title, rest) = body
+                .trim_start_matches('\t')
+                .rsplit_once("\t#page=")
+                .unwrap();
+            let page = rest.split('&').next().unwrap().parse().unwrap();
+            let title = title.strip_prefix('"').unwrap().strip_suffix('"').unwrap();
+            let title = title.replace("\\\"", "\"");
+            (level, title.trim().to_string(), page)
+        })
+        .collect()
+}
+
+#[test]
+fn the_outline_agrees_with_mutool_on_every_bookmark() {
+    let Some(_) = fixture("") else { return };
+    // R's manual: 1,426 bookmarks to named destinations in a name tree (hyperref).
+    for (name, count) in [
+        ("refman.pdf", 1426),
+        ("r-intro.pdf", 145),
+        ("gnuplot.pdf", 648),
+    ] {
+        let path = fixture(name).unwrap();
+        let ours: Vec<(u32, String, u64)> = read(&path, "")
+            .unwrap()
+            .outline
+            .into_iter()
+            .map(|o| (o.level, o.title, o.page))
+            .collect();
+        let theirs = mutool_outline(&path);
+        assert_eq!((ours.len(), theirs.len()), (count, count), "{name}");
+        for (i, (a, b)) in ours.iter().zip(&theirs).enumerate() {
+            assert_eq!(a, b, "{name}: bookmark {i}");
+        }
+    }
+}
+
+#[test]
+fn an_outline_that_loops_through_its_siblings_and_its_name_tree_ends() {
+    let objects: Vec<Vec<u8>> = [
+        "<< /Type /Catalog /Pages 2 0 R /Outlines 4 0 R /Names << /Dests 7 0 R >> >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>",
+        "<< /Type /Outlines /First 5 0 R >>",
+        // A named destination, then an action; the second names the first as its next.
+        "<< /Title (Named) /Dest (n1) /Next 6 0 R >>",
+        "<< /Title <FEFF00C400630074> /A << /S /GoTo /D [3 0 R /Fit] >> /Next 5 0 R /First 6 0 R >>",
+        // A name tree whose root is its own kid.
+        "<< /Kids [8 0 R 7 0 R] >>",
+        "<< /Limits [(a) (z)] /Names [(n1) [3 0 R /Fit] (n2) (n1)] >>",
+    ]
+    .iter()
+    .map(|o| o.as_bytes().to_vec())
+    .collect();
+    let bytes = pdf(&objects);
+    let src = Source::from_bytes(bytes, "loops.pdf");
+    let r = rpdf::read(&src, PageSelection::All, &options()).unwrap();
+    let got: Vec<(u32, &str, u64)> = r
+        .outline
+        .iter()
+        .map(|o| (o.level, o.title.as_str(), o.page))
+        .collect();
+    assert_eq!(got, [(1, "Named", 1), (1, "Äct", 1)]);
+}

@@ -91,9 +91,14 @@ pub(super) fn shows_text(content: &[u8]) -> bool {
             .any(|op| memchr::memmem::find(content, op).is_some())
 }
 
+/// Whether content may paint an XObject (it has a `Do`): a byte search, no parse.
+pub(super) fn paints_xobjects(content: &[u8]) -> bool {
+    memchr::memmem::find(content, b"Do").is_some()
+}
+
 /// Whether content paints an XObject (`Do`), and the page has an image among them.
 pub(super) fn draws_images(doc: &Document, page: ObjectId, content: &[u8]) -> bool {
-    memchr::memmem::find(content, b"Do").is_some()
+    paints_xobjects(content)
         && doc
             .get_page_images(page)
             .is_ok_and(|images| !images.is_empty())

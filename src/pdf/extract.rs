@@ -10,6 +10,7 @@ use pdf_extract::{MediaBox, OutputDev, OutputError, PlainTextOutput, Transform};
 use super::bounds::{self, Budget, Over};
 use super::charge;
 use super::learned;
+use super::outline;
 use super::store::Store;
 use super::xref::Fail;
 use super::{
@@ -111,6 +112,7 @@ fn parse(
     };
     // The text of pages read before (with a cache): not extracted again.
     let mut texts = BTreeMap::new();
+    let mut overview = None;
     let mut opened = match options.loading {
         PdfLoading::WholeFile => whole(src, options, &mut budget, &over, &objects)?,
         PdfLoading::OnDemand => {
@@ -146,9 +148,16 @@ fn parse(
                         PageSelection::All => "across its pages",
                         PageSelection::Range { .. } => "in its page tree",
                     };
-                    let known = (known_count, known_title, &texts);
-                    on_demand(store, selection, cache, known, &mut budget)
-                        .map_err(|f| fail(f, what))?
+                    let (opened, ov) = on_demand(
+                        store,
+                        selection,
+                        cache.is_some(),
+                        (known_count, known_title),
+                        &mut budget,
+                    )
+                    .map_err(|f| fail(f, what))?;
+                    overview = ov;
+                    opened
                 }
             }
         }
@@ -170,11 +179,18 @@ fn parse(
             (start, end.unwrap_or(page_count).min(page_count))
         }
     };
-    let page_info = match &opened {
-        Opened::Whole { doc, pages, .. } if selection == PageSelection::All => {
-            page_table(doc, pages, &mut budget).map_err(|o| over(o, "across its pages"))?
+    let (outline, page_info) = match (&opened, overview) {
+        (_, Some(o)) => o,
+        (Opened::Whole { doc, pages, .. }, None) if selection == PageSelection::All => {
+            let numbers = pages.iter().map(|(&n, &id)| (id, u64::from(n))).collect();
+            let catalog = doc.catalog().cloned().unwrap_or_default();
+            let outline = outline::read(&mut &**doc, &catalog, &numbers, &mut budget)
+                .map_err(|f| fail(f, "in its outline"))?;
+            let table =
+                page_table(doc, pages, &mut budget).map_err(|o| over(o, "across its pages"))?;
+            (outline, table)
         }
-        _ => Vec::new(),
+        _ => (Vec::new(), Vec::new()),
     };
     let mut out = Vec::new();
     let mut used = 0u64;
@@ -251,10 +267,7 @@ fn parse(
         encrypted,
         // The outline is part of the overview; a read of chosen pages skips its cost
         // (lopdf resolves every bookmark's destination: 0.2 s for R's reference manual).
-        outline: match &opened {
-            Opened::Whole { doc, .. } if selection == PageSelection::All => outline(doc),
-            _ => Vec::new(),
-        },
+        outline,
         requested: selection.to_string(),
         page_info,
         pages: out,
@@ -279,30 +292,56 @@ fn covers(known: &learned::Learned, selection: PageSelection) -> bool {
 fn on_demand<'s>(
     mut store: Store<'s>,
     selection: PageSelection,
-    cache: Option<&IndexCache>,
-    known: (Option<u64>, Option<lopdf::Object>, &BTreeMap<u64, PdfPage>),
+    cached: bool,
+    known: (Option<u64>, Option<lopdf::Object>),
     budget: &mut Budget,
-) -> Result<Opened<'s>, Fail> {
-    let (known_count, known_title, texts) = known;
+) -> Result<(Opened<'s>, Option<Overview>), Fail> {
+    let (known_count, known_title) = known;
     if selection == PageSelection::All {
-        store.load_all(budget)?;
-        let title = store.info(budget).ok().flatten();
-        let encrypted = store.encrypted();
-        let pages = store.doc.get_pages();
-        if let Some(cache) = cache {
-            // Every page is known now: the next read of one goes straight to it.
-            store.pages = pages.iter().map(|(&n, &id)| (u64::from(n), id)).collect();
-            let count = Some(pages.len() as u64);
-            let bytes = store.learned_bytes(count, title.as_ref(), texts);
-            cache.keep_document(store.source(), LEARNED, bytes);
+        // The overview: the page tree, the outline and every page's content streams
+        // (their size, whether they show text or draw images); a page's fonts and
+        // resources only for the pages whose text is returned, and for those that draw
+        // an XObject (is it an image?).
+        let ids = store.all_pages(budget)?;
+        let numbers = (1u64..).zip(&ids).map(|(n, &id)| (id, n)).collect();
+        let catalog = store.root_dict(budget)?.unwrap_or_default();
+        let outline = outline::read(&mut store, &catalog, &numbers, budget)?;
+        let mut info = Vec::with_capacity(ids.len());
+        for (n, &id) in (1u64..).zip(&ids) {
+            budget.check_time()?;
+            store.load_contents(id, budget)?;
+            let mut content = Vec::new();
+            for c in store.doc.get_page_contents(id) {
+                content.extend(budget.stream(&store.doc, c)?);
+            }
+            let has_images = charge::paints_xobjects(&content) && {
+                store.load_page(id, budget)?;
+                charge::draws_images(&store.doc, id, &content)
+            };
+            info.push(PageInfo {
+                page: n,
+                content_bytes: content.len() as u64,
+                has_text: charge::shows_text(&content),
+                has_images,
+            });
         }
-        let doc = Box::new(store.doc);
-        return Ok(Opened::Whole {
-            doc,
-            pages,
-            title,
-            encrypted,
-        });
+        if cached {
+            // Every page is known now: the next read of one goes straight to it.
+            store.pages = (1u64..).zip(ids.iter().copied()).collect();
+            store.learned = true;
+        }
+        let title = match known_count {
+            Some(_) => known_title,
+            None => store.info(budget).ok().flatten(),
+        };
+        return Ok((
+            Opened::Lazy {
+                store: Box::new(store),
+                page_count: ids.len() as u64,
+                title,
+            },
+            Some((outline, info)),
+        ));
     }
     let (page_count, title) = match known_count {
         Some(n) => (n, known_title),
@@ -312,12 +351,18 @@ fn on_demand<'s>(
             (n, store.info(budget).ok().flatten())
         }
     };
-    Ok(Opened::Lazy {
-        store: Box::new(store),
-        page_count,
-        title,
-    })
+    Ok((
+        Opened::Lazy {
+            store: Box::new(store),
+            page_count,
+            title,
+        },
+        None,
+    ))
 }
+
+/// The outline and every page's [`PageInfo`], for a read without a page selection.
+type Overview = (Vec<OutlineItem>, Vec<PageInfo>);
 
 /// A document opened for a read: parsed whole, or read on demand.
 enum Opened<'s> {
@@ -613,21 +658,4 @@ fn title(doc: &Document) -> Option<lopdf::Object> {
     let t = info.as_dict().ok()?.get(b"Title").ok()?;
     let (_, t) = doc.dereference(t).ok()?;
     Some(t.clone())
-}
-
-/// The bookmarks, in order, a panic or a malformed tree giving none.
-fn outline(doc: &Document) -> Vec<OutlineItem> {
-    let toc = catch_unwind(AssertUnwindSafe(|| doc.get_toc())).ok();
-    match toc {
-        Some(Ok(toc)) => toc
-            .toc
-            .into_iter()
-            .map(|t| OutlineItem {
-                level: t.level as u32,
-                title: t.title.trim().to_string(),
-                page: t.page as u64,
-            })
-            .collect(),
-        _ => Vec::new(),
-    }
 }

@@ -61,6 +61,8 @@ mod extract;
 #[cfg(feature = "pdf")]
 mod learned;
 #[cfg(feature = "pdf")]
+mod outline;
+#[cfg(feature = "pdf")]
 mod scan;
 #[cfg(feature = "pdf")]
 mod store;

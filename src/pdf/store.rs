@@ -15,7 +15,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use lopdf::encryption::{decrypt_object, EncryptionState};
 use lopdf::xref::XrefEntry;
-use lopdf::{Dictionary, Document, Object, ObjectId, ObjectStream, Stream};
+use lopdf::{Dictionary, Document, Object, ObjectId, Stream};
 
 use super::bounds::Budget;
 use super::scan;
@@ -43,8 +43,9 @@ pub(super) struct Store<'s> {
     table: Table,
     /// The decryption state and the Encrypt dictionary's id (not decrypted itself).
     crypt: Option<(EncryptionState, Option<ObjectId>)>,
-    /// Object streams decoded this call, by container number.
-    streams: HashMap<u32, BTreeMap<ObjectId, Object>>,
+    /// Object streams decoded this call, by container number: an object in one is
+    /// parsed when it is asked for, not its neighbours.
+    streams: HashMap<u32, Packed>,
     /// The objects loaded so far (and, after [`Store::show`], the shown catalog).
     pub doc: Document,
     /// The real trailer (without `Encrypt`).
@@ -138,11 +139,6 @@ impl<'s> Store<'s> {
         super::learned::encode(&self.table, page_count, title, &self.pages, texts)
     }
 
-    /// The file read.
-    pub fn source(&self) -> &'s Source {
-        self.src
-    }
-
     /// Whether the file is encrypted.
     pub fn encrypted(&self) -> bool {
         self.crypt.is_some()
@@ -176,7 +172,8 @@ impl<'s> Store<'s> {
         }
     }
 
-    fn root_dict(&mut self, budget: &mut Budget) -> Result<Option<Dictionary>, Fail> {
+    /// The catalog (the trailer's `Root`).
+    pub fn root_dict(&mut self, budget: &mut Budget) -> Result<Option<Dictionary>, Fail> {
         let Ok(root) = self.trailer.get(b"Root").and_then(Object::as_reference) else {
             return Ok(None);
         };
@@ -228,7 +225,7 @@ impl<'s> Store<'s> {
     }
 
     /// `o`, or the object it refers to (loaded), cloned.
-    fn resolve(&mut self, o: &Object, budget: &mut Budget) -> Result<Option<Object>, Fail> {
+    pub fn resolve(&mut self, o: &Object, budget: &mut Budget) -> Result<Option<Object>, Fail> {
         match o {
             Object::Reference(id) => Ok(self.get(*id, budget)?.cloned()),
             other => Ok(Some(other.clone())),
@@ -272,7 +269,7 @@ impl<'s> Store<'s> {
     ) -> Result<Option<Object>, Fail> {
         while let Some(container) = self.table.object_streams.pop() {
             self.compressed((0, u16::MAX), container, budget)?;
-            let found: Vec<u32> = self.streams[&container].keys().map(|k| k.0).collect();
+            let found: Vec<u32> = self.streams[&container].at.keys().copied().collect();
             for n in found {
                 let e = XrefEntry::Compressed {
                     container,
@@ -281,7 +278,7 @@ impl<'s> Store<'s> {
                 self.table.insert(n, e);
             }
             self.learned = true;
-            if self.streams[&container].contains_key(&id) {
+            if id.1 == 0 && self.streams[&container].at.contains_key(&id.0) {
                 return self.compressed(id, container, budget);
             }
         }
@@ -372,26 +369,16 @@ impl<'s> Store<'s> {
         budget: &mut Budget,
     ) -> Result<Option<Object>, Fail> {
         if !self.streams.contains_key(&container) {
-            let objects = match self.fetch((container, 0), budget)? {
+            let packed = match self.fetch((container, 0), budget)? {
                 Some(Object::Stream(s)) => {
                     let data = budget.decode(&s)?;
-                    let mut dict = s.dict.clone();
-                    dict.remove(b"Filter");
-                    dict.remove(b"DecodeParms");
-                    let mut plain = Stream::new(dict, data);
-                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        ObjectStream::new(&mut plain)
-                    }))
-                    .ok()
-                    .and_then(Result::ok)
-                    .map(|s| s.objects)
-                    .unwrap_or_default()
+                    Packed::new(&s.dict, data)
                 }
-                _ => BTreeMap::new(),
+                _ => Packed::default(),
             };
-            self.streams.insert(container, objects);
+            self.streams.insert(container, packed);
         }
-        Ok(self.streams[&container].get(&id).cloned())
+        Ok(self.streams[&container].object(id))
     }
 
     /// The number of pages: the page tree root's `/Count`, or its leaves counted when
@@ -540,17 +527,20 @@ impl<'s> Store<'s> {
         self.follow(todo, budget)
     }
 
-    /// Loads everything the trailer reaches (the overview reads every page and the
-    /// outline).
-    pub fn load_all(&mut self, budget: &mut Budget) -> Result<(), Fail> {
-        let todo = [b"Root".as_slice(), b"Info"]
-            .iter()
-            .filter_map(|k| self.trailer.get(k).ok().cloned())
-            .collect();
+    /// Loads the content streams of `page` (what its size and its operators are read
+    /// from), nothing else it refers to.
+    pub fn load_contents(&mut self, page: ObjectId, budget: &mut Budget) -> Result<(), Fail> {
+        let Some(d) = self.dict(page, budget)? else {
+            return Ok(());
+        };
+        let Ok(contents) = d.get(b"Contents") else {
+            return Ok(());
+        };
         let mut seen = HashSet::new();
-        self.closure(todo, &mut seen, &[], budget)
+        self.closure(vec![contents.clone()], &mut seen, &NOT_FOLLOWED, budget)
     }
 
+    /// Loads what `todo` reaches (other pages excepted), each object once a call.
     fn follow(&mut self, todo: Vec<Object>, budget: &mut Budget) -> Result<(), Fail> {
         let mut seen = std::mem::take(&mut self.followed);
         let done = self.closure(todo, &mut seen, &NOT_FOLLOWED, budget);
@@ -635,6 +625,67 @@ impl<'s> Store<'s> {
             return Ok(None);
         };
         self.resolve(&t.clone(), budget)
+    }
+}
+
+/// A decoded object stream: its objects' places, each parsed when asked for (what
+/// lopdf's `ObjectStream` reads, without parsing every object of the stream first).
+#[derive(Debug, Default)]
+struct Packed {
+    data: Vec<u8>,
+    /// Where each object starts in `data` (a number listed twice: the later place, as
+    /// lopdf reads it).
+    at: BTreeMap<u32, usize>,
+    /// Every start, sorted: an object ends where the next one starts.
+    starts: Vec<usize>,
+}
+
+impl Packed {
+    fn new(dict: &Dictionary, data: Vec<u8>) -> Packed {
+        let first = dict
+            .get(b"First")
+            .and_then(Object::as_i64)
+            .ok()
+            .and_then(|f| usize::try_from(f).ok());
+        let header = first
+            .and_then(|f| data.get(..f))
+            .and_then(|h| std::str::from_utf8(h).ok());
+        let (Some(first), Some(header)) = (first, header) else {
+            return Packed::default();
+        };
+        let numbers: Vec<Option<usize>> =
+            header.split_whitespace().map(|n| n.parse().ok()).collect();
+        let mut at = BTreeMap::new();
+        for pair in numbers.chunks_exact(2) {
+            let (Some(n), Some(off)) = (pair[0], pair[1]) else {
+                continue;
+            };
+            let (Ok(n), Some(start)) = (u32::try_from(n), first.checked_add(off)) else {
+                continue;
+            };
+            if start < data.len() {
+                at.insert(n, start);
+            }
+        }
+        let mut starts: Vec<usize> = at.values().copied().collect();
+        starts.sort_unstable();
+        Packed { data, at, starts }
+    }
+
+    /// Object `id` (generation 0: objects in streams have no other), parsed.
+    fn object(&self, id: ObjectId) -> Option<Object> {
+        if id.1 != 0 {
+            return None;
+        }
+        let &start = self.at.get(&id.0)?;
+        let end = match self.starts.binary_search(&start) {
+            Ok(i) => self.starts.get(i + 1).copied().unwrap_or(self.data.len()),
+            Err(_) => self.data.len(),
+        };
+        let mut wrapped = format!("{} 0 obj\n", id.0).into_bytes();
+        wrapped.extend_from_slice(&self.data[start..end]);
+        wrapped.extend_from_slice(b"\nendobj\n");
+        parse_object(&wrapped, id).ok()
     }
 }
 
