@@ -9,14 +9,11 @@ use pdf_extract::{MediaBox, OutputDev, OutputError, PlainTextOutput, Transform};
 
 use super::bounds::{self, Budget, Over};
 use super::charge;
-use super::learned;
+use super::learned::{self, Facts, Overview};
 use super::outline;
 use super::store::Store;
 use super::xref::Fail;
-use super::{
-    OutlineItem, PageContinuation, PageInfo, PageSelection, PdfLoading, PdfOptions, PdfPage,
-    PdfRead,
-};
+use super::{PageContinuation, PageInfo, PageSelection, PdfLoading, PdfOptions, PdfPage, PdfRead};
 use crate::cache::IndexCache;
 use crate::error::{escaped, Error, Result};
 use crate::source::Source;
@@ -110,8 +107,9 @@ fn parse(
         Fail::Io(e) => e,
         Fail::Objects(n) => objects(n),
     };
-    // The text of pages read before (with a cache): not extracted again.
-    let mut texts = BTreeMap::new();
+    // What an earlier read left (with a cache): the text of pages read before is not
+    // extracted again.
+    let mut facts = Facts::default();
     let mut overview = None;
     let mut opened = match options.loading {
         PdfLoading::WholeFile => whole(src, options, &mut budget, &over, &objects)?,
@@ -121,21 +119,18 @@ fn parse(
                 .and_then(|b| learned::decode(&b));
             match known {
                 // Every page asked for was read before: the file need not be parsed.
-                Some(k) if covers(&k, selection) => {
-                    texts = k.texts;
+                Some(k) if covers(&k.facts, selection) => {
+                    facts = k.facts;
                     Opened::Known {
-                        page_count: k.page_count.unwrap_or_default(),
-                        title: k.title,
+                        page_count: facts.page_count.unwrap_or_default(),
+                        title: facts.title.clone(),
                     }
                 }
                 known => {
-                    let (known, known_count, known_title) = match known {
-                        Some(k) => {
-                            texts = k.texts;
-                            (Some((k.table, k.pages)), k.page_count, k.title)
-                        }
-                        None => (None, None, None),
-                    };
+                    let known = known.map(|k| {
+                        facts = k.facts;
+                        (k.table, k.pages)
+                    });
                     let store = Store::open(
                         src,
                         &options.password,
@@ -148,14 +143,9 @@ fn parse(
                         PageSelection::All => "across its pages",
                         PageSelection::Range { .. } => "in its page tree",
                     };
-                    let (opened, ov) = on_demand(
-                        store,
-                        selection,
-                        cache.is_some(),
-                        (known_count, known_title),
-                        &mut budget,
-                    )
-                    .map_err(|f| fail(f, what))?;
+                    let (opened, ov) =
+                        on_demand(store, selection, cache.is_some(), &facts, &mut budget)
+                            .map_err(|f| fail(f, what))?;
                     overview = ov;
                     opened
                 }
@@ -179,6 +169,10 @@ fn parse(
             (start, end.unwrap_or(page_count).min(page_count))
         }
     };
+    let learned_overview = cache.is_some() && facts.overview.is_none() && overview.is_some();
+    if learned_overview {
+        facts.overview.clone_from(&overview);
+    }
     let (outline, page_info) = match (&opened, overview) {
         (_, Some(o)) => o,
         (Opened::Whole { doc, pages, .. }, None) if selection == PageSelection::All => {
@@ -197,7 +191,7 @@ fn parse(
     let mut truncated = None;
     let mut learned_text = false;
     for n in first..=last {
-        let mut page = match texts.get(&n) {
+        let mut page = match facts.texts.get(&n) {
             Some(p) => p.clone(),
             None => {
                 let what = format!("by page {n}");
@@ -216,13 +210,13 @@ fn parse(
                 let page = finish(n, text, doc, id, &content);
                 // Kept for the next read (never an encrypted file's text: the index
                 // directory would hold what the password protects).
-                let kept: usize = texts.values().map(|p: &PdfPage| p.text.len()).sum();
+                let kept: usize = facts.texts.values().map(|p| p.text.len()).sum();
                 if cache.is_some()
                     && matches!(opened, Opened::Lazy { .. })
                     && !encrypted
                     && kept + page.text.len() <= learned::MAX_TEXT
                 {
-                    texts.insert(n, page.clone());
+                    facts.texts.insert(n, page.clone());
                     learned_text = true;
                 }
                 page
@@ -253,9 +247,10 @@ fn parse(
         out.push(page);
     }
     if let (Some(cache), Opened::Lazy { store, title, .. }) = (cache, &opened) {
-        if store.learned || learned_text {
-            let bytes = store.learned_bytes(Some(page_count), title.as_ref(), &texts);
-            cache.keep_document(src, LEARNED, bytes);
+        if store.learned || learned_text || learned_overview {
+            facts.page_count = Some(page_count);
+            facts.title.clone_from(title);
+            cache.keep_document(src, LEARNED, store.learned_bytes(&facts));
         }
     }
     Ok(PdfRead {
@@ -278,7 +273,7 @@ fn parse(
 /// Whether what an earlier read learned answers `selection` without the file: the page
 /// count and the text of every page selected (a selection past the end is answered from
 /// the page count).
-fn covers(known: &learned::Learned, selection: PageSelection) -> bool {
+fn covers(known: &Facts, selection: PageSelection) -> bool {
     let (Some(count), PageSelection::Range { start, end }) = (known.page_count, selection) else {
         return false;
     };
@@ -293,62 +288,36 @@ fn on_demand<'s>(
     mut store: Store<'s>,
     selection: PageSelection,
     cached: bool,
-    known: (Option<u64>, Option<lopdf::Object>),
+    known: &Facts,
     budget: &mut Budget,
 ) -> Result<(Opened<'s>, Option<Overview>), Fail> {
-    let (known_count, known_title) = known;
+    let title = match known.page_count {
+        Some(_) => known.title.clone(),
+        None => store.info(budget).ok().flatten(),
+    };
     if selection == PageSelection::All {
         // The overview: the page tree, the outline and every page's content streams
         // (their size, whether they show text or draw images); a page's fonts and
         // resources only for the pages whose text is returned, and for those that draw
-        // an XObject (is it an image?).
-        let ids = store.all_pages(budget)?;
-        let numbers = (1u64..).zip(&ids).map(|(n, &id)| (id, n)).collect();
-        let catalog = store.root_dict(budget)?.unwrap_or_default();
-        let outline = outline::read(&mut store, &catalog, &numbers, budget)?;
-        let mut info = Vec::with_capacity(ids.len());
-        for (n, &id) in (1u64..).zip(&ids) {
-            budget.check_time()?;
-            store.load_contents(id, budget)?;
-            let mut content = Vec::new();
-            for c in store.doc.get_page_contents(id) {
-                content.extend(budget.stream(&store.doc, c)?);
-            }
-            let has_images = charge::paints_xobjects(&content) && {
-                store.load_page(id, budget)?;
-                charge::draws_images(&store.doc, id, &content)
-            };
-            info.push(PageInfo {
-                page: n,
-                content_bytes: content.len() as u64,
-                has_text: charge::shows_text(&content),
-                has_images,
-            });
-        }
-        if cached {
-            // Every page is known now: the next read of one goes straight to it.
-            store.pages = (1u64..).zip(ids.iter().copied()).collect();
-            store.learned = true;
-        }
-        let title = match known_count {
-            Some(_) => known_title,
-            None => store.info(budget).ok().flatten(),
+        // an XObject (is it an image?). An earlier overview's is taken as it was.
+        let overview = match &known.overview {
+            Some(o) if store.pages.len() == o.1.len() => o.clone(),
+            _ => overview(&mut store, cached, budget)?,
         };
         return Ok((
             Opened::Lazy {
                 store: Box::new(store),
-                page_count: ids.len() as u64,
+                page_count: overview.1.len() as u64,
                 title,
             },
-            Some((outline, info)),
+            Some(overview),
         ));
     }
-    let (page_count, title) = match known_count {
-        Some(n) => (n, known_title),
+    let page_count = match known.page_count {
+        Some(n) => n,
         None => {
             store.learned = true;
-            let n = store.page_count(budget)?;
-            (n, store.info(budget).ok().flatten())
+            store.page_count(budget)?
         }
     };
     Ok((
@@ -361,8 +330,38 @@ fn on_demand<'s>(
     ))
 }
 
-/// The outline and every page's [`PageInfo`], for a read without a page selection.
-type Overview = (Vec<OutlineItem>, Vec<PageInfo>);
+/// The outline and every page's size, read on demand.
+fn overview(store: &mut Store, cached: bool, budget: &mut Budget) -> Result<Overview, Fail> {
+    let ids = store.all_pages(budget)?;
+    let numbers = (1u64..).zip(&ids).map(|(n, &id)| (id, n)).collect();
+    let catalog = store.root_dict(budget)?.unwrap_or_default();
+    let outline = outline::read(store, &catalog, &numbers, budget)?;
+    let mut info = Vec::with_capacity(ids.len());
+    for (n, &id) in (1u64..).zip(&ids) {
+        budget.check_time()?;
+        store.load_contents(id, budget)?;
+        let mut content = Vec::new();
+        for c in store.doc.get_page_contents(id) {
+            content.extend(budget.stream(&store.doc, c)?);
+        }
+        let has_images = charge::paints_xobjects(&content) && {
+            store.load_page(id, budget)?;
+            charge::draws_images(&store.doc, id, &content)
+        };
+        info.push(PageInfo {
+            page: n,
+            content_bytes: content.len() as u64,
+            has_text: charge::shows_text(&content),
+            has_images,
+        });
+    }
+    if cached {
+        // Every page is known now: the next read of one goes straight to it.
+        store.pages = (1u64..).zip(ids.iter().copied()).collect();
+        store.learned = true;
+    }
+    Ok((outline, info))
+}
 
 /// A document opened for a read: parsed whole, or read on demand.
 enum Opened<'s> {

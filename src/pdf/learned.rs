@@ -15,7 +15,10 @@ use lopdf::xref::{Xref, XrefEntry, XrefType};
 use lopdf::{Dictionary, Object, ObjectId};
 
 use super::xref::{parse_dict, Rows, Section, Table};
-use super::PdfPage;
+use super::{OutlineItem, PageInfo, PdfPage};
+
+/// The outline and every page's [`PageInfo`], for a read without a page selection.
+pub(super) type Overview = (Vec<OutlineItem>, Vec<PageInfo>);
 
 /// The layout of the bytes; other versions are not read.
 const VERSION: u32 = 1;
@@ -35,23 +38,31 @@ pub(super) const MAX_BYTES: usize = 64 << 20;
 #[derive(Debug)]
 pub(super) struct Learned {
     pub table: Table,
+    /// The object of page `n`, for the pages read (or every page, after an overview).
+    pub pages: BTreeMap<u64, ObjectId>,
+    pub facts: Facts,
+}
+
+/// What a read found out of the document itself.
+#[derive(Debug, Default)]
+pub(super) struct Facts {
     pub page_count: Option<u64>,
     /// The document's title (the Info dictionary's `Title`, as stored).
     pub title: Option<Object>,
-    /// The object of page `n`, for the pages read (or every page, after an overview).
-    pub pages: BTreeMap<u64, ObjectId>,
     /// The text of the pages read, whole (never of an encrypted file).
     pub texts: BTreeMap<u64, PdfPage>,
+    /// The outline and every page's size, once an overview was read.
+    pub overview: Option<Overview>,
 }
 
 /// What a read learned, as bytes.
-pub(super) fn encode(
-    t: &Table,
-    page_count: Option<u64>,
-    title: Option<&Object>,
-    pages: &BTreeMap<u64, ObjectId>,
-    texts: &BTreeMap<u64, PdfPage>,
-) -> Vec<u8> {
+pub(super) fn encode(t: &Table, pages: &BTreeMap<u64, ObjectId>, facts: &Facts) -> Vec<u8> {
+    let Facts {
+        page_count,
+        title,
+        texts,
+        overview,
+    } = facts;
     let mut out = Vec::new();
     put32(&mut out, VERSION);
     put64(&mut out, WRITER.len() as u64);
@@ -117,6 +128,25 @@ pub(super) fn encode(
         out.push(u8::from(p.no_text) | u8::from(p.likely_scanned) << 1);
         put64(&mut out, p.text.len() as u64);
         out.extend_from_slice(p.text.as_bytes());
+    }
+    match overview {
+        None => out.push(0),
+        Some((outline, info)) => {
+            out.push(1);
+            put64(&mut out, outline.len() as u64);
+            for o in outline {
+                put32(&mut out, o.level);
+                put64(&mut out, o.page);
+                put64(&mut out, o.title.len() as u64);
+                out.extend_from_slice(o.title.as_bytes());
+            }
+            put64(&mut out, info.len() as u64);
+            for i in info {
+                put64(&mut out, i.page);
+                put64(&mut out, i.content_bytes);
+                out.push(u8::from(i.has_text) | u8::from(i.has_images) << 1);
+            }
+        }
     }
     out
 }
@@ -200,6 +230,38 @@ pub(super) fn decode(bytes: &[u8]) -> Option<Learned> {
         };
         texts.insert(page, p);
     }
+    let overview = match c.u8()? {
+        0 => None,
+        1 => {
+            let n = c.count(20)?;
+            let mut outline = Vec::with_capacity(n);
+            for _ in 0..n {
+                let level = c.u32()?;
+                let page = c.u64()?;
+                let len = c.count(1)?;
+                let title = std::str::from_utf8(c.take(len)?).ok()?.to_string();
+                outline.push(OutlineItem { level, title, page });
+            }
+            let n = c.count(17)?;
+            let mut info = Vec::with_capacity(n);
+            for _ in 0..n {
+                let page = c.u64()?;
+                let content_bytes = c.u64()?;
+                let flags = c.u8()?;
+                if flags > 3 {
+                    return None;
+                }
+                info.push(PageInfo {
+                    page,
+                    content_bytes,
+                    has_text: flags & 1 != 0,
+                    has_images: flags & 2 != 0,
+                });
+            }
+            Some((outline, info))
+        }
+        _ => return None,
+    };
     if !c.0.is_empty() {
         return None;
     }
@@ -212,10 +274,13 @@ pub(super) fn decode(bytes: &[u8]) -> Option<Learned> {
             scanned,
             object_streams,
         },
-        page_count,
-        title: extra.get(b"Title").ok().cloned(),
         pages,
-        texts,
+        facts: Facts {
+            page_count,
+            title: extra.get(b"Title").ok().cloned(),
+            texts,
+            overview,
+        },
     })
 }
 
@@ -402,7 +467,7 @@ mod tests {
     use lopdf::StringFormat;
 
     fn enc(l: &Learned) -> Vec<u8> {
-        encode(&l.table, l.page_count, l.title.as_ref(), &l.pages, &l.texts)
+        encode(&l.table, &l.pages, &l.facts)
     }
 
     fn sample() -> Learned {
@@ -447,23 +512,38 @@ mod tests {
                 scanned: false,
                 object_streams: vec![30],
             },
-            page_count: Some(12),
-            title: Some(Object::String(
-                "Ünïcode title".as_bytes().to_vec(),
-                StringFormat::Literal,
-            )),
             pages: BTreeMap::from([(1, (5, 0)), (12, (9, 1))]),
-            texts: BTreeMap::from([(
-                12,
-                PdfPage {
-                    page: 12,
-                    text: "Seite zwölf\n".into(),
-                    text_bytes: 13,
-                    cut: false,
-                    no_text: false,
-                    likely_scanned: false,
-                },
-            )]),
+            facts: Facts {
+                page_count: Some(12),
+                title: Some(Object::String(
+                    "Ünïcode title".as_bytes().to_vec(),
+                    StringFormat::Literal,
+                )),
+                overview: Some((
+                    vec![OutlineItem {
+                        level: 2,
+                        title: "Über".into(),
+                        page: 12,
+                    }],
+                    vec![PageInfo {
+                        page: 1,
+                        content_bytes: 99,
+                        has_text: true,
+                        has_images: true,
+                    }],
+                )),
+                texts: BTreeMap::from([(
+                    12,
+                    PdfPage {
+                        page: 12,
+                        text: "Seite zwölf\n".into(),
+                        text_bytes: 13,
+                        cut: false,
+                        no_text: false,
+                        likely_scanned: false,
+                    },
+                )]),
+            },
         }
     }
 
@@ -472,15 +552,16 @@ mod tests {
         let bytes = enc(&sample());
         let back = decode(&bytes).expect("decodes");
         assert_eq!(enc(&back), bytes);
-        assert_eq!(back.page_count, Some(12));
+        assert_eq!(back.facts.page_count, Some(12));
+        assert_eq!(back.facts.overview.as_ref().unwrap().0[0].title, "Über");
         assert_eq!(back.pages.get(&12), Some(&(9, 1)));
-        assert_eq!(back.texts[&12].text, "Seite zwölf\n");
+        assert_eq!(back.facts.texts[&12].text, "Seite zwölf\n");
         assert_eq!(
             back.table.trailer.get(b"Size").unwrap().as_i64().unwrap(),
             40
         );
         assert!(back.table.trailer.get(b"Odd name#/(x)").is_ok());
-        let Object::String(title, _) = back.title.unwrap() else {
+        let Object::String(title, _) = back.facts.title.unwrap() else {
             panic!("the title is a string");
         };
         assert_eq!(title, "Ünïcode title".as_bytes());

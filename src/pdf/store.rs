@@ -130,13 +130,8 @@ impl<'s> Store<'s> {
     }
 
     /// What this store knows for the next read of the file (see [`super::learned`]).
-    pub fn learned_bytes(
-        &self,
-        page_count: Option<u64>,
-        title: Option<&Object>,
-        texts: &BTreeMap<u64, super::PdfPage>,
-    ) -> Vec<u8> {
-        super::learned::encode(&self.table, page_count, title, &self.pages, texts)
+    pub fn learned_bytes(&self, facts: &super::learned::Facts) -> Vec<u8> {
+        super::learned::encode(&self.table, &self.pages, facts)
     }
 
     /// Whether the file is encrypted.
