@@ -59,6 +59,7 @@ fn sample_slot() -> u64 {
 }
 
 /// The slot what document readers learned is attached under.
+#[cfg(feature = "pdf")]
 fn document_slot() -> u64 {
     static SLOT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
     *SLOT.get_or_init(IndexCache::slot)
@@ -272,10 +273,15 @@ impl IndexCache {
     /// # Limits
     ///
     /// The checksum detects damage, not forgery: give the directory to one user (it is
-    /// created with mode 0700 and entries with 0600 on Unix). A forged entry cannot make
-    /// a read return bytes of another file, only wrong line numbers of the same file.
-    /// Only the index is stored; the classification (the first 8 KiB) and the landmark
-    /// blocks are recomputed by each process. A file that grew by appending is counted
+    /// created with mode 0700 and entries with 0600 on Unix). A forged line index cannot
+    /// make a read return bytes of another file, only wrong line numbers of the same
+    /// file; a forged PDF entry (below) can make a page read return text the file does
+    /// not hold. The landmark blocks are recomputed by each process.
+    ///
+    /// Besides line indexes, a PDF of 1 MiB or more read through a reader with this cache
+    /// leaves what the read learned (cross-reference data, page objects, outline, page
+    /// sizes, the text of the pages read; see [`crate::pdf::read_cached`]) in an entry of
+    /// its own beside the file's line index, under the same keys, checks and budget. A file that grew by appending is counted
     /// again from the start in a new process (within one process the cache extends it).
     /// Platforms without inode numbers (Windows) do not persist.
     ///
@@ -659,6 +665,7 @@ impl IndexCache {
         self.insert(&mut inner, key, entry);
     }
 
+    #[cfg(feature = "pdf")]
     /// What a document reader of `kind` (`"pdf"`) learned of the file of `src` and kept
     /// with [`IndexCache::keep_document`] (at most `max` bytes): from memory, else from the
     /// index directory (checked as line indexes are: identity, version, checksum; a stale
@@ -685,6 +692,7 @@ impl IndexCache {
         Some(payload)
     }
 
+    #[cfg(feature = "pdf")]
     /// Keeps what a document reader of `kind` learned of the file of `src` (its own
     /// bytes): with the file's entry in memory, and in the index directory when the cache
     /// has one and the file may be stored there (see [`IndexCache::with_dir`]).

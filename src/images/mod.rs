@@ -470,8 +470,8 @@ fn changed(
         feature: "images",
         message: format!(
             "The {} image {}: {what} needs the \"images\" feature of rangeread, which this \
-             build does not have. Build with --features images, or shrink the image first \
-             (e.g. `convert IN -resize {}x{} OUT`).",
+             build does not have. Build with --features images (the MCP server: --features \
+             documents), or shrink the image first (e.g. `convert IN -resize {}x{} OUT`).",
             format.name(),
             escaped(src.path()),
             target.width,

@@ -26,9 +26,17 @@
 //! [`Source`] (never mapped, never whole): page 1000 of a 2,415-page manual costs what
 //! page 1 does, and a PDF of any size can be read. Cross-reference data that is missing
 //! or points at the wrong bytes is rebuilt by a scan of the file, as poppler does. A
-//! read without a selection (every page's size and the outline) loads what the catalog
-//! reaches. [`PdfLoading::WholeFile`] parses every object first instead, as reads did
-//! before.
+//! read without a selection (the overview) reads the page tree, every page's content
+//! streams and the outline (bookmarks resolved through the name tree's `/Limits`), and
+//! fonts only for the pages whose text it returns. [`PdfLoading::WholeFile`] parses every
+//! object first instead, as reads did before.
+//!
+//! With an [`IndexCache`] ([`read_cached`], or a [`crate::Reader`] with a cache), what a
+//! read learned (the cross-reference data, page objects, page count, title, outline and
+//! page sizes, the text of the pages read; never an encrypted file's text) is kept for
+//! the next read of the same, unchanged file, in memory and in the cache's index
+//! directory: a second process reads a page without the cross-reference data, and a page
+//! read before without laying it out again.
 //!
 //! # Bounded work
 //!
@@ -440,8 +448,8 @@ pub fn read_cached(
             feature: "pdf",
             message: format!(
                 "{} is a PDF; reading its text needs the \"pdf\" feature of rangeread, which \
-                 this build does not have. Build with --features pdf, or extract the text with \
-                 `pdftotext -layout FILE -`.",
+                 this build does not have. Build with --features pdf (the MCP server: --features \
+                 documents), or extract the text with `pdftotext -layout FILE -`.",
                 crate::error::escaped(src.path())
             ),
         })

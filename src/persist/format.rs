@@ -214,18 +214,23 @@ pub(super) fn decode(
     Ok((e.parts, e.sample.to_vec()))
 }
 
+#[cfg(any(feature = "pdf", test))]
 /// The first bytes of an entry of what a document reader learned (beside line indexes).
 const DOC_MAGIC: &[u8; 8] = b"RRDOCIX\n";
 
+#[cfg(any(feature = "pdf", test))]
 /// The layout of document entries.
 const DOC_FORMAT_VERSION: u32 = 1;
 
+#[cfg(any(feature = "pdf", test))]
 /// The longest name of a document kind (`pdf`).
 const MAX_KIND: usize = 16;
 
+#[cfg(any(feature = "pdf", test))]
 /// Bytes of a document entry besides its variable fields.
 const DOC_FIXED: usize = 8 + 4 + 3 * 4 + 8 + 8;
 
+#[cfg(any(feature = "pdf", test))]
 /// The largest document entry a key and a payload of at most `max_payload` bytes make.
 pub(super) fn max_document_size(key: &PersistKey, max_payload: usize) -> usize {
     DOC_FIXED
@@ -235,6 +240,7 @@ pub(super) fn max_document_size(key: &PersistKey, max_payload: usize) -> usize {
         .saturating_add(max_payload)
 }
 
+#[cfg(any(feature = "pdf", test))]
 /// A document entry's bytes (what a reader of `kind` learned of the source of `key`):
 ///
 /// ```text
@@ -262,6 +268,7 @@ pub(super) fn encode_document(key: &PersistKey, kind: &str, payload: &[u8]) -> V
     out
 }
 
+#[cfg(any(feature = "pdf", test))]
 /// The payload of the document entry in `bytes`, if it is whole and describes the source
 /// of `key` as a reader of `kind` saw it.
 pub(super) fn decode_document<'a>(

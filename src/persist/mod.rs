@@ -57,10 +57,9 @@ use crate::source::Source;
 
 mod format;
 
-use format::{
-    decode, decode_document, encode, encode_document, max_document_size, max_entry_size, parse,
-    Reject,
-};
+use format::{decode, encode, max_entry_size, parse, Reject};
+#[cfg(feature = "pdf")]
+use format::{decode_document, encode_document, max_document_size};
 
 #[cfg(doc)]
 use crate::IndexCache;
@@ -169,6 +168,7 @@ fn file_name_of(identity: &[u8]) -> String {
 }
 
 /// The file name of what a document reader of `kind` stored for the source of `key`.
+#[cfg(feature = "pdf")]
 fn document_file_name(key: &PersistKey, kind: &str) -> String {
     format!(
         "{:032x}.{kind}.{EXT}",
@@ -380,6 +380,7 @@ impl IndexDir {
         }
     }
 
+    #[cfg(feature = "pdf")]
     /// What a document reader of `kind` (`pdf`) stored for `key`: its own bytes, at most
     /// `max_payload` of them, if the entry passes every check (see the module docs:
     /// stale and corrupt entries are removed). Kept beside the source's line index,
@@ -416,6 +417,7 @@ impl IndexDir {
         }
     }
 
+    #[cfg(feature = "pdf")]
     /// Writes what a document reader of `kind` learned of the source of `key`
     /// (atomically, as line indexes are written), then keeps the directory within its
     /// budget.
