@@ -3,7 +3,8 @@
 
 usage: compare_documents.py READ_BINARY PDF NOTEBOOK [RUNS] [BIG_PDF]
 
-PDF is R's 2,415-page reference manual: its pages 1, 1000 and 2415 (the last) are read;
+PDF is R's 2,415-page reference manual: its pages 1, 1000 and 2415 (the last) are read,
+and its overview (no page selection) against `mutool show PDF outline`;
 BIG_PDF, when given, is a PDF over 300 MiB (tests/documents/setup.sh --big) whose page 5
 is read. Each page is then read again with `--index-dir` (a new directory, where one read
 of the page before timing left what it learned): a second process's read of the page. With MCP_SERVER=PATH (the release `mcp_server`), page 1000 is also read through
@@ -57,6 +58,9 @@ def main():
          [exe, "--pages", str(n), pdf], ["pdftotext", "-f", str(n), "-l", str(n), pdf, "-"])
         for n in (1, 1000, last)
     ]
+    cases.append(("PDF overview (count, title, 1,426 bookmarks, every page's size, pages "
+                  "until the budget) vs mutool show outline",
+                  [exe, pdf], ["mutool", "show", pdf, "outline"]))
     if big:
         mib = os.path.getsize(big) / (1 << 20)
         cases.append((f"PDF page 5 of a {mib:.0f} MiB file vs pdftotext -f 5 -l 5",
@@ -67,7 +71,7 @@ def main():
     for label, ours, theirs in list(cases):
         again = ours[:1] + ["--index-dir", index] + ours[1:]
         subprocess.run(again, stdout=subprocess.DEVNULL, check=True)
-        cases.append((label.replace("PDF page", "PDF page, second read with --index-dir,"),
+        cases.append((label.replace("PDF ", "PDF, second read with --index-dir: ", 1),
                       again, theirs))
     cases += [
         (f"notebook cells {a}-{a + 9} of {ncells} (100 MB) vs jq '.cells[{a}:{a + 10}]'",

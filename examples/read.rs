@@ -47,8 +47,10 @@
 //!
 //! `--index-dir DIR` keeps line indexes of large files in DIR (created when missing, at
 //! most 256 MiB), so that the next run reading deep lines of the same unchanged file loads
-//! the index instead of counting lines (see `docs/persistent-index.md`). A DIR that cannot
-//! be created is reported on stderr and the read goes on without it.
+//! the index instead of counting lines (see `docs/persistent-index.md`), and what a read
+//! of a PDF learned (its cross-reference data, pages, outline, the text of the pages read),
+//! so that the next run reading the same PDF starts there. A DIR that cannot be created is
+//! reported on stderr and the read goes on without it.
 //!
 //! Exit status 0 on success; on error 1, `error: MESSAGE` on stderr, and with
 //! `--format json` also `{"error": MESSAGE, "kind": KIND}` on stdout.
@@ -141,7 +143,8 @@ options:
 PATH or --root may be s3://bucket/key (also gs://, az://, http(s)://) in a build with
 the object-store feature; credentials from AWS_* (GOOGLE_*, AZURE_*) variables.
   --no-summaries            skip the landmark search of partial reads
-  --index-dir DIR           keep line indexes of large files in DIR for later runs
+  --index-dir DIR           keep line indexes of large files (and what PDF reads
+                            learned) in DIR for later runs
   --max-landmarks N         at most N landmarks in a summary
   --landmark-window BYTES   how far around a read landmarks are searched
 documents (images, PDFs, notebooks):

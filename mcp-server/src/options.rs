@@ -88,7 +88,8 @@ usage: mcp_server [OPTIONS]
   --max-scan-bytes N       bytes of a file counted for line numbers in one call (default
                            4294967296, 4 GiB; 0: no limit); the count goes on in later calls
   --index-dir DIR          keep line indexes of large files in DIR (created if missing, at
-                           most 1 GiB) so that a restarted server does not count them again
+                           most 1 GiB) so that a restarted server does not count them again,
+                           and what reads of PDFs learned (pages, outline, page texts)
   -h, --help               print this help and exit
 ";
 
