@@ -731,3 +731,46 @@ fn an_outline_that_loops_through_its_siblings_and_its_name_tree_ends() {
         .collect();
     assert_eq!(got, [(1, "Named", 1), (1, "Äct", 1)]);
 }
+
+#[test]
+fn a_pdf_whose_objects_lie_past_4_gib_reads_them_where_they_are() {
+    use std::io::{Seek, SeekFrom, Write};
+    // The header, 4.5 GiB of nothing (a sparse file: no disk used), then the objects and
+    // a classic table whose 10-digit offsets do not fit in 32 bits.
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("past-4-gib.pdf");
+    let mut f = std::fs::File::create(&path).unwrap();
+    f.write_all(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n").unwrap();
+    let gap: u64 = (4 << 30) + (512 << 20);
+    f.seek(SeekFrom::Start(gap)).unwrap();
+    let content = b"BT /F1 24 Tf 72 700 Td (Read past four GiB) Tj ET";
+    let objects: Vec<Vec<u8>> = vec![
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R \
+           /Resources << /Font << /F1 5 0 R >> >> >>"
+            .to_vec(),
+        stream("", content),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_vec(),
+    ];
+    let mut tail = Vec::new();
+    let mut offsets = Vec::new();
+    for (i, body) in objects.iter().enumerate() {
+        offsets.push(gap + tail.len() as u64);
+        tail.extend(format!("{} 0 obj\n", i + 1).bytes());
+        tail.extend(body);
+        tail.extend(b"\nendobj\n");
+    }
+    let xref = gap + tail.len() as u64;
+    tail.extend(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).bytes());
+    for off in offsets {
+        assert!(off > u64::from(u32::MAX));
+        tail.extend(format!("{off:010} 00000 n \n").bytes());
+    }
+    tail.extend(format!("trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n").bytes());
+    f.write_all(&tail).unwrap();
+    drop(f);
+    let r = read(&path, "1").unwrap();
+    assert_eq!(r.page_count, 1);
+    assert_eq!(r.pages[0].text.trim(), "Read past four GiB");
+}

@@ -11,17 +11,16 @@
 
 use std::collections::BTreeMap;
 
-use lopdf::xref::{Xref, XrefEntry, XrefType};
 use lopdf::{Dictionary, Object, ObjectId};
 
-use super::xref::{parse_dict, Rows, Section, Table};
+use super::xref::{parse_dict, Entry, Parsed, Rows, Section, Table};
 use super::{OutlineItem, PageInfo, PdfPage};
 
 /// The outline and every page's [`PageInfo`], for a read without a page selection.
 pub(super) type Overview = (Vec<OutlineItem>, Vec<PageInfo>);
 
 /// The layout of the bytes; other versions are not read.
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 
 /// The crate that wrote them: page texts are its text extractor's, so another version's
 /// are not used.
@@ -96,8 +95,8 @@ pub(super) fn encode(t: &Table, pages: &BTreeMap<u64, ObjectId>, facts: &Facts) 
         match s {
             Section::Parsed(x) => {
                 out.push(0);
-                put64(&mut out, x.entries.len() as u64);
-                for (&n, e) in &x.entries {
+                put64(&mut out, x.len() as u64);
+                for (&n, e) in x {
                     put32(&mut out, n);
                     put_entry(&mut out, e);
                 }
@@ -187,10 +186,10 @@ pub(super) fn decode(bytes: &[u8]) -> Option<Learned> {
         sections.push(match c.u8()? {
             0 => {
                 let k = c.count(4 + 11)?;
-                let mut x = Xref::new(0, XrefType::CrossReferenceTable);
+                let mut x = Parsed::new();
                 for _ in 0..k {
                     let num = c.u32()?;
-                    x.entries.insert(num, c.entry()?);
+                    x.insert(num, c.entry()?);
                 }
                 Section::Parsed(x)
             }
@@ -293,17 +292,15 @@ fn put64(out: &mut Vec<u8>, v: u64) {
 }
 
 /// An entry in 11 bytes: kind, then two fields.
-fn put_entry(out: &mut Vec<u8>, e: &XrefEntry) {
+fn put_entry(out: &mut Vec<u8>, e: &Entry) {
     let (kind, a, b) = match *e {
-        XrefEntry::Free => (0, 0, 0),
-        XrefEntry::UnusableFree => (3, 0, 0),
-        XrefEntry::Normal { offset, generation } => (1, offset, u32::from(generation)),
-        XrefEntry::Compressed { container, index } => (2, container, u32::from(index)),
+        Entry::Free => (0, 0, 0),
+        Entry::Normal { offset, generation } => (1, offset, generation),
+        Entry::Compressed { container, index } => (2, u64::from(container), index),
     };
     out.push(kind);
-    put32(out, a);
-    put32(out, b);
-    out.extend_from_slice(&[0, 0]);
+    put64(out, a);
+    out.extend_from_slice(&b.to_le_bytes());
 }
 
 fn put_subsections(out: &mut Vec<u8>, subsections: &[(u32, u32, u64)]) {
@@ -360,20 +357,18 @@ impl<'a> Cursor<'a> {
         (n.checked_mul(size)? <= self.0.len()).then_some(n)
     }
 
-    fn entry(&mut self) -> Option<XrefEntry> {
+    fn entry(&mut self) -> Option<Entry> {
         let kind = self.u8()?;
-        let a = self.u32()?;
-        let b = u16::try_from(self.u32()?).ok()?;
-        self.take(2)?;
+        let a = self.u64()?;
+        let b = u16::from_le_bytes(self.take(2)?.try_into().ok()?);
         Some(match kind {
-            0 => XrefEntry::Free,
-            3 => XrefEntry::UnusableFree,
-            1 => XrefEntry::Normal {
+            0 => Entry::Free,
+            1 => Entry::Normal {
                 offset: a,
                 generation: b,
             },
-            2 => XrefEntry::Compressed {
-                container: a,
+            2 => Entry::Compressed {
+                container: u32::try_from(a).ok()?,
                 index: b,
             },
             _ => return None,
@@ -482,15 +477,22 @@ mod tests {
             ]),
         );
         trailer.set("Odd name#/(x)", Object::Real(0.5));
-        let mut parsed = Xref::new(0, XrefType::CrossReferenceTable);
-        parsed.entries.insert(
+        let mut parsed = Parsed::new();
+        parsed.insert(
             7,
-            XrefEntry::Compressed {
+            Entry::Compressed {
                 container: 30,
                 index: 2,
             },
         );
-        parsed.entries.insert(8, XrefEntry::Free);
+        parsed.insert(8, Entry::Free);
+        parsed.insert(
+            9,
+            Entry::Normal {
+                offset: 5 << 30,
+                generation: 1,
+            },
+        );
         let rows = Rows {
             data: vec![1, 0, 15, 0, 2, 0, 30, 1],
             w: [1, 2, 1],

@@ -1,11 +1,10 @@
 //! The cross-reference data rebuilt from the file itself, when the file's own is
 //! missing or points at the wrong bytes (as poppler reconstructs a broken file).
 
-use lopdf::xref::{Xref, XrefEntry, XrefType};
 use lopdf::{Dictionary, Object, ObjectId};
 
 use super::bounds::Budget;
-use super::xref::{parse_dict, parse_object, window, Fail, Section, Table};
+use super::xref::{parse_dict, parse_object, window, Entry, Fail, Parsed, Section, Table};
 use crate::source::Source;
 
 /// How many bytes of a file a scan reads at once.
@@ -17,7 +16,7 @@ const SCAN_CHUNK: u64 = 8 << 20;
 /// objects. The file is read once, in chunks, the clock looked at between them.
 pub(super) fn scan(src: &Source, base: u64, budget: &mut Budget) -> Result<Table, Fail> {
     let len = src.len();
-    let mut xref = Xref::new(0, XrefType::CrossReferenceTable);
+    let mut xref = Parsed::new();
     let mut trailers: Vec<u64> = Vec::new();
     let mut object_streams = Vec::new();
     let mut at = base;
@@ -37,15 +36,13 @@ pub(super) fn scan(src: &Source, base: u64, budget: &mut Budget) -> Result<Table
                 if memchr::memmem::find(dict, b"/ObjStm").is_some() {
                     object_streams.push(id.0);
                 }
-                if let Ok(offset) = u32::try_from(offset) {
-                    xref.insert(
-                        id.0,
-                        XrefEntry::Normal {
-                            offset,
-                            generation: id.1,
-                        },
-                    );
-                }
+                xref.insert(
+                    id.0,
+                    Entry::Normal {
+                        offset,
+                        generation: id.1,
+                    },
+                );
             }
         }
         for k in memchr::memmem::find_iter(&bytes[..limit], b"trailer") {
@@ -53,7 +50,7 @@ pub(super) fn scan(src: &Source, base: u64, budget: &mut Budget) -> Result<Table
         }
         at = end;
     }
-    let entries = xref.entries.len() as u64;
+    let entries = xref.len() as u64;
     let mut table = Table {
         sections: Vec::new(),
         trailer: Dictionary::new(),
@@ -75,13 +72,10 @@ pub(super) fn scan(src: &Source, base: u64, budget: &mut Budget) -> Result<Table
     }
     // No trailer: a cross-reference stream's dictionary, or the catalog itself.
     let ids: Vec<(ObjectId, u64)> = xref
-        .entries
         .iter()
         .rev()
         .filter_map(|(&n, e)| match e {
-            XrefEntry::Normal { offset, generation } => {
-                Some(((n, *generation), u64::from(*offset)))
-            }
+            Entry::Normal { offset, generation } => Some(((n, *generation), *offset)),
             _ => None,
         })
         .collect();

@@ -14,12 +14,11 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use lopdf::encryption::{decrypt_object, EncryptionState};
-use lopdf::xref::XrefEntry;
 use lopdf::{Dictionary, Document, Object, ObjectId, Stream};
 
 use super::bounds::Budget;
 use super::scan;
-use super::xref::{self, parse_object, window, Fail, Table};
+use super::xref::{self, parse_object, window, Entry, Fail, Table};
 use crate::source::Source;
 
 /// The most objects one fetch goes through (an object in an object stream whose
@@ -244,10 +243,10 @@ impl<'s> Store<'s> {
 
     fn fetch_entry(&mut self, id: ObjectId, budget: &mut Budget) -> Result<Option<Object>, Fail> {
         match self.table.entry(self.src, id.0)? {
-            Some(XrefEntry::Normal { offset, generation }) if generation == id.1 => {
-                self.normal(id, u64::from(offset), budget)
+            Some(Entry::Normal { offset, generation }) if generation == id.1 => {
+                self.normal(id, offset, budget)
             }
-            Some(XrefEntry::Compressed { container, .. }) if id.1 == 0 => {
+            Some(Entry::Compressed { container, .. }) if id.1 == 0 => {
                 self.compressed(id, container, budget)
             }
             None if id.1 == 0 => self.search_streams(id, budget),
@@ -266,7 +265,7 @@ impl<'s> Store<'s> {
             self.compressed((0, u16::MAX), container, budget)?;
             let found: Vec<u32> = self.streams[&container].at.keys().copied().collect();
             for n in found {
-                let e = XrefEntry::Compressed {
+                let e = Entry::Compressed {
                     container,
                     index: 0,
                 };

@@ -12,7 +12,7 @@
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashSet};
 
-use lopdf::xref::{Xref, XrefEntry, XrefType};
+use lopdf::xref::XrefEntry;
 use lopdf::{Dictionary, Document, Object, ObjectId, Reader};
 
 use super::bounds::{Budget, Over};
@@ -46,11 +46,26 @@ impl From<crate::error::Error> for Fail {
     }
 }
 
+/// Where an object is (lopdf's `XrefEntry`, with 64-bit offsets: lopdf's are 32-bit,
+/// which would end every PDF at 4 GiB).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Entry {
+    /// Not in use.
+    Free,
+    /// At `offset` from the file's header, with its generation.
+    Normal { offset: u64, generation: u16 },
+    /// Object `index` of the object stream `container`.
+    Compressed { container: u32, index: u16 },
+}
+
+/// Entries read out, by object number.
+pub(super) type Parsed = BTreeMap<u32, Entry>;
+
 /// One cross-reference section, newest first in [`Table::sections`].
 #[derive(Debug)]
 pub(super) enum Section {
     /// Entries read out (a scan's, a table whose entries are not 20 bytes).
-    Parsed(Xref),
+    Parsed(Parsed),
     /// A cross-reference stream's rows, decoded: an entry is read out when it is looked
     /// up.
     Rows(Rows),
@@ -75,7 +90,7 @@ pub(super) struct Rows {
 }
 
 impl Rows {
-    fn get(&self, n: u32) -> Option<XrefEntry> {
+    fn get(&self, n: u32) -> Option<Entry> {
         let &(first, _, row0) = self
             .index
             .iter()
@@ -93,12 +108,12 @@ impl Rows {
         let a = field(w0, w1);
         let b = field(w0 + w1, w2);
         match kind {
-            0 => Some(XrefEntry::Free),
-            1 => Some(XrefEntry::Normal {
-                offset: u32::try_from(a).ok()?,
+            0 => Some(Entry::Free),
+            1 => Some(Entry::Normal {
+                offset: a,
                 generation: b as u16,
             }),
-            2 => Some(XrefEntry::Compressed {
+            2 => Some(Entry::Compressed {
                 container: u32::try_from(a).ok()?,
                 index: b as u16,
             }),
@@ -136,12 +151,12 @@ pub(super) struct Table {
 
 impl Table {
     /// The entry of object number `n`: from the newest section that lists it.
-    pub fn entry(&self, src: &Source, n: u32) -> Result<Option<XrefEntry>, Fail> {
+    pub fn entry(&self, src: &Source, n: u32) -> Result<Option<Entry>, Fail> {
         for s in &self.sections {
             match s {
                 Section::Parsed(x) => {
-                    if let Some(e) = x.get(n) {
-                        return Ok(Some(e.clone()));
+                    if let Some(&e) = x.get(&n) {
+                        return Ok(Some(e));
                     }
                 }
                 Section::Rows(r) => {
@@ -164,7 +179,7 @@ impl Table {
                         None => None,
                     };
                     match (own, stream.as_ref().and_then(|r| r.get(n))) {
-                        (Some(XrefEntry::Free) | None, Some(e)) => return Ok(Some(e.clone())),
+                        (Some(Entry::Free) | None, Some(e)) => return Ok(Some(e)),
                         (Some(e), _) => return Ok(Some(e)),
                         (None, None) => {}
                     }
@@ -175,19 +190,18 @@ impl Table {
     }
 
     /// Adds entries found later (objects of the object streams a scan found).
-    pub fn insert(&mut self, n: u32, e: XrefEntry) {
+    pub fn insert(&mut self, n: u32, e: Entry) {
         if !matches!(self.sections.first(), Some(Section::Parsed(_))) {
-            let x = Xref::new(0, XrefType::CrossReferenceTable);
-            self.sections.insert(0, Section::Parsed(x));
+            self.sections.insert(0, Section::Parsed(Parsed::new()));
         }
         if let Some(Section::Parsed(x)) = self.sections.first_mut() {
-            x.entries.entry(n).or_insert(e);
+            x.entry(n).or_insert(e);
         }
     }
 }
 
 /// A 20-byte table entry (`oooooooooo ggggg n` and its end of line).
-fn entry20(b: &[u8]) -> Option<XrefEntry> {
+fn entry20(b: &[u8]) -> Option<Entry> {
     let digits = |r: std::ops::Range<usize>| -> Option<u64> {
         let t = b.get(r)?;
         t.iter()
@@ -200,11 +214,11 @@ fn entry20(b: &[u8]) -> Option<XrefEntry> {
     let offset = digits(0..10)?;
     let generation = digits(11..16)?;
     match b[17] {
-        b'n' => Some(XrefEntry::Normal {
-            offset: u32::try_from(offset).ok()?,
+        b'n' => Some(Entry::Normal {
+            offset,
             generation: u16::try_from(generation).ok()?,
         }),
-        b'f' => Some(XrefEntry::Free),
+        b'f' => Some(Entry::Free),
         _ => None,
     }
 }
@@ -328,9 +342,9 @@ pub(super) fn sections(src: &Source, base: u64, budget: &mut Budget) -> Result<T
                         },
                         Section::Parsed(mut x) => {
                             for n in more.numbers() {
-                                if matches!(x.get(n), None | Some(XrefEntry::Free)) {
+                                if matches!(x.get(&n), None | Some(Entry::Free)) {
                                     if let Some(e) = more.get(n) {
-                                        x.entries.insert(n, e);
+                                        x.insert(n, e);
                                     }
                                 }
                             }
@@ -358,7 +372,7 @@ pub(super) fn sections(src: &Source, base: u64, budget: &mut Budget) -> Result<T
     let entries = list
         .iter()
         .map(|s| match s {
-            Section::Parsed(x) => x.entries.len() as u64,
+            Section::Parsed(x) => x.len() as u64,
             Section::Rows(r) => r.len(),
             Section::Table {
                 subsections,
@@ -411,7 +425,7 @@ fn section(src: &Source, at: u64, budget: &mut Budget) -> Result<(Section, Dicti
 fn table(src: &Source, mut at: u64) -> Result<(Section, Dictionary), Fail> {
     let bad = |m: &str| Fail::Bad(format!("its cross-reference table {m}"));
     let mut subsections = Vec::new();
-    let mut parsed = Xref::new(0, XrefType::CrossReferenceTable);
+    let mut parsed = Parsed::new();
     loop {
         let head = window(src, at, at.saturating_add(256))?;
         let skip = head.iter().take_while(|c| c.is_ascii_whitespace()).count();
@@ -452,7 +466,7 @@ fn table(src: &Source, mut at: u64) -> Result<(Section, Dictionary), Fail> {
     let bytes = window(src, at, at.saturating_add(64 << 10))?;
     let end = memchr::memmem::find(&bytes, b"startxref").unwrap_or(bytes.len());
     let dict = parse_dict(&bytes[..end]).map_err(Fail::Bad)?;
-    let section = if parsed.entries.is_empty() {
+    let section = if parsed.is_empty() {
         Section::Table {
             subsections,
             stream: None,
@@ -473,7 +487,7 @@ fn read_entries(
     at: u64,
     first: u32,
     count: u32,
-    into: &mut Xref,
+    into: &mut Parsed,
 ) -> Result<u64, Fail> {
     let bad = |m: &str| Fail::Bad(format!("its cross-reference table {m}"));
     let bytes = window(src, at, at.saturating_add(21 * u64::from(count) + 64))?;
@@ -494,18 +508,16 @@ fn read_entries(
             return Err(bad("ends early"));
         };
         let entry = match kind.first() {
-            Some(b'n') => XrefEntry::Normal {
-                offset: num(off)
-                    .and_then(|o| u32::try_from(o).ok())
-                    .ok_or_else(|| bad("has a bad offset"))?,
+            Some(b'n') => Entry::Normal {
+                offset: num(off).ok_or_else(|| bad("has a bad offset"))?,
                 generation: num(generation)
                     .and_then(|g| u16::try_from(g).ok())
                     .unwrap_or(0),
             },
-            Some(b'f') => XrefEntry::Free,
+            Some(b'f') => Entry::Free,
             _ => return Err(bad("has a bad entry")),
         };
-        into.entries.entry(first.saturating_add(i)).or_insert(entry);
+        into.entry(first.saturating_add(i)).or_insert(entry);
     }
     Ok(at + pos as u64)
 }
@@ -642,14 +654,14 @@ mod tests {
     fn table_entries_are_read_from_their_20_bytes() {
         assert!(matches!(
             entry20(b"0000012345 00002 n\r\n"),
-            Some(XrefEntry::Normal {
+            Some(Entry::Normal {
                 offset: 12345,
                 generation: 2
             })
         ));
         assert!(matches!(
             entry20(b"0000000000 65535 f \n"),
-            Some(XrefEntry::Free)
+            Some(Entry::Free)
         ));
         // 19-byte entries (a writer's mistake) are not taken for 20-byte ones.
         assert!(entry20(b"000012345 00000 n \n0").is_none());
