@@ -556,6 +556,11 @@ impl IndexCache {
             .attachment::<Arc<[u8]>>(src, sample_slot(), false)
             .map(|(s, _)| s);
         let stored = disk.store(&key, index, sample.as_deref().unwrap_or_default());
+        self.count_store(stored);
+    }
+
+    /// Counts what a write to the index directory did.
+    fn count_store(&self, stored: Stored) {
         let mut inner = self.lock();
         let s = &mut inner.stats;
         match stored {
@@ -707,16 +712,7 @@ impl IndexCache {
             return;
         };
         let stored = disk.store_document(&key, kind, &payload);
-        let mut inner = self.lock();
-        let s = &mut inner.stats;
-        match stored {
-            Stored::Skipped => {}
-            Stored::Written { evicted } => {
-                s.written += 1;
-                s.dir_evicted += evicted;
-            }
-            Stored::Failed => s.write_failures += 1,
-        }
+        self.count_store(stored);
     }
 
     /// The first bytes of `src` (its classification sample) when the cache keeps them:

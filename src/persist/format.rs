@@ -230,7 +230,7 @@ const MAX_KIND: usize = 16;
 /// Bytes of a document entry besides its variable fields.
 const DOC_FIXED: usize = 8 + 4 + 3 * 4 + 8 + 8;
 
-#[cfg(any(feature = "pdf", test))]
+#[cfg(feature = "pdf")]
 /// The largest document entry a key and a payload of at most `max_payload` bytes make.
 pub(super) fn max_document_size(key: &PersistKey, max_payload: usize) -> usize {
     DOC_FIXED
