@@ -11,11 +11,7 @@ use super::bounds::{Budget, Over};
 /// as often as it draws it (`super::xobjects`, which also refuses cycles); returns the
 /// content (for the page table's text and image checks).
 pub(super) fn page(doc: &Document, page: ObjectId, budget: &mut Budget) -> Result<Vec<u8>, Over> {
-    budget.check_time()?;
-    let mut content = Vec::new();
-    for id in doc.get_page_contents(page) {
-        content.extend(budget.stream(doc, id)?);
-    }
+    let content = contents(doc, page, budget)?;
     let resources = doc.get_page_resources(page).ok();
     let mut dicts: Vec<&lopdf::Dictionary> = Vec::new();
     if let Some((own, inherited)) = resources {
@@ -41,6 +37,20 @@ pub(super) fn page(doc: &Document, page: ObjectId, budget: &mut Budget) -> Resul
         }
     }
     super::xobjects::walk(doc, &content, dicts.first().copied(), budget)?;
+    Ok(content)
+}
+
+/// The content streams of `page`, decoded and charged, one after another.
+pub(super) fn contents(
+    doc: &Document,
+    page: ObjectId,
+    budget: &mut Budget,
+) -> Result<Vec<u8>, Over> {
+    budget.check_time()?;
+    let mut content = Vec::new();
+    for id in doc.get_page_contents(page) {
+        content.extend(budget.stream(doc, id)?);
+    }
     Ok(content)
 }
 

@@ -190,6 +190,7 @@ fn parse(
     let mut used = 0u64;
     let mut truncated = None;
     let mut learned_text = false;
+    let mut kept: usize = facts.texts.values().map(|p| p.text.len()).sum();
     for n in first..=last {
         let mut page = match facts.texts.get(&n) {
             Some(p) => p.clone(),
@@ -210,12 +211,12 @@ fn parse(
                 let page = finish(n, text, doc, id, &content);
                 // Kept for the next read (never an encrypted file's text: the index
                 // directory would hold what the password protects).
-                let kept: usize = facts.texts.values().map(|p| p.text.len()).sum();
                 if cache.is_some()
                     && matches!(opened, Opened::Lazy { .. })
                     && !encrypted
                     && kept + page.text.len() <= learned::MAX_TEXT
                 {
+                    kept += page.text.len();
                     facts.texts.insert(n, page.clone());
                     learned_text = true;
                 }
@@ -338,22 +339,13 @@ fn overview(store: &mut Store, cached: bool, budget: &mut Budget) -> Result<Over
     let outline = outline::read(store, &catalog, &numbers, budget)?;
     let mut info = Vec::with_capacity(ids.len());
     for (n, &id) in (1u64..).zip(&ids) {
-        budget.check_time()?;
         store.load_contents(id, budget)?;
-        let mut content = Vec::new();
-        for c in store.doc.get_page_contents(id) {
-            content.extend(budget.stream(&store.doc, c)?);
-        }
+        let content = charge::contents(&store.doc, id, budget)?;
         let has_images = charge::paints_xobjects(&content) && {
             store.load_page(id, budget)?;
             charge::draws_images(&store.doc, id, &content)
         };
-        info.push(PageInfo {
-            page: n,
-            content_bytes: content.len() as u64,
-            has_text: charge::shows_text(&content),
-            has_images,
-        });
+        info.push(page_info(n, &content, has_images));
     }
     if cached {
         // Every page is known now: the next read of one goes straight to it.
@@ -537,19 +529,21 @@ fn page_table(
 ) -> Result<Vec<PageInfo>, Over> {
     let mut out = Vec::with_capacity(pages.len());
     for (&n, &id) in pages {
-        budget.check_time()?;
-        let mut content = Vec::new();
-        for c in doc.get_page_contents(id) {
-            content.extend(budget.stream(doc, c)?);
-        }
-        out.push(PageInfo {
-            page: u64::from(n),
-            content_bytes: content.len() as u64,
-            has_text: charge::shows_text(&content),
-            has_images: charge::draws_images(doc, id, &content),
-        });
+        let content = charge::contents(doc, id, budget)?;
+        let has_images = charge::draws_images(doc, id, &content);
+        out.push(page_info(u64::from(n), &content, has_images));
     }
     Ok(out)
+}
+
+/// What the page table says of page `n`, whose content is `content`.
+fn page_info(n: u64, content: &[u8], has_images: bool) -> PageInfo {
+    PageInfo {
+        page: n,
+        content_bytes: content.len() as u64,
+        has_text: charge::shows_text(content),
+        has_images,
+    }
 }
 
 enum PageError {

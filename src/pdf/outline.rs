@@ -108,7 +108,7 @@ pub(super) fn read(
         };
         let title = match d.get(b"Title") {
             Ok(t) => objects
-                .resolve(&t.clone(), budget)?
+                .resolve(t, budget)?
                 .and_then(|t| lopdf::decode_text_string(&t).ok())
                 .unwrap_or_default(),
             Err(_) => String::new(),
@@ -195,27 +195,18 @@ fn lookup(
     key: &[u8],
     budget: &mut Budget,
 ) -> Result<Option<Object>, Fail> {
-    let mut todo = vec![(Object::Dictionary(root.clone()), 0usize)];
+    let mut todo = vec![(root.clone(), 0usize)];
     let mut seen = HashSet::new();
     let mut nodes = 0usize;
-    while let Some((node, depth)) = todo.pop() {
-        if let Object::Reference(id) = node {
-            if !seen.insert(id) {
-                continue;
-            }
-        }
+    while let Some((d, depth)) = todo.pop() {
         nodes += 1;
         if nodes > MAX_TREE_NODES || depth > MAX_TREE_DEPTH {
             break;
         }
-        let Some(Object::Dictionary(d)) = objects.resolve(&node, budget)? else {
-            continue;
-        };
         if let Some(Object::Array(names)) = d
             .get(b"Names")
             .ok()
-            .cloned()
-            .map(|n| objects.resolve(&n, budget))
+            .map(|n| objects.resolve(n, budget))
             .transpose()?
             .flatten()
         {
@@ -226,7 +217,7 @@ fn lookup(
             }
         }
         let kids = match d.get(b"Kids") {
-            Ok(k) => match objects.resolve(&k.clone(), budget)? {
+            Ok(k) => match objects.resolve(k, budget)? {
                 Some(Object::Array(a)) => a,
                 _ => continue,
             },
@@ -234,18 +225,23 @@ fn lookup(
         };
         // In reverse, so that the first kid that may hold the key is looked at first.
         for kid in kids.into_iter().rev() {
-            let holds = match dict(objects, Some(&kid), budget)? {
-                Some(k) => match k.get(b"Limits").and_then(Object::as_array) {
-                    Ok(l) if l.len() == 2 => match (string(&l[0]), string(&l[1])) {
-                        (Some(lo), Some(hi)) => lo <= key && key <= hi,
-                        _ => true,
-                    },
+            if let Object::Reference(id) = kid {
+                if !seen.insert(id) {
+                    continue;
+                }
+            }
+            let Some(k) = dict(objects, Some(&kid), budget)? else {
+                continue;
+            };
+            let holds = match k.get(b"Limits").and_then(Object::as_array) {
+                Ok(l) if l.len() == 2 => match (string(&l[0]), string(&l[1])) {
+                    (Some(lo), Some(hi)) => lo <= key && key <= hi,
                     _ => true,
                 },
-                None => false,
+                _ => true,
             };
             if holds {
-                todo.push((kid, depth + 1));
+                todo.push((k, depth + 1));
             }
         }
     }

@@ -18,7 +18,7 @@ use lopdf::{Dictionary, Document, Object, ObjectId, Stream};
 
 use super::bounds::Budget;
 use super::scan;
-use super::xref::{self, parse_object, window, Entry, Fail, Table};
+use super::xref::{self, parse_direct, parse_object, window, Entry, Fail, Table};
 use crate::source::Source;
 
 /// The most objects one fetch goes through (an object in an object stream whose
@@ -676,10 +676,7 @@ impl Packed {
             Ok(i) => self.starts.get(i + 1).copied().unwrap_or(self.data.len()),
             Err(_) => self.data.len(),
         };
-        let mut wrapped = format!("{} 0 obj\n", id.0).into_bytes();
-        wrapped.extend_from_slice(&self.data[start..end]);
-        wrapped.extend_from_slice(b"\nendobj\n");
-        parse_object(&wrapped, id).ok()
+        parse_direct(&self.data[start..end], id).ok()
     }
 }
 

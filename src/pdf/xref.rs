@@ -266,12 +266,18 @@ pub(super) fn parse_object(bytes: &[u8], id: ObjectId) -> Result<Object, String>
     .map_err(|e| format!("object {} {}: {e}", id.0, id.1))
 }
 
-/// A dictionary written out in `bytes` (a trailer's), through lopdf's parser.
-pub(super) fn parse_dict(bytes: &[u8]) -> Result<Dictionary, String> {
-    let mut wrapped = b"0 0 obj\n".to_vec();
+/// The object written out in `bytes` without its `N G obj` header (a trailer, an
+/// object of an object stream), through lopdf's parser, as object `id`.
+pub(super) fn parse_direct(bytes: &[u8], id: ObjectId) -> Result<Object, String> {
+    let mut wrapped = format!("{} {} obj\n", id.0, id.1).into_bytes();
     wrapped.extend_from_slice(bytes);
     wrapped.extend_from_slice(b"\nendobj\n");
-    match parse_object(&wrapped, (0, 0))? {
+    parse_object(&wrapped, id)
+}
+
+/// A dictionary written out in `bytes` (a trailer's), through lopdf's parser.
+pub(super) fn parse_dict(bytes: &[u8]) -> Result<Dictionary, String> {
+    match parse_direct(bytes, (0, 0))? {
         Object::Dictionary(d) => Ok(d),
         _ => Err("the trailer is not a dictionary".into()),
     }

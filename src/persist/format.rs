@@ -137,20 +137,33 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// The entry in `bytes`, if it is whole: magic, format version, checksum and field
-/// lengths checked; what it describes is not.
-pub(super) fn parse(bytes: &[u8]) -> Result<Entry<'_>, Reject> {
-    if bytes.len() < FIXED || &bytes[..8] != MAGIC {
+/// The fields of an entry of at least `fixed` bytes that starts with `magic` and the
+/// format version `version`, after both, its checksum verified (the checksum's 8 bytes
+/// left out).
+fn body<'a>(
+    bytes: &'a [u8],
+    magic: &[u8; 8],
+    fixed: usize,
+    version: u32,
+) -> Result<Cursor<'a>, Reject> {
+    if bytes.len() < fixed || &bytes[..8] != magic {
         return Err(Reject::Corrupt);
     }
     let (body, sum) = bytes.split_at(bytes.len() - 8);
     let mut c = Cursor(&body[8..]);
-    if c.u32()? != FORMAT_VERSION {
+    if c.u32()? != version {
         return Err(Reject::Foreign);
     }
     if xxhash_rust::xxh3::xxh3_64(body).to_le_bytes() != sum {
         return Err(Reject::Corrupt);
     }
+    Ok(c)
+}
+
+/// The entry in `bytes`, if it is whole: magic, format version, checksum and field
+/// lengths checked; what it describes is not.
+pub(super) fn parse(bytes: &[u8]) -> Result<Entry<'_>, Reject> {
+    let mut c = body(bytes, MAGIC, FIXED, FORMAT_VERSION)?;
     let flags = c.u32()?;
     let [block, len, scanned, newlines, text_start] =
         [c.u64()?, c.u64()?, c.u64()?, c.u64()?, c.u64()?];
@@ -276,17 +289,7 @@ pub(super) fn decode_document<'a>(
     key: &PersistKey,
     kind: &str,
 ) -> Result<&'a [u8], Reject> {
-    if bytes.len() < DOC_FIXED || &bytes[..8] != DOC_MAGIC {
-        return Err(Reject::Corrupt);
-    }
-    let (body, sum) = bytes.split_at(bytes.len() - 8);
-    let mut c = Cursor(&body[8..]);
-    if c.u32()? != DOC_FORMAT_VERSION {
-        return Err(Reject::Foreign);
-    }
-    if xxhash_rust::xxh3::xxh3_64(body).to_le_bytes() != sum {
-        return Err(Reject::Corrupt);
-    }
+    let mut c = body(bytes, DOC_MAGIC, DOC_FIXED, DOC_FORMAT_VERSION)?;
     let kind_len = c.len(MAX_KIND)?;
     let id_len = c.len(MAX_IDENTITY)?;
     let ver_len = c.len(MAX_VERSION)?;

@@ -282,39 +282,46 @@ impl IndexDir {
     /// blocks, if there is one that passes every check.
     pub(crate) fn load(&self, key: &PersistKey, len: u64, block: u64) -> Loaded {
         let path = self.dir.join(key.file_name());
-        let Some(mut file) = open_entry(&path) else {
-            return Loaded::Absent;
-        };
-        let max = max_entry_size(key, len, block);
-        let mut bytes = Vec::new();
-        if (&mut file)
-            .take(max as u64 + 1)
-            .read_to_end(&mut bytes)
-            .is_err()
-        {
-            return Loaded::Rejected;
-        }
-        let verdict = if bytes.len() > max {
-            Err(Reject::Corrupt)
-        } else {
-            decode(&bytes, key, len, block).and_then(|(parts, sample)| {
-                let index = LineIndex::from_parts(parts).ok_or(Reject::Corrupt)?;
-                Ok((index, sample))
-            })
-        };
-        match verdict {
-            Ok((index, sample)) => {
-                // Renews the entry for the least-recently-used order of the budget.
-                let _ = file.set_modified(SystemTime::now());
+        let found = self.load_entry(&path, max_entry_size(key, len, block), |bytes| {
+            let (parts, sample) = decode(bytes, key, len, block)?;
+            let index = LineIndex::from_parts(parts).ok_or(Reject::Corrupt)?;
+            Ok((index, sample))
+        });
+        match found {
+            None => Loaded::Absent,
+            Some(Ok((index, sample))) => {
                 self.remember(key, index.scanned());
                 Loaded::Index(index, sample)
             }
-            Err(Reject::Foreign) => Loaded::Rejected,
-            Err(Reject::Stale | Reject::Corrupt) => {
-                remove_if_same(&file, &path);
-                Loaded::Rejected
-            }
+            Some(Err(_)) => Loaded::Rejected,
         }
+    }
+
+    /// The entry at `path` (at most `max` bytes) as `decode` reads it, or `None` when
+    /// there is none. An entry used is renewed for the least-recently-used order of the
+    /// budget; a stale or corrupt one is removed; one of another owner, or that cannot be
+    /// read, is left alone.
+    fn load_entry<T>(
+        &self,
+        path: &Path,
+        max: usize,
+        decode: impl FnOnce(&[u8]) -> Result<T, Reject>,
+    ) -> Option<Result<T, Reject>> {
+        let mut file = open_entry(path)?;
+        let mut bytes = Vec::new();
+        let verdict = match (&mut file).take(max as u64 + 1).read_to_end(&mut bytes) {
+            Err(_) => Err(Reject::Foreign),
+            Ok(_) if bytes.len() > max => Err(Reject::Corrupt),
+            Ok(_) => decode(&bytes),
+        };
+        match verdict {
+            Ok(_) => {
+                let _ = file.set_modified(SystemTime::now());
+            }
+            Err(Reject::Foreign) => {}
+            Err(Reject::Stale | Reject::Corrupt) => remove_if_same(&file, path),
+        }
+        Some(verdict)
     }
 
     /// The length and version of the source stored under `identity`, from an entry that
@@ -392,29 +399,11 @@ impl IndexDir {
         max_payload: usize,
     ) -> Option<Vec<u8>> {
         let path = self.dir.join(document_file_name(key, kind));
-        let mut file = open_entry(&path)?;
         let max = max_document_size(key, max_payload);
-        let mut bytes = Vec::new();
-        (&mut file)
-            .take(max as u64 + 1)
-            .read_to_end(&mut bytes)
-            .ok()?;
-        let verdict = if bytes.len() > max {
-            Err(Reject::Corrupt)
-        } else {
-            decode_document(&bytes, key, kind).map(<[u8]>::to_vec)
-        };
-        match verdict {
-            Ok(payload) => {
-                let _ = file.set_modified(SystemTime::now());
-                Some(payload)
-            }
-            Err(Reject::Foreign) => None,
-            Err(Reject::Stale | Reject::Corrupt) => {
-                remove_if_same(&file, &path);
-                None
-            }
-        }
+        let found = self.load_entry(&path, max, |bytes| {
+            decode_document(bytes, key, kind).map(<[u8]>::to_vec)
+        });
+        found?.ok()
     }
 
     #[cfg(feature = "pdf")]
