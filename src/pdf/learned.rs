@@ -410,8 +410,9 @@ fn write_object(out: &mut Vec<u8>, o: &Object) {
         Object::Boolean(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
         Object::Integer(i) => out.extend_from_slice(i.to_string().as_bytes()),
         Object::Real(r) => {
+            // Display never writes an exponent, which PDF numbers do not have.
             let r = if r.is_finite() { *r } else { 0.0 };
-            out.extend_from_slice(format!("{r:?}").as_bytes());
+            out.extend_from_slice(format!("{r}").as_bytes());
         }
         Object::Name(n) => write_name(out, n),
         Object::String(s, _) => {
@@ -477,6 +478,7 @@ mod tests {
             ]),
         );
         trailer.set("Odd name#/(x)", Object::Real(0.5));
+        trailer.set("Tiny", Object::Real(1e-7));
         let mut parsed = Parsed::new();
         parsed.insert(
             7,
@@ -563,6 +565,8 @@ mod tests {
             40
         );
         assert!(back.table.trailer.get(b"Odd name#/(x)").is_ok());
+        let tiny = back.table.trailer.get(b"Tiny").unwrap().as_float().unwrap();
+        assert!((tiny - 1e-7).abs() < 1e-9, "{tiny}");
         let Object::String(title, _) = back.facts.title.unwrap() else {
             panic!("the title is a string");
         };
