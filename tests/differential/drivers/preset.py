@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""The crate's preset over the same calls, through the Python binding (`DialectTool`).
+
+    preset.py CALLS.json OUT.jsonl PRESET ROOT
+
+A call that names a tool of a preset serving several (`rust-mcp-filesystem`'s
+`head_file`) is answered by `PRESET/TOOL`. The answer is what a host sends: the response's
+items, text joined with a newline and media by hash.
+"""
+
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import Writer, answer, load_calls, media_item  # noqa: E402
+
+import rangeread  # noqa: E402
+
+
+def main():
+    calls_path, out_path, preset, root = sys.argv[1:5]
+    ws = rangeread.Workspace(root)
+    tools = {}
+    out = Writer(out_path)
+    for call in load_calls(calls_path):
+        name = f"{preset}/{call['tool']}" if call.get("tool") and "/" not in preset else preset
+        if name not in tools:
+            try:
+                tools[name] = rangeread.DialectTool(name, workspace=ws)
+            except Exception:
+                tools[name] = rangeread.DialectTool(preset, workspace=ws)
+        try:
+            r = tools[name].respond(call["args"])
+        except Exception as e:  # a binding failure is ours, not an answer
+            out.put(answer(call["id"], "", True, crash=f"{type(e).__name__}: {e}"))
+            continue
+        texts, media = [], []
+        for item in r.items:
+            item = item if isinstance(item, dict) else item.__dict__
+            if item.get("type") == "text":
+                texts.append(item["text"])
+            else:
+                media.append(media_item(item.get("mime_type", ""), item.get("data", "")))
+        out.put(answer(call["id"], "\n".join(texts), r.is_error, media))
+    out.close()
+
+
+if __name__ == "__main__":
+    main()
