@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# The differential suite: each agent's released read tool beside the crate's preset.
+#
+#   bash tests/differential/run.sh [AGENT,AGENT...]
+#
+# Installs each agent's released package, pinned, from its registry into
+# target/differential/ (never into the tree), builds the preset side once (the MCP server,
+# the Python binding in a venv, the Node binding), generates the corpus of edge files,
+# runs every call through both and prints `agent version: identical N/M` with the
+# differences by cause; the full list is target/differential/report.{md,json}.
+#
+# RANGEREAD_SKIP_DIFFERENTIAL=1 skips it (and says so). Needs node >= 20 with npm,
+# python3 >= 3.9, a python 3.12 or later for OpenHands (PYTHON312, else python3.12 or
+# pyenv's), cargo, and the package registries (npm, PyPI, crates.io). Already installed
+# pins are reused; RUST_MCP_FILESYSTEM_BIN names an already built rust-mcp-filesystem of
+# the pinned version instead of compiling one (a long build).
+set -euo pipefail
+if [ "${RANGEREAD_SKIP_DIFFERENTIAL:-}" = 1 ]; then
+  echo "differential suite skipped (RANGEREAD_SKIP_DIFFERENTIAL=1)"
+  exit 0
+fi
+cd "$(dirname "$0")/../.."
+REPO=$PWD
+WORK=$REPO/target/differential
+HERE=$REPO/tests/differential
+mkdir -p "$WORK"
+start=$(date +%s)
+
+# The pins: what each agent's users install today.
+GEMINI_CORE=0.61.0
+OPENHANDS_ACI=0.3.3
+OPENHANDS_TOOLS=1.58.2
+SERVER_FILESYSTEM=2026.8.31
+RUST_MCP_FILESYSTEM=0.4.5
+CLAUDE_CODE=2.1.332
+
+need() { command -v "$1" >/dev/null || { echo "differential: $1 is missing ($2)" >&2; exit 1; }; }
+need node "Debian/Ubuntu: apt-get install nodejs npm"
+need npm "Debian/Ubuntu: apt-get install nodejs npm"
+need cargo "https://rustup.rs"
+need python3 "Debian/Ubuntu: apt-get install python3 python3-venv"
+
+py312=${PYTHON312:-}
+if [ -z "$py312" ]; then
+  for c in python3.13 python3.12; do command -v $c >/dev/null && { py312=$(command -v $c); break; }; done
+fi
+if [ -z "$py312" ] && command -v pyenv >/dev/null; then
+  for v in $(pyenv versions --bare | sort -rV); do
+    case $v in 3.1[2-9]*) py312=$(pyenv root)/versions/$v/bin/python3; break ;; esac
+  done
+fi
+[ -n "$py312" ] || { echo "differential: openhands-aci and openhands-tools need Python 3.12 or later: set PYTHON312" >&2; exit 1; }
+
+echo "== installing the agents' released packages (pinned) into $WORK"
+NPM=$WORK/npm
+want_npm="@google/gemini-cli-core@$GEMINI_CORE @modelcontextprotocol/server-filesystem@$SERVER_FILESYSTEM @anthropic-ai/claude-code@$CLAUDE_CODE"
+have_npm() { node -e "process.exit(require('$NPM/node_modules/$1/package.json').version === '$2' ? 0 : 1)" 2>/dev/null; }
+if ! have_npm @google/gemini-cli-core $GEMINI_CORE || ! have_npm @modelcontextprotocol/server-filesystem $SERVER_FILESYSTEM \
+    || ! have_npm @anthropic-ai/claude-code $CLAUDE_CODE; then
+  mkdir -p "$NPM"
+  [ -f "$NPM/package.json" ] || echo '{"private": true}' > "$NPM/package.json"
+  # shellcheck disable=SC2086
+  npm install --silent --no-audit --no-fund --loglevel=error --prefix "$NPM" $want_npm
+fi
+venv_with() { # DIR PACKAGE VERSION [MORE REQUIREMENTS...]
+  local dir=$1 pkg=$2 ver=$3
+  shift 3
+  if ! "$dir/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.version('$pkg') != '$ver')" 2>/dev/null; then
+    rm -rf "$dir"
+    "$py312" -m venv "$dir"
+    "$dir/bin/pip" install -q --disable-pip-version-check "$pkg==$ver" "$@"
+  fi
+}
+venv_with "$WORK/aci" openhands-aci $OPENHANDS_ACI
+# openhands-tools names openhands-sdk without a version: unpinned, pip walks back through
+# dozens of SDK releases; the SDK of the same release is the one it ships with.
+venv_with "$WORK/ohtools" openhands-tools $OPENHANDS_TOOLS "openhands-sdk==$OPENHANDS_TOOLS"
+RMF=${RUST_MCP_FILESYSTEM_BIN:-$WORK/rust-mcp-filesystem/bin/rust-mcp-filesystem}
+if ! "$RMF" --version 2>/dev/null | grep -q "$RUST_MCP_FILESYSTEM"; then
+  echo "   rust-mcp-filesystem $RUST_MCP_FILESYSTEM: cargo install (several minutes)"
+  CARGO_TARGET_DIR=$WORK/rmf-build cargo install -q --locked --root "$WORK/rust-mcp-filesystem" \
+    rust-mcp-filesystem --version "$RUST_MCP_FILESYSTEM"
+  RMF=$WORK/rust-mcp-filesystem/bin/rust-mcp-filesystem
+fi
+CLAUDE=$NPM/node_modules/@anthropic-ai/claude-code-linux-x64/claude
+[ -x "$CLAUDE" ] || CLAUDE=$NPM/node_modules/@anthropic-ai/claude-code/bin/claude.exe
+
+echo "== building the preset side: mcp_server, the Python and Node bindings"
+cargo build -q -p rangeread-mcp-server
+MCP=$REPO/target/debug/mcp_server
+BVENV=$WORK/binding-venv
+if [ ! -x "$BVENV/bin/python" ]; then
+  python3 -m venv "$BVENV"
+  "$BVENV/bin/pip" install -q --disable-pip-version-check "maturin>=1.9,<2"
+fi
+(cd bindings/python && VIRTUAL_ENV=$BVENV PATH=$BVENV/bin:$PATH maturin develop -q >/dev/null)
+NODE_OUT=$WORK/node-binding
+(cd bindings/node && { [ -d node_modules ] || npm ci --silent --no-audit --no-fund; } \
+  && npx napi build --platform --js index.js --dts index.d.ts --output-dir "$NODE_OUT" >/dev/null)
+
+echo "== corpus"
+python3 "$HERE/corpus.py" "$WORK/corpus"
+
+D=$HERE/drivers
+cat > "$WORK/tools.json" <<EOF
+{
+ "gemini": {"package": "@google/gemini-cli-core", "version": "$GEMINI_CORE", "preset_name": "gemini",
+   "agent": ["node", "$D/gemini_agent.mjs", "{calls}", "{out}", "{root}", "$NPM/node_modules"],
+   "preset": ["node", "$D/preset_node.mjs", "{calls}", "{out}", "gemini", "{root}", "$NODE_OUT"]},
+ "openhands": {"package": "openhands-aci", "version": "$OPENHANDS_ACI", "preset_name": "openhands",
+   "agent": ["$WORK/aci/bin/python", "$D/openhands_agent.py", "{calls}", "{out}"],
+   "preset": ["$BVENV/bin/python", "$D/preset.py", "{calls}", "{out}", "openhands", "{root}"]},
+ "openhands-tools": {"package": "openhands-tools", "version": "$OPENHANDS_TOOLS", "preset_name": "openhands",
+   "note": "No preset of its own yet: the figure is against the openhands preset.",
+   "agent": ["$WORK/ohtools/bin/python", "$D/openhands_tools_agent.py", "{calls}", "{out}"],
+   "preset": ["$BVENV/bin/python", "$D/preset.py", "{calls}", "{out}", "openhands", "{root}"]},
+ "mcp-filesystem": {"package": "@modelcontextprotocol/server-filesystem", "version": "$SERVER_FILESYSTEM",
+   "preset_name": "mcp-filesystem",
+   "agent": ["python3", "$D/mcp_stdio.py", "{calls}", "{out}", "--", "node",
+             "$NPM/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js", "{root}"],
+   "preset": ["python3", "$D/mcp_stdio.py", "{calls}", "{out}", "--", "$MCP", "--preset", "mcp-filesystem",
+              "--root", "{root}"]},
+ "rust-mcp-filesystem": {"package": "rust-mcp-filesystem", "version": "$RUST_MCP_FILESYSTEM",
+   "preset_name": "rust-mcp-filesystem",
+   "agent": ["python3", "$D/mcp_stdio.py", "{calls}", "{out}", "--", "$RMF", "{root}"],
+   "preset": ["python3", "$D/mcp_stdio.py", "{calls}", "{out}", "--", "$MCP", "--preset", "rust-mcp-filesystem",
+              "--root", "{root}"]},
+ "claude-code": {"package": "@anthropic-ai/claude-code", "version": "$CLAUDE_CODE", "preset_name": "claude-code",
+   "agent": ["python3", "$D/claude_agent.py", "{calls}", "{out}", "$CLAUDE", "{root}", "$WORK/claude-home"],
+   "preset": ["$BVENV/bin/python", "$D/preset.py", "{calls}", "{out}", "claude-code", "{root}"]}
+}
+EOF
+
+echo "== running (agents: ${1:-all})"
+python3 "$HERE/run.py" --work "$WORK" --tools-json "$WORK/tools.json" --agents "${1:-}"
+echo "differential suite: $(( $(date +%s) - start )) s"
