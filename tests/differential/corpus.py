@@ -17,6 +17,7 @@ OpenHands' 10 MiB, Gemini CLI's 20 MiB) and over the 2,000-line defaults; PNG, J
 missing path and a symlink that leaves the root. Nothing here depends on the clock.
 """
 
+import hashlib
 import importlib.util
 import json
 import os
@@ -117,6 +118,13 @@ def main():
     if len(sys.argv) != 2:
         sys.exit("usage: corpus.py OUT_DIR")
     out = os.path.abspath(sys.argv[1])
+    # The same generators write the same files: an existing corpus is kept (a run of
+    # another agent may be reading it).
+    stamp = hashlib.sha256(open(__file__, "rb").read() + open(MAKE, "rb").read()).hexdigest()
+    stamp_path = os.path.join(out, "stamp")
+    if os.path.exists(stamp_path) and open(stamp_path).read() == stamp:
+        print(f"corpus: up to date in {out}")
+        return
     if os.path.exists(out):
         shutil.rmtree(out)
     root = os.path.join(out, "root")
@@ -142,6 +150,8 @@ def main():
     manifest.append({"name": "link_out.txt", "group": "paths", "bytes": 0, "lines": 1})
     with open(os.path.join(out, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
+    with open(stamp_path, "w") as f:
+        f.write(stamp)
     print(f"corpus: {len(manifest)} entries in {root}")
 
 

@@ -106,6 +106,8 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--tools-json", required=True)
     ap.add_argument("--agents", default="")
+    ap.add_argument("--reuse-agents", action="store_true",
+                    help="keep an agent's answers from an earlier run of the same calls")
     args = ap.parse_args()
     work = os.path.abspath(args.work)
     corpus = os.path.join(work, "corpus")
@@ -121,14 +123,19 @@ def main():
         os.makedirs(out, exist_ok=True)
         cl = shapes.calls(spec.get("shapes", agent), manifest, root)
         calls_path = os.path.join(out, "calls.json")
+        text = json.dumps(cl)
+        same_calls = os.path.exists(calls_path) and open(calls_path).read() == text
         with open(calls_path, "w") as f:
-            json.dump(cl, f)
+            f.write(text)
         sides = {}
         for side in ("agent", "preset"):
             res = os.path.join(out, f"{side}.jsonl")
-            cmd = [c.replace("{calls}", calls_path).replace("{out}", res).replace("{root}", root)
-                   for c in spec[side]]
-            run(cmd, os.path.join(out, f"{side}.log"))
+            reuse = side == "agent" and args.reuse_agents and same_calls and os.path.exists(res) \
+                and len(load(res)) == len(cl)
+            if not reuse:
+                cmd = [c.replace("{calls}", calls_path).replace("{out}", res).replace("{root}", root)
+                       for c in spec[side]]
+                run(cmd, os.path.join(out, f"{side}.log"))
             sides[side] = load(res)
         same, diffs = 0, []
         for call in cl:

@@ -5,10 +5,12 @@
 
 scripts/fake_model_server.py answers every request Claude Code makes (titles, side
 requests); this driver takes over the main conversation: while calls are left, the
-"model" answers each turn with one `Read` tool call carrying the call's arguments as a
-model would send them, and records the `tool_result` Claude Code sends back (its content
-blocks and `is_error`: exactly what the model sees). Calls run in sessions of one file
-each (`claude -p` in ROOT), so that no conversation grows past a few hundred KB.
+"model" answers each turn with `Read` tool calls (BATCH at a time) carrying the calls'
+arguments as a model would send them, and records the `tool_result` Claude Code sends
+back (its content blocks and `is_error`: exactly what the model sees). Calls run in
+sessions of one file each (`claude -p` in ROOT), so that no conversation grows past a few
+hundred KB. The session offers Read alone (`--tools Read`): with its task tools on, the
+harness appends a reminder about them to some tool results, which is not Read's answer.
 """
 
 import json
@@ -25,7 +27,10 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "scripts"))
 import fake_model_server as fms  # noqa: E402
 from common import Writer, answer, load_calls, media_item  # noqa: E402
 
-STATE = {"queue": [], "pending": None, "results": {}, "lock": threading.Lock()}
+STATE = {"queue": [], "pending": {}, "results": {}, "lock": threading.Lock()}
+# Read calls per model turn: Claude Code runs a turn's Read calls side by side (they are
+# read-only), which spares a round of its per-turn work for each.
+BATCH = 8
 PROMPT = "Run the differential read calls."
 
 
@@ -56,24 +61,20 @@ class Handler(fms.Handler):
         if "Read" not in tools or not messages:
             return super().anthropic(body)
         with STATE["lock"]:
-            last = messages[-1]
-            content = last.get("content")
-            if isinstance(content, list):
-                for b in content:
-                    if isinstance(b, dict) and b.get("type") == "tool_result":
-                        call = STATE["pending"]
-                        if call is not None and b.get("tool_use_id") == f"toolu_{call['n']:06d}":
-                            text, media = blocks_seen(b.get("content"))
-                            STATE["results"][call["id"]] = answer(
-                                call["id"], text, b.get("is_error", False), media
-                            )
-                            STATE["pending"] = None
-            if STATE["pending"] is None and STATE["queue"]:
-                STATE["pending"] = STATE["queue"].pop(0)
-            call = STATE["pending"]
-        if call is None:
+            content = messages[-1].get("content")
+            for b in content if isinstance(content, list) else []:
+                if isinstance(b, dict) and b.get("type") == "tool_result":
+                    call = STATE["pending"].pop(b.get("tool_use_id"), None)
+                    if call is not None:
+                        text, media = blocks_seen(b.get("content"))
+                        STATE["results"][call["id"]] = answer(call["id"], text, b.get("is_error", False), media)
+            if not STATE["pending"]:
+                batch, STATE["queue"] = STATE["queue"][:BATCH], STATE["queue"][BATCH:]
+                STATE["pending"] = {f"toolu_{c['n']:06d}": c for c in batch}
+            batch = list(STATE["pending"].items())
+        if not batch:
             return self.reply_text("Done.")
-        return self.reply_tool(f"toolu_{call['n']:06d}", call["args"])
+        return self.reply_tools(batch)
 
     def reply_text(self, text):
         self._sse_start()
@@ -84,16 +85,19 @@ class Handler(fms.Handler):
                   "content_block_delta")
         self.end_message("end_turn")
 
-    def reply_tool(self, tool_id, args):
+    def reply_tools(self, batch):
         self._sse_start()
         self.start_message()
-        self._sse({"type": "content_block_start", "index": 0,
-                   "content_block": {"type": "tool_use", "id": tool_id, "name": "Read", "input": {}}},
-                  "content_block_start")
-        self._sse({"type": "content_block_delta", "index": 0,
-                   "delta": {"type": "input_json_delta", "partial_json": json.dumps(args)}},
-                  "content_block_delta")
-        self.end_message("tool_use")
+        for i, (tool_id, call) in enumerate(batch):
+            if i:
+                self._sse({"type": "content_block_stop", "index": i - 1}, "content_block_stop")
+            self._sse({"type": "content_block_start", "index": i,
+                       "content_block": {"type": "tool_use", "id": tool_id, "name": "Read", "input": {}}},
+                      "content_block_start")
+            self._sse({"type": "content_block_delta", "index": i,
+                       "delta": {"type": "input_json_delta", "partial_json": json.dumps(call["args"])}},
+                      "content_block_delta")
+        self.end_message("tool_use", len(batch) - 1)
 
     def start_message(self):
         self._sse({"type": "message_start", "message": {
@@ -101,8 +105,8 @@ class Handler(fms.Handler):
             "model": "claude-sonnet-4-5", "content": [], "stop_reason": None, "stop_sequence": None,
             "usage": {"input_tokens": 10, "output_tokens": 1}}}, "message_start")
 
-    def end_message(self, stop):
-        self._sse({"type": "content_block_stop", "index": 0}, "content_block_stop")
+    def end_message(self, stop, last=0):
+        self._sse({"type": "content_block_stop", "index": last}, "content_block_stop")
         self._sse({"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
                    "usage": {"output_tokens": 5}}, "message_delta")
         self._sse({"type": "message_stop"}, "message_stop")
@@ -135,10 +139,10 @@ def main():
     for batch in sessions.values():
         with STATE["lock"]:
             STATE["queue"] = list(batch)
-            STATE["pending"] = None
+            STATE["pending"] = {}
         try:
             subprocess.run(
-                [claude, "-p", PROMPT, "--permission-mode", "bypassPermissions", "--model", "claude-sonnet-4-5",
+                [claude, "-p", PROMPT, "--permission-mode", "bypassPermissions", "--model", "claude-sonnet-4-5", "--tools", "Read",
                  "--max-turns", str(len(batch) + 5)],
                 cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL, timeout=60 + 20 * len(batch),
