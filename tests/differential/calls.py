@@ -10,6 +10,24 @@ first line, the middle (`mid`), the last (`last`) and past the end (`past`).
 import json
 import os
 
+# The argument types and shapes beyond the plain ones (a number as a string, a float, a
+# fraction, a boolean, null, a one-element array, an alias): a shape whose name has one of
+# these. They are tried on TYPE_FILES, one file of each kind; how an agent reads its
+# arguments does not depend on the other files' content, and every call of Claude Code
+# costs a model turn.
+TYPE_MARKS = (
+    "=str", "=float", "=frac", "=bool", "=null", '["2"', "[1.0", "[1.5", "[true", '"1,5"',
+    "=[2]", "[2]", "[]", "[1,2,3]", "length=", "description", "str,", ",str", "null",
+)
+TYPE_FILES = {
+    "plain.txt", "crlf.txt", "utf16le_bom.txt", "latin1.txt", "ctrl_nul_start.txt", "empty.txt",
+    "lines3000.txt", "image.png", "doc.pdf", "dir", "missing.txt",
+}
+
+
+def is_type_shape(shape):
+    return any(m in shape for m in TYPE_MARKS)
+
 # The argument types models send for a number: a string, a float, a fraction, a
 # boolean, null.
 ODD = [("str", "2"), ("float", 2.0), ("frac", 1.5), ("bool", True), ("null", None)]
@@ -91,7 +109,7 @@ def openhands(p, m):
 def mcp_filesystem(p, m):
     out = [("read_text_file", "whole", {"path": p})]
     for key in ("head", "tail"):
-        for n, val in [("5", 5), ("0", 0), ("-1", -1), ("2.5", 2.5), ("past", m["past"])] + ODD[:2] + ODD[3:]:
+        for n, val in [("5", 5), ("0", 0), ("-1", -1), ("past", m["past"])] + ODD[:2] + [("frac", 2.5)] + ODD[3:]:
             out.append(("read_text_file", f"{key}={n}", {"path": p, key: val}))
     out.append(("read_text_file", "head=2,tail=2", {"path": p, "head": 2, "tail": 2}))
     out.append(("read_media_file", "media", {"path": p}))
@@ -138,6 +156,8 @@ def calls(agent, manifest, root):
     for entry in manifest:
         path = os.path.join(root, entry["name"])
         for tool, shape, args in SHAPES[agent](path, _marks(entry["lines"])):
+            if is_type_shape(shape) and entry["name"] not in TYPE_FILES:
+                continue
             out.append(
                 {
                     "id": f"{entry['name']} {tool + ' ' if tool else ''}{shape}",

@@ -39,33 +39,36 @@ NOT_RUN = {
     ),
 }
 
-ODD_SHAPES = (
-    "=str", "=float", "=frac", "=bool", "=null", '["2"', "[1.0", "[1.5", "[true", '"1,5"',
-    "=[2]", "[2]", "[]", "[1,2,3]", "length=", "description", "str,", ",str", "null",
-)
+BASELINE = "plain.txt"
 
 
-def cause(call, a, p):
-    """The first cause a difference is filed under (the report keeps both answers)."""
+def cause(call, a, p, baseline_differs):
+    """The first cause a difference is filed under (the report keeps both answers).
+    A call shape that differs on the plain baseline file too is the shape's doing
+    (its zero, negative or past-the-end value, or the answer's form); otherwise the
+    file's kind is."""
     if a.get("crash"):
         return "crash in the agent"
     if p.get("crash"):
         return "crash in the preset binding"
+    if p["is_error"] and p["text"].startswith("Unknown tool"):
+        return "a tool the preset does not serve"
     shape = call["id"].split(" ", 1)[1]
-    if any(s in shape for s in ODD_SHAPES):
+    if shapes.is_type_shape(shape):
         return "argument types and shapes"
+    if baseline_differs:
+        if "past" in shape:
+            return "past the end"
+        if any(s in shape for s in ("=0", "-1", "-3", "[0,", "[5,2]", "2,0", "end=2")):
+            return "zero, negative and reversed values"
+        return "wording and form"
     group = call["group"]
-    if group in ("encodings", "binary rules", "binary files", "line endings", "long lines", "media"):
-        return {"binary files": "binary rules"}.get(group, group)
-    if group == "caps":
-        return "size caps and budgets"
-    if group == "paths":
-        return "paths (directory, missing, symlink out)"
-    if any(s in shape for s in ("past", "=0", "-1", "-3", "[0,", "[5,2]", "0,5", "2,0")):
-        return "past the end, zero and negative"
-    if a["is_error"] == p["is_error"] and a["media"] == p["media"]:
-        return "wording"
-    return "other"
+    return {
+        "binary files": "binary rules",
+        "caps": "size caps and budgets",
+        "paths": "paths (directory, missing, symlink out)",
+        "baseline": "wording and form",
+    }.get(group, group)
 
 
 def normalize(rec, corpus):
@@ -92,11 +95,27 @@ def run(cmd, log):
         raise SystemExit(f"differential: {' '.join(cmd[:3])} ... failed ({r.returncode}):\n{tail}")
 
 
+def reusable(out, cl):
+    """An earlier run's agent answers to calls with the same id and arguments (a run
+    cut short, or one with more calls, keeps what it got)."""
+    res, prev = os.path.join(out, "agent.jsonl"), os.path.join(out, "agent.calls.json")
+    if not (os.path.exists(res) and os.path.exists(prev)):
+        return {}
+    before = {c["id"]: c for c in json.load(open(prev))}
+    got = load(res)
+    return {c["id"]: got[c["id"]] for c in cl
+            if c["id"] in got and before.get(c["id"], {}).get("args") == c["args"]
+            and before[c["id"]].get("tool") == c.get("tool")}
+
+
 def load(path):
     out = {}
     with open(path) as f:
         for line in f:
-            rec = json.loads(line)
+            try:
+                rec = json.loads(line)
+            except ValueError:  # the last line of a run cut short
+                continue
             out[rec["id"]] = rec
     return out
 
@@ -107,7 +126,8 @@ def main():
     ap.add_argument("--tools-json", required=True)
     ap.add_argument("--agents", default="")
     ap.add_argument("--reuse-agents", action="store_true",
-                    help="keep an agent's answers from an earlier run of the same calls")
+                    help="keep an agent's answers to the same calls from an earlier run "
+                         "(and run only the calls it lacks)")
     args = ap.parse_args()
     work = os.path.abspath(args.work)
     corpus = os.path.join(work, "corpus")
@@ -123,33 +143,52 @@ def main():
         os.makedirs(out, exist_ok=True)
         cl = shapes.calls(spec.get("shapes", agent), manifest, root)
         calls_path = os.path.join(out, "calls.json")
-        text = json.dumps(cl)
-        same_calls = os.path.exists(calls_path) and open(calls_path).read() == text
         with open(calls_path, "w") as f:
-            f.write(text)
+            json.dump(cl, f)
         sides = {}
         for side in ("agent", "preset"):
             res = os.path.join(out, f"{side}.jsonl")
-            reuse = side == "agent" and args.reuse_agents and same_calls and os.path.exists(res) \
-                and len(load(res)) == len(cl)
-            if not reuse:
-                cmd = [c.replace("{calls}", calls_path).replace("{out}", res).replace("{root}", root)
+            todo, kept = cl, {}
+            if side == "agent" and args.reuse_agents:
+                kept = reusable(out, cl)
+                todo = [c for c in cl if c["id"] not in kept]
+            if todo:
+                part = os.path.join(out, f"{side}.todo.json")
+                with open(part, "w") as f:
+                    json.dump(todo, f)
+                got = res + ".new"
+                cmd = [c.replace("{calls}", part).replace("{out}", got).replace("{root}", root)
                        for c in spec[side]]
                 run(cmd, os.path.join(out, f"{side}.log"))
+                kept.update(load(got))
+                os.remove(got)
+            with open(res, "w") as f:
+                for c in cl:
+                    if c["id"] in kept:
+                        f.write(json.dumps(kept[c["id"]]) + "\n")
+            with open(os.path.join(out, f"{side}.calls.json"), "w") as f:
+                json.dump(cl, f)
             sides[side] = load(res)
-        same, diffs = 0, []
+        same, diffs, differs = 0, [], {}
+        answers = []
         for call in cl:
             a = normalize(sides["agent"].get(call["id"]) or {"text": "", "is_error": True, "media": [],
                                                               "crash": "no answer"}, corpus)
             p = normalize(sides["preset"].get(call["id"]) or {"text": "", "is_error": True, "media": [],
                                                                "crash": "no answer"}, corpus)
-            if not a.get("crash") and not p.get("crash") and (a["text"], a["is_error"], a["media"]) == (
-                    p["text"], p["is_error"], p["media"]):
+            equal = not a.get("crash") and not p.get("crash") and (a["text"], a["is_error"], a["media"]) == (
+                p["text"], p["is_error"], p["media"])
+            answers.append((call, a, p, equal))
+            if call["file"] == BASELINE:
+                differs[(call["tool"], call["id"].split(" ", 1)[1])] = not equal
+        for call, a, p, equal in answers:
+            if equal:
                 same += 1
                 continue
             ea, ep, at = excerpt(a["text"], p["text"])
+            base = differs.get((call["tool"], call["id"].split(" ", 1)[1]), False)
             diffs.append({
-                "id": call["id"], "cause": cause(call, a, p), "args": call["args"], "tool": call["tool"],
+                "id": call["id"], "cause": cause(call, a, p, base), "args": call["args"], "tool": call["tool"],
                 "agent": {"is_error": a["is_error"], "media": a["media"], "crash": a.get("crash"),
                           "chars": len(a["text"]), "excerpt": ea},
                 "preset": {"is_error": p["is_error"], "media": p["media"], "crash": p.get("crash"),

@@ -44,15 +44,18 @@ class Server:
         self.p.stdin.flush()
 
     def readline(self):
-        while b"\n" not in self.buf:
+        # Answers of tens of MB arrive in pipe-sized chunks: only the new chunk is
+        # searched for the end of the line.
+        parts = [self.buf]
+        while b"\n" not in parts[-1]:
             ready, _, _ = select.select([self.p.stdout], [], [], TIMEOUT)
             if not ready:
                 raise TimeoutError(f"no answer in {TIMEOUT} s")
             chunk = os.read(self.p.stdout.fileno(), 1 << 20)
             if not chunk:
                 raise EOFError("the server exited")
-            self.buf += chunk
-        line, _, self.buf = self.buf.partition(b"\n")
+            parts.append(chunk)
+        line, _, self.buf = b"".join(parts).partition(b"\n")
         return line
 
     def request(self, method, params):

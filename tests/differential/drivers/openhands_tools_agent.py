@@ -24,6 +24,8 @@ from common import Writer, answer, load_calls, media_item  # noqa: E402
 
 logging.disable(logging.INFO)
 os.environ.setdefault("OPENHANDS_SUPPRESS_BANNER", "1")
+# LiteLLM, imported by the SDK, fetches a price list from GitHub unless told not to.
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 from openhands.sdk.agent.utils import (  # noqa: E402
     fix_malformed_tool_arguments,
