@@ -94,9 +94,16 @@ if [ ! -x "$BVENV/bin/python" ]; then
   "$BVENV/bin/pip" install -q --disable-pip-version-check "maturin>=1.9,<2"
 fi
 (cd bindings/python && VIRTUAL_ENV=$BVENV PATH=$BVENV/bin:$PATH maturin develop -q >/dev/null)
+# Gemini CLI is a Node program: RANGEREAD_DIFFERENTIAL_NODE=1 answers its preset through the
+# Node binding. It is off by default because `napi build` compiles the library a second
+# time (under target/<host triple>/); the bindings are thin and answer alike.
 NODE_OUT=$WORK/node-binding
-(cd bindings/node && { [ -d node_modules ] || npm ci --silent --no-audit --no-fund; } \
-  && npx napi build --platform --js index.js --dts index.d.ts --output-dir "$NODE_OUT" >/dev/null)
+GEMINI_PRESET="\"$BVENV/bin/python\", \"$HERE/drivers/preset.py\", \"{calls}\", \"{out}\", \"gemini\", \"{root}\""
+if [ "${RANGEREAD_DIFFERENTIAL_NODE:-}" = 1 ]; then
+  (cd bindings/node && { [ -d node_modules ] || npm ci --silent --no-audit --no-fund; } \
+    && npx napi build --platform --js index.js --dts index.d.ts --output-dir "$NODE_OUT" >/dev/null)
+  GEMINI_PRESET="\"node\", \"$HERE/drivers/preset_node.mjs\", \"{calls}\", \"{out}\", \"gemini\", \"{root}\", \"$NODE_OUT\""
+fi
 
 echo "== corpus"
 python3 "$HERE/corpus.py" "$WORK/corpus"
@@ -106,7 +113,7 @@ cat > "$WORK/tools.json" <<EOF
 {
  "gemini": {"package": "@google/gemini-cli-core", "version": "$GEMINI_CORE", "preset_name": "gemini",
    "agent": ["node", "$D/gemini_agent.mjs", "{calls}", "{out}", "{root}", "$NPM/node_modules"],
-   "preset": ["node", "$D/preset_node.mjs", "{calls}", "{out}", "gemini", "{root}", "$NODE_OUT"]},
+   "preset": [$GEMINI_PRESET]},
  "openhands": {"package": "openhands-aci", "version": "$OPENHANDS_ACI", "preset_name": "openhands",
    "agent": ["$WORK/aci/bin/python", "$D/openhands_agent.py", "{calls}", "{out}"],
    "preset": ["$BVENV/bin/python", "$D/preset.py", "{calls}", "{out}", "openhands", "{root}"]},
@@ -132,5 +139,9 @@ cat > "$WORK/tools.json" <<EOF
 EOF
 
 echo "== running (agents: ${1:-all})"
-python3 "$HERE/run.py" --work "$WORK" --tools-json "$WORK/tools.json" --agents "${1:-}"
+# --reuse-agents: an agent's answers to calls that did not change are kept from the last
+# run (RANGEREAD_DIFFERENTIAL_FRESH=1 asks every agent again).
+reuse=--reuse-agents
+[ "${RANGEREAD_DIFFERENTIAL_FRESH:-}" = 1 ] && reuse=
+python3 "$HERE/run.py" --work "$WORK" --tools-json "$WORK/tools.json" --agents "${1:-}" $reuse
 echo "differential suite: $(( $(date +%s) - start )) s"

@@ -30,7 +30,7 @@ from common import Writer, answer, load_calls, media_item  # noqa: E402
 STATE = {"queue": [], "pending": {}, "results": {}, "lock": threading.Lock()}
 # Read calls per model turn: Claude Code runs a turn's Read calls side by side (they are
 # read-only), which spares a round of its per-turn work for each.
-BATCH = 8
+BATCH = 16
 PROMPT = "Run the differential read calls."
 
 
