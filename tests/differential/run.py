@@ -136,6 +136,10 @@ def main():
     tools = json.load(open(args.tools_json))
     wanted = [a for a in args.agents.split(",") if a] or list(tools)
     report = {"agents": {}, "not_run": {k: {"package": v[0], "why": v[1]} for k, v in NOT_RUN.items()}}
+    # A run of some agents keeps the others' figures from the last run.
+    old = os.path.join(work, "report.json")
+    if os.path.exists(old):
+        report["agents"] = {k: v for k, v in json.load(open(old)).get("agents", {}).items() if k in tools}
     for agent in wanted:
         spec = tools[agent]
         t0 = time.time()

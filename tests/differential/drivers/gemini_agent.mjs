@@ -14,6 +14,10 @@ import crypto from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 
 const [callsPath, outPath, root, modules] = process.argv.slice(2);
+// Gemini CLI keeps its project registry and temp directories under ~/.gemini: a home of
+// the run's own, beside its answers.
+process.env.HOME = path.join(path.dirname(path.resolve(outPath)), 'gemini-home');
+fs.mkdirSync(process.env.HOME, { recursive: true });
 const core = await import(
   pathToFileURL(path.join(modules, '@google/gemini-cli-core/dist/index.js')).href
 );
@@ -28,6 +32,9 @@ const config = new Config({
   usageStatisticsEnabled: false,
   telemetry: { enabled: false },
 });
+// What `Config.initialize()` does first; the project temp directory (part of the
+// workspace check) needs it.
+await config.storage.initialize();
 const bus = MessageBus && PolicyEngine ? new MessageBus(new PolicyEngine({})) : undefined;
 const tool = new ReadFileTool(config, bus);
 

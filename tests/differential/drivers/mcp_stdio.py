@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Drives an MCP server over stdio with the suite's calls (agents' servers and ours alike).
 
-    mcp_stdio.py CALLS.json OUT.jsonl -- COMMAND [ARG...]
+    mcp_stdio.py CALLS.json OUT.jsonl [--tool NAME] -- COMMAND [ARG...]
 
-Each call is a `tools/call` of `call["tool"]` with `call["args"]`. A JSON-RPC error
+Each call is a `tools/call` of `call["tool"]` (else of NAME: a server with one tool) with
+`call["args"]`. A JSON-RPC error
 (a call the server's SDK refused before the tool ran) is what a host shows the model:
 `MCP error CODE: MESSAGE`, as an error. A server that dies is restarted and the call
 recorded as a crash.
@@ -80,12 +81,15 @@ class Server:
 
 def main():
     calls_path, out_path = sys.argv[1], sys.argv[2]
-    cmd = sys.argv[sys.argv.index("--") + 1:]
+    cut = sys.argv.index("--")
+    cmd = sys.argv[cut + 1:]
+    opts = sys.argv[3:cut]
+    default_tool = opts[opts.index("--tool") + 1] if "--tool" in opts else None
     server = Server(cmd)
     out = Writer(out_path)
     for call in load_calls(calls_path):
         try:
-            msg = server.request("tools/call", {"name": call["tool"], "arguments": call["args"]})
+            msg = server.request("tools/call", {"name": call["tool"] or default_tool, "arguments": call["args"]})
         except (EOFError, TimeoutError, BrokenPipeError) as e:
             out.put(answer(call["id"], "", True, crash=f"{type(e).__name__}: {e}"))
             server.p.kill()
