@@ -216,6 +216,16 @@ def main():
     print(f"report: {os.path.join(work, 'report.md')} and report.json")
 
 
+def cell(text):
+    return "`" + text.replace("|", "\\|").replace("`", "'") + "`"
+
+
+def side_cell(side):
+    head = "crash " + side["crash"] if side.get("crash") else ("error" if side["is_error"] else "ok")
+    media = f", {len(side['media'])} media" if side["media"] else ""
+    return f"{head}{media}, {side['chars']} chars: {cell(repr(side['excerpt'][:100]))}"
+
+
 def write_markdown(report, path):
     lines = ["# Differential suite: the released agents beside the presets", ""]
     lines += ["| agent | package | preset | identical | calls |", "|---|---|---|---:|---:|"]
@@ -227,17 +237,19 @@ def write_markdown(report, path):
         lines += ["", f"## {agent} {r['version']}: identical {r['identical']}/{r['calls']}", ""]
         if r.get("note"):
             lines += [r["note"], ""]
-        by = defaultdict(list)
+        by = defaultdict(lambda: defaultdict(list))
         for d in r["differences"]:
-            by[d["cause"]].append(d)
-        for c, ds in sorted(by.items(), key=lambda kv: -len(kv[1])):
-            d = ds[0]
-            lines.append(f"- **{c}**: {len(ds)}. e.g. `{d['id']}` args `{json.dumps(d['args'], ensure_ascii=False)[:160]}`:")
-            lines.append(f"  agent ({'error' if d['agent']['is_error'] else 'ok'}, {d['agent']['chars']} chars"
-                         f"{', crash ' + d['agent']['crash'] if d['agent'].get('crash') else ''}): "
-                         f"`{d['agent']['excerpt'][:120]!r}`")
-            lines.append(f"  preset ({'error' if d['preset']['is_error'] else 'ok'}, {d['preset']['chars']} chars): "
-                         f"`{d['preset']['excerpt'][:120]!r}`")
+            by[d["cause"]][(d["tool"] or "", d["id"].split(" ", 1)[1].replace(f"{d['tool']} ", "", 1))].append(d)
+        for c, per_shape in sorted(by.items(), key=lambda kv: -sum(len(v) for v in kv[1].values())):
+            lines.append(f"### {c}: {sum(len(v) for v in per_shape.values())}")
+            lines.append("")
+            lines.append("| calls | tool, shape | e.g. file | agent | preset |")
+            lines.append("|---:|---|---|---|---|")
+            for (tool, shape), ds in sorted(per_shape.items(), key=lambda kv: -len(kv[1])):
+                d = ds[0]
+                lines.append(f"| {len(ds)} | {cell((tool + ' ' + shape).strip())} | {cell(d['id'].split(' ')[0])} | "
+                             f"{side_cell(d['agent'])} | {side_cell(d['preset'])} |")
+            lines.append("")
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
 
