@@ -51,6 +51,9 @@ if [ -z "$py312" ] && command -v pyenv >/dev/null; then
 fi
 [ -n "$py312" ] || { echo "differential: openhands-aci and openhands-tools need Python 3.12 or later: set PYTHON312" >&2; exit 1; }
 
+AGENTS=${1:-gemini,openhands,openhands-tools,mcp-filesystem,rust-mcp-filesystem,claude-code}
+wants() { case ",$AGENTS," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
+
 echo "== installing the agents' released packages (pinned) into $WORK"
 NPM=$WORK/npm
 want_npm="@google/gemini-cli-core@$GEMINI_CORE @modelcontextprotocol/server-filesystem@$SERVER_FILESYSTEM @anthropic-ai/claude-code@$CLAUDE_CODE"
@@ -71,12 +74,14 @@ venv_with() { # DIR PACKAGE VERSION [MORE REQUIREMENTS...]
     "$dir/bin/pip" install -q --disable-pip-version-check "$pkg==$ver" "$@"
   fi
 }
-venv_with "$WORK/aci" openhands-aci $OPENHANDS_ACI
+if wants openhands; then venv_with "$WORK/aci" openhands-aci $OPENHANDS_ACI; fi
 # openhands-tools names openhands-sdk without a version: unpinned, pip walks back through
 # dozens of SDK releases; the SDK of the same release is the one it ships with.
-venv_with "$WORK/ohtools" openhands-tools $OPENHANDS_TOOLS "openhands-sdk==$OPENHANDS_TOOLS"
+if wants openhands-tools; then
+  venv_with "$WORK/ohtools" openhands-tools $OPENHANDS_TOOLS "openhands-sdk==$OPENHANDS_TOOLS"
+fi
 RMF=${RUST_MCP_FILESYSTEM_BIN:-$WORK/rust-mcp-filesystem/bin/rust-mcp-filesystem}
-if ! "$RMF" --version 2>/dev/null | grep -q "$RUST_MCP_FILESYSTEM"; then
+if wants rust-mcp-filesystem && ! "$RMF" --version 2>/dev/null | grep -q "$RUST_MCP_FILESYSTEM"; then
   echo "   rust-mcp-filesystem $RUST_MCP_FILESYSTEM: cargo install (several minutes)"
   CARGO_TARGET_DIR=$WORK/rmf-build cargo install -q --locked --root "$WORK/rust-mcp-filesystem" \
     rust-mcp-filesystem --version "$RUST_MCP_FILESYSTEM"
@@ -93,7 +98,8 @@ if [ ! -x "$BVENV/bin/python" ]; then
   python3 -m venv "$BVENV"
   "$BVENV/bin/pip" install -q --disable-pip-version-check "maturin>=1.9,<2"
 fi
-(cd bindings/python && VIRTUAL_ENV=$BVENV PATH=$BVENV/bin:$PATH maturin develop -q >/dev/null)
+(cd bindings/python && VIRTUAL_ENV=$BVENV PATH=$BVENV/bin:$PATH maturin develop > "$WORK/binding-build.log" 2>&1) \
+  || { tail -30 "$WORK/binding-build.log"; echo "differential: the Python binding did not build" >&2; exit 1; }
 # Gemini CLI is a Node program: RANGEREAD_DIFFERENTIAL_NODE=1 answers its preset through the
 # Node binding. It is off by default because `napi build` compiles the library a second
 # time (under target/<host triple>/); the bindings are thin and answer alike.
@@ -138,10 +144,10 @@ cat > "$WORK/tools.json" <<EOF
 }
 EOF
 
-echo "== running (agents: ${1:-all})"
+echo "== running (agents: $AGENTS)"
 # --reuse-agents: an agent's answers to calls that did not change are kept from the last
 # run (RANGEREAD_DIFFERENTIAL_FRESH=1 asks every agent again).
 reuse=--reuse-agents
 [ "${RANGEREAD_DIFFERENTIAL_FRESH:-}" = 1 ] && reuse=
-python3 "$HERE/run.py" --work "$WORK" --tools-json "$WORK/tools.json" --agents "${1:-}" $reuse
+python3 "$HERE/run.py" --work "$WORK" --tools-json "$WORK/tools.json" --agents "$AGENTS" $reuse
 echo "differential suite: $(( $(date +%s) - start )) s"
