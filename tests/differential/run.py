@@ -125,6 +125,8 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--tools-json", required=True)
     ap.add_argument("--agents", default="")
+    ap.add_argument("--min-identical", type=float, default=None,
+                    help="fail (exit 1) when an agent's share of identical calls is below this percentage")
     ap.add_argument("--reuse-agents", action="store_true",
                     help="keep an agent's answers to the same calls from an earlier run "
                          "(and run only the calls it lacks)")
@@ -214,6 +216,11 @@ def main():
         json.dump(report, f, indent=1, ensure_ascii=False)
     write_markdown(report, os.path.join(work, "report.md"))
     print(f"report: {os.path.join(work, 'report.md')} and report.json")
+    if args.min_identical is not None:
+        low = [f"{a} {r['identical']}/{r['calls']}" for a, r in report["agents"].items()
+               if a in wanted and 100 * r["identical"] < args.min_identical * r["calls"]]
+        if low:
+            sys.exit(f"differential: below {args.min_identical}% identical: {', '.join(low)}")
 
 
 def cell(text):

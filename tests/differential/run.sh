@@ -149,5 +149,8 @@ echo "== running (agents: $AGENTS)"
 # run (RANGEREAD_DIFFERENTIAL_FRESH=1 asks every agent again).
 reuse=--reuse-agents
 [ "${RANGEREAD_DIFFERENTIAL_FRESH:-}" = 1 ] && reuse=
-python3 "$HERE/run.py" --work "$WORK" --tools-json "$WORK/tools.json" --agents "$AGENTS" $reuse
+# RANGEREAD_DIFFERENTIAL_MIN=99 fails the run when an agent is below 99% identical.
+min=()
+[ -n "${RANGEREAD_DIFFERENTIAL_MIN:-}" ] && min=(--min-identical "$RANGEREAD_DIFFERENTIAL_MIN")
+python3 "$HERE/run.py" --work "$WORK" --tools-json "$WORK/tools.json" --agents "$AGENTS" $reuse "${min[@]}"
 echo "differential suite: $(( $(date +%s) - start )) s"
