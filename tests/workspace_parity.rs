@@ -4,8 +4,11 @@
 //! and `Reader::open` reads what `Reader::open_in` reads, failing the same way.
 //!
 //! The files are the repository's own (`tests/data/sample.txt`, the classification
-//! corpus in `tests/corpus/files/`), copied into a directory of their own with a small
-//! notebook written beside them (the repository ships none).
+//! corpus in `tests/corpus/files/`, whose PDF has no font, so its text fails to extract),
+//! copied into a directory of their own, with a small notebook and a PDF whose page has
+//! text written beside them (the repository ships neither).
+
+mod documents;
 
 use std::path::{Path, PathBuf};
 
@@ -46,13 +49,15 @@ fn files() -> (tempfile::TempDir, PathBuf) {
         std::fs::copy(&from, root.join(name)).unwrap_or_else(|e| panic!("{from:?}: {e}"));
     }
     std::fs::write(root.join("notes.ipynb"), NOTEBOOK).unwrap();
+    let text = documents::stream("", b"BT /F1 12 Tf 72 720 Td (Hello from page one) Tj ET");
+    std::fs::write(root.join("hello.pdf"), documents::one_page_pdf(text, true)).unwrap();
     (dir, root)
 }
 
 /// The names of the files read.
 fn names() -> Vec<&'static str> {
     let mut names: Vec<&str> = SHIPPED.iter().map(|(n, _)| *n).collect();
-    names.push("notes.ipynb");
+    names.extend(["notes.ipynb", "hello.pdf"]);
     names
 }
 
@@ -76,8 +81,10 @@ fn args(d: &Dialect, path: &Path) -> Value {
 }
 
 /// What a model gets from an answer: the error flag and its items in order (each
-/// medium with its type, its bytes and where it goes).
-fn seen(r: &ToolResponse) -> (bool, Vec<String>) {
+/// medium with its type, its bytes and where it goes). A path may be shown relative to
+/// the workspace (Gemini CLI shows it so): the root's prefix is left out of every path.
+fn seen(r: &ToolResponse, root: &Path) -> (bool, Vec<String>) {
+    let prefix = format!("{}/", root.display());
     let items = r
         .items()
         .into_iter()
@@ -85,6 +92,7 @@ fn seen(r: &ToolResponse) -> (bool, Vec<String>) {
             ToolItem::Text(t) => format!("text: {t}"),
             ToolItem::Media(m) => format!("{} at {} ({}): {}", m.mime_type, m.at, m.name, m.data),
         })
+        .map(|item| item.replace(&prefix, ""))
         .collect();
     (r.is_error, items)
 }
@@ -100,14 +108,24 @@ fn every_preset_answers_the_same_with_and_without_a_workspace() {
         for name in names() {
             let call = args(&d, &root.join(name));
             let (a, b) = (alone.respond(call.clone()), confined.respond(call));
-            if seen(&a) != seen(&b) {
+            let (a, b) = (seen(&a, &root), seen(&b, &root));
+            if a != b {
                 differ.push(format!(
-                    "{preset} on {name}:\n  without a workspace: {:?}\n  with one:            {:?}",
-                    seen(&a),
-                    seen(&b)
+                    "{preset} on {name}:\n  without a workspace: {a:?}\n  with one:            {b:?}"
                 ));
             }
         }
+    }
+    // Without a workspace, the presets that send images send them (issue 42: all of
+    // them refused every binary file).
+    for preset in ["read_file", "claude-code", "gemini", "crush", "forge"] {
+        let d = Dialect::preset(preset).unwrap();
+        let r = DialectTool::new(d.clone()).respond(args(&d, &root.join("image.png")));
+        let image = r
+            .items()
+            .into_iter()
+            .any(|i| matches!(i, ToolItem::Media(m) if m.mime_type == "image/png"));
+        assert!(image && !r.is_error, "{preset}: {}", r.text);
     }
     assert!(
         differ.is_empty(),
@@ -143,7 +161,11 @@ fn open_reads_what_open_in_reads_and_fails_the_same_way() {
                     "{name} {sel:?}"
                 ),
                 (Err(a), Err(b)) => assert_eq!(
-                    (a.kind(), a.to_string().replace(&*root.join(name).to_string_lossy(), name)),
+                    (
+                        a.kind(),
+                        a.to_string()
+                            .replace(&*root.join(name).to_string_lossy(), name)
+                    ),
                     (b.kind(), b.to_string()),
                     "{name} {sel:?}"
                 ),
@@ -152,8 +174,14 @@ fn open_reads_what_open_in_reads_and_fails_the_same_way() {
         }
     }
     // The arguments first, then the content: a PNG read from line 0 is a bad range.
-    let png = reader.open(root.join("image.png")).unwrap().read(LineSelection::range(Some(0), Some(5)));
+    let png = reader
+        .open(root.join("image.png"))
+        .unwrap()
+        .read(LineSelection::range(Some(0), Some(5)));
     assert_eq!(png.unwrap_err().kind(), ErrorKind::ZeroLine);
-    let png = reader.open(root.join("image.png")).unwrap().read(LineSelection::head(5));
+    let png = reader
+        .open(root.join("image.png"))
+        .unwrap()
+        .read(LineSelection::head(5));
     assert_eq!(png.unwrap_err().kind(), ErrorKind::Binary);
 }
