@@ -14,7 +14,11 @@ use serde_json::json;
 fn the_read_file_description_promises_what_this_build_reads() {
     let dir = tempfile::tempdir().unwrap();
     let text = documents::stream("", b"BT /F1 12 Tf 72 720 Td (Hello from page one) Tj ET");
-    std::fs::write(dir.path().join("doc.pdf"), documents::one_page_pdf(text, true)).unwrap();
+    std::fs::write(
+        dir.path().join("doc.pdf"),
+        documents::one_page_pdf(text, true),
+    )
+    .unwrap();
     // 3000x10 black, over every policy's long edge: sent only downscaled.
     let png = documents::png(3000, 10, &documents::zlib_zeros(10 * 3001));
     std::fs::write(dir.path().join("wide.png"), png).unwrap();
@@ -37,8 +41,9 @@ fn the_read_file_description_promises_what_this_build_reads() {
 
     let pdf_read = "PDFs come back as the text of their pages";
     let pdf_refused = "PDFs are refused: this build has no PDF reader.";
-    if refused("doc.pdf") {
-        assert!(!cfg!(feature = "pdf"));
+    let pdf_refused_here = refused("doc.pdf");
+    assert_eq!(pdf_refused_here, !cfg!(feature = "pdf"));
+    if pdf_refused_here {
         assert!(description.contains(pdf_refused) && !description.contains(pdf_read));
     } else {
         assert!(description.contains(pdf_read) && !description.contains(pdf_refused));
@@ -46,8 +51,9 @@ fn the_read_file_description_promises_what_this_build_reads() {
 
     let resized = "downscaled to the model's limits";
     let not_resized = "this build cannot resize or crop, so a larger image, or a crop, is refused";
-    if refused("wide.png") {
-        assert!(!cfg!(feature = "images"));
+    let image_refused_here = refused("wide.png");
+    assert_eq!(image_refused_here, !cfg!(feature = "images"));
+    if image_refused_here {
         assert!(description.contains(not_resized) && !description.contains(resized));
     } else {
         assert!(description.contains(resized) && !description.contains(not_resized));
