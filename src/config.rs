@@ -40,10 +40,11 @@ pub enum Detection {
     /// invalid sequences follow the [`Utf8Policy`]. For hosts that classify themselves, or
     /// that want the bytes of a file whatever they are.
     AssumeUtf8,
-    /// As [`Detection::Auto`], except that a NUL byte in a sample without a UTF-16 or
-    /// UTF-32 byte order mark always means binary: no UTF-16 is guessed from the pattern
-    /// of its zero bytes. What Goose, agentwerk and `file` do (a file without a mark is
-    /// never UTF-16 to them).
+    /// As [`Detection::Auto`], except that a NUL byte in the sample (the first 8 KiB)
+    /// without a UTF-16 or UTF-32 byte order mark always means binary: no UTF-16 is
+    /// guessed from the pattern of its zero bytes. What Goose and `file` do (a file
+    /// without a mark is never UTF-16 to them). Only the sample is looked at: a NUL byte
+    /// further on is read as text and stays in `content`.
     NulMeansBinary,
     /// Go by the byte order mark alone: UTF-16 and UTF-32 with one are decoded, anything
     /// else is UTF-8 (a UTF-8 mark skipped) with invalid sequences by the [`Utf8Policy`];
@@ -67,8 +68,9 @@ pub enum PastEnd {
     Error,
     /// An empty result at the end of the file: `content` empty, `lines: None`, `bytes`
     /// the empty span at the file's size, `total_lines` set (a line read counted them),
-    /// `adjustments.end_clamped: true`, and `requested` as asked. What rust-mcp-filesystem,
-    /// forge and agentwerk answer.
+    /// `adjustments.end_clamped: true`, and `requested` as asked. What rust-mcp-filesystem
+    /// and agentwerk answer (forge's `forge_fs` fails instead, as [`PastEnd::Error`] does,
+    /// and forge's `read` tool answers its last line).
     Empty,
 }
 

@@ -222,31 +222,42 @@ impl Reader {
         self
     }
 
-    /// Opens a file for one or more reads that share one line index, and classifies its
-    /// content from the first 8 KiB (see [`crate::classify()`]).
+    /// Opens a file for one or more reads that share one line index.
+    ///
+    /// Nothing is read from the file yet: its content is classified on the first read
+    /// (or [`Document::classification`]), once, as [`Reader::open_in`] and
+    /// [`Reader::document`] do. So the two opens behave the same, a read checks its
+    /// arguments before the content (a PNG read from line 0 is [`Error::ZeroLine`], from
+    /// line 1 [`Error::Binary`]), and an image, a PDF or a notebook opens like any file
+    /// for [`Reader::read_document_from`].
     ///
     /// # Errors
     ///
-    /// As [`Source::open`]; [`Error::Binary`] (with the MIME type) when the content is
-    /// classified binary.
+    /// As [`Source::open`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use rangeread::{ErrorKind, LineSelection, Reader};
+    ///
+    /// let mut doc = Reader::new().open("tests/corpus/files/image.png")?;
+    /// let zero = doc.read(LineSelection::range(Some(0), Some(5))).unwrap_err();
+    /// assert_eq!(zero.kind(), ErrorKind::ZeroLine);
+    /// assert_eq!(doc.read(LineSelection::head(5)).unwrap_err().kind(), ErrorKind::Binary);
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
     pub fn open(&self, path: impl AsRef<Path>) -> Result<Document> {
         let path = path.as_ref();
-        match Source::open_streaming_limit(path, self.stream_limit()) {
-            Ok(src) => {
-                let mut doc = self.document(src);
-                doc.text()?;
-                Ok(doc)
+        let src = Source::open_streaming_limit(path, self.stream_limit()).inspect_err(|e| {
+            if let (Error::NotFound { .. }, Some(cache)) = (e, &self.cache) {
+                cache.forget(path);
             }
-            Err(e) => {
-                if let (Error::NotFound { .. }, Some(cache)) = (&e, &self.cache) {
-                    cache.forget(path);
-                }
-                Err(e)
-            }
-        }
+        })?;
+        Ok(self.document(src))
     }
 
-    /// Opens a file inside a workspace, for one or more reads that share one line index.
+    /// Opens a file inside a workspace, for one or more reads that share one line index;
+    /// as [`Reader::open`] (the content classified on the first read), confined.
     ///
     /// `path` is resolved by the workspace (confined to its root, protected paths
     /// refused, race-free on Linux: see [`Workspace`]); results report it as `path`, as

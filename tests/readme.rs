@@ -1,5 +1,6 @@
-//! The MCP server shown in docs/mcp.md is `mcp-server/examples/minimal.rs`, which CI
-//! builds (clippy over every target of the workspace): the two must be the same text, so
+//! The MCP server shown in docs/mcp.md is `mcp-server/examples/minimal.rs`, and the async
+//! host of docs/embedding.md is `mcp-server/examples/async_host.rs`, which CI builds
+//! (clippy over every target of the workspace): each shown copy must be the same text, so
 //! the shown code cannot rot. The README's Rust blocks are doc tests (`src/lib.rs`).
 
 #[test]
@@ -24,6 +25,25 @@ fn the_shown_mcp_server_is_the_example_ci_builds() {
         front.contains(&format!("`mcp-server/examples/minimal.rs` ({lines} lines,")),
         "README.md should give minimal.rs's length as {lines} lines"
     );
+}
+
+#[test]
+fn the_shown_async_host_is_the_example_ci_builds() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let docs = std::fs::read_to_string(format!("{root}/docs/embedding.md")).unwrap();
+    let example =
+        std::fs::read_to_string(format!("{root}/mcp-server/examples/async_host.rs")).unwrap();
+    let start = docs
+        .find("```rs\n")
+        .expect("docs/embedding.md has the async host block")
+        + 6;
+    let end = start + docs[start..].find("```\n").unwrap();
+    assert_eq!(
+        &docs[start..end],
+        example,
+        "docs/embedding.md's ```rs block differs from mcp-server/examples/async_host.rs: copy the example in"
+    );
+    assert!(example.contains("tokio::task::spawn_blocking"));
 }
 
 #[test]
@@ -123,10 +143,16 @@ fn the_mcp_docs_name_every_preset_and_every_flag() {
     flags.sort_unstable();
     flags.dedup();
     assert!(flags.len() >= 15, "{flags:?}");
+    // The flag table's rows: a flag named in prose elsewhere is not described.
+    let rows: Vec<&str> = docs.lines().filter(|l| l.starts_with("| `--")).collect();
     for flag in flags {
+        let in_row = |row: &&str| {
+            row.match_indices(&format!("`{flag}"))
+                .any(|(at, m)| matches!(row[at + m.len()..].chars().next(), Some(' ' | '`')))
+        };
         assert!(
-            docs.contains(&format!("`{flag}")),
-            "docs/mcp.md does not describe {flag} (in mcp_server --help)"
+            rows.iter().any(in_row),
+            "docs/mcp.md's flag table has no row for {flag} (in mcp_server --help)"
         );
     }
 }

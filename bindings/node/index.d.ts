@@ -259,8 +259,9 @@ export declare class Reader {
   /** `readIn` off the event loop. */
   readInAsync<S extends Selection = Selection>(workspace: Workspace, path: string, selection?: S): Promise<S extends { outline: true } ? Outline : ReadResult>
   /**
-   * The exact bytes of a selection of a text file, as they are in the file (not the
-   * UTF-8 `content`: invalid bytes and a legacy encoding's bytes kept).
+   * A selection of a text file as `cat` writes it to a UTF-8 terminal: in a UTF-8 file
+   * its exact bytes (invalid sequences kept where `content` has U+FFFD); in any other
+   * encoding, `content` as UTF-8 (the file's bytes are `bytes.start` to `bytes.end`).
    */
   readRaw(path: string, selection?: Selection): Buffer
   /** `readRaw` off the event loop. */

@@ -266,8 +266,9 @@ impl Reader {
         AsyncTask::new(self.task(Some(workspace), path, request, Give::Json))
     }
 
-    /// The exact bytes of a selection of a text file, as they are in the file (not the
-    /// UTF-8 `content`: invalid bytes and a legacy encoding's bytes kept).
+    /// A selection of a text file as `cat` writes it to a UTF-8 terminal: in a UTF-8 file
+    /// its exact bytes (invalid sequences kept where `content` has U+FFFD); in any other
+    /// encoding, `content` as UTF-8 (the file's bytes are `bytes.start` to `bytes.end`).
     #[napi(
         ts_args_type = "path: string, selection?: Selection",
         ts_return_type = "Buffer"

@@ -237,7 +237,9 @@ result_methods!(ReadResult {
         }
     }
 
-    /// The exact bytes of the selection, as they are in the file.
+    /// The selection as `cat` writes it to a UTF-8 terminal: in a UTF-8 file its exact
+    /// bytes (invalid sequences kept where `content` has U+FFFD); in any other encoding,
+    /// `content` as UTF-8 (the file's own bytes are `bytes["start"]` to `bytes["end"]`).
     #[getter]
     fn raw_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
         PyBytes::new(py, self.held.out.raw_bytes().unwrap_or_default())

@@ -37,6 +37,17 @@ def test_raw_bytes_are_the_files():
     assert r.raw_bytes == SAMPLE.read_bytes()[r.bytes["start"] : r.bytes["end"]]
 
 
+def test_raw_bytes_of_a_cp1251_file_are_the_utf8_of_content(tmp_path):
+    # docs/python.md: in any encoding but UTF-8, raw_bytes is content as UTF-8.
+    text = "Съешь же ещё этих мягких французских булок, да выпей же чаю.\n" * 20
+    f = tmp_path / "cp1251.txt"
+    f.write_bytes(text.encode("cp1251"))
+    r = rr.Reader().read(f)
+    assert (r.encoding, r.content) == ("windows-1251", text)
+    assert r.raw_bytes == text.encode("utf-8")
+    assert r.raw_bytes != f.read_bytes()[r.bytes["start"] : r.bytes["end"]]
+
+
 @pytest.mark.parametrize(
     "call, kind, builtin",
     [

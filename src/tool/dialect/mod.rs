@@ -34,7 +34,10 @@ pub struct Dialect {
     /// A short human title (MCP's `annotations.title`).
     #[serde(default)]
     pub title: String,
-    /// The description the model reads.
+    /// The description the model reads. `{images}` and `{pdfs}` in it stand for what the
+    /// image and PDF readers of the build do (features `images` and `pdf`): the served
+    /// description ([`DialectTool::definition`](crate::tool::DialectTool::definition))
+    /// promises no read the build refuses.
     pub description: String,
     /// Where the behaviour comes from: repository and commit, or release.
     #[serde(default)]

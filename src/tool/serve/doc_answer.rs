@@ -145,6 +145,37 @@ pub(crate) fn read(ctx: &Ctx, request: &Request, plan: &Plan) -> Result<Option<D
     Ok(Some(Doc::Read(Box::new(read))))
 }
 
+/// What the image reader of this build does, for a description's `{images}`: with the
+/// `images` feature it resizes and crops; without it, it sends images that fit as they
+/// are and refuses the rest ([`Error::FeatureDisabled`]).
+const IMAGES: &str = if cfg!(feature = "images") {
+    "Images (PNG, JPEG, GIF, WebP) come back as images, downscaled to the model's limits, \
+     with a line giving the original and sent size and the factor that maps coordinates \
+     back (crop=\"x,y,width,height\" in original pixels reads a region)."
+} else {
+    "Images (PNG, JPEG, GIF, WebP) within the model's limits come back as images, with a \
+     line giving their size; this build cannot resize or crop, so a larger image, or a \
+     crop, is refused."
+};
+
+/// What the PDF reader of this build does, for a description's `{pdfs}` (feature `pdf`).
+const PDFS: &str = if cfg!(feature = "pdf") {
+    "PDFs come back as the text of their pages: pages=\"3\", \"2-9\" or \"10-\" (without \
+     pages: the page count, outline and the first pages)."
+} else {
+    "PDFs are refused: this build has no PDF reader."
+};
+
+/// The dialect's description as this build serves it: `{images}` and `{pdfs}` say what
+/// the document readers compiled in do, so that a model is never promised a read that
+/// the build refuses.
+pub(crate) fn description(d: &Dialect) -> String {
+    fill(
+        &d.description,
+        &[("images", &IMAGES as _), ("pdfs", &PDFS as _)],
+    )
+}
+
 /// A selection parameter parsed by the library, its error naming the parameter.
 fn parsed<T: std::str::FromStr<Err = Error>>(g: &Given<String>) -> Result<T> {
     g.value

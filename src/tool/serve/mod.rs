@@ -64,6 +64,12 @@ pub struct ToolDefinition {
 /// A read tool speaking one [`Dialect`]: it decodes the call's arguments by the
 /// dialect's parameters, reads through the library, and answers in the dialect's form.
 ///
+/// A [`DialectTool::workspace`] confines the paths and changes nothing else: with one
+/// and without one, a file gets the same answer (an image item, a PDF's pages, the
+/// dialect's refusal of a binary file). [`DialectTool::respond`] blocks while it reads:
+/// it is `Send + Sync` and cheap to clone, and an async host calls it from
+/// `tokio::task::spawn_blocking` (docs/embedding.md, "In an async host").
+///
 /// ```
 /// use rangeread::tool::{Dialect, DialectTool};
 /// use rangeread::Workspace;
@@ -220,7 +226,7 @@ impl DialectTool {
         ToolDefinition {
             name: d.name.clone(),
             title: d.title.clone(),
-            description: d.description.clone(),
+            description: doc_answer::description(d),
             input_schema: crate::tool::dialect::schema::input_schema(d),
         }
     }
