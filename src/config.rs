@@ -51,6 +51,12 @@ pub enum Detection {
     /// nothing is refused as binary and no legacy encoding is guessed. Claude Code's Read
     /// reads files so (a Latin-1 `é` becomes U+FFFD, NUL bytes stay in the text).
     ByteOrderMark,
+    /// Only a magic number makes a file binary (an image, an archive, an executable ...
+    /// that `infer` knows); NUL and control bytes do not, and the text's encoding is
+    /// found as [`Detection::Auto`] finds it (a sample with NUL bytes and no UTF-16
+    /// pattern is UTF-8). What forge does (`infer` on the first bytes, then the content
+    /// as a string).
+    MagicOnly,
 }
 
 /// Which encoding a text file is decoded in ([`Reader::encoding`](crate::Reader::encoding)).

@@ -26,7 +26,7 @@ use crate::select::{resolve_bytes, ByteSelection, LineSelection, Plan, Planner, 
 use crate::source::Source;
 use crate::summarize::{omitted, Regions, Searched};
 use crate::syntax::Lang;
-use crate::text::{Encoding, Layout};
+use crate::text::Layout;
 
 /// The most bytes above a line that a block read looks at (and holds in memory).
 const BLOCK_WINDOW_CAP: u64 = 64 << 20;

@@ -242,12 +242,14 @@ fn a_preset_names_its_policies_and_a_host_overrides_them() {
     assert_eq!(d.decoding.invalid_utf8_binary, Some(0.1));
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("menu.txt"), b"caf\xe9 cr\xe8me\n").unwrap();
-    let path = dir.path().join("menu.txt").display().to_string();
-    let tool = DialectTool::new(d.clone());
-    let r = tool.respond(json!({"file_path": path}));
-    assert_eq!(r.text, format!("Cannot display content of binary file: {path}"));
-    // The host's reader sets the rule off: the file is read in its encoding.
-    let tool = DialectTool::new(d).reader(Reader::new().invalid_utf8_binary(None));
-    let r = tool.respond(json!({"file_path": path}));
+    let ws = rangeread::Workspace::new(dir.path()).unwrap();
+    let tool = DialectTool::new(d.clone()).workspace(ws.clone());
+    let r = tool.respond(json!({"file_path": "menu.txt"}));
+    assert_eq!(r.text, "Cannot display content of binary file: menu.txt");
+    // The host's reader turns the rule off: the file is read in its encoding.
+    let tool = DialectTool::new(d)
+        .workspace(ws)
+        .reader(Reader::new().invalid_utf8_binary(None));
+    let r = tool.respond(json!({"file_path": "menu.txt"}));
     assert!(r.text.contains("café crème"), "{}", r.text);
 }
