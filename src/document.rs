@@ -7,7 +7,9 @@ use std::sync::Arc;
 use crate::block::{find_block, Limits};
 use crate::budget::{byte_page, collect_lines, Page};
 use crate::cache::{Attachment, IndexCache};
-use crate::classify::{classify_source, judge as judge_sample, Classification, TextInfo, SAMPLE_SIZE};
+use crate::classify::{
+    classify_source, judge as judge_sample, Classification, TextInfo, SAMPLE_SIZE,
+};
 use crate::config::{
     Config, Detection, EncodingPolicy, Judge, LineEndings, NulBytes, PastEnd, Totals,
 };

@@ -282,8 +282,7 @@ pub use classify::{
 };
 pub use config::{
     ControlBytes, Detection, EncodingPolicy, LineEndings, LineUnit, NulBytes, OutlineDetail,
-    PastEnd, Totals, DEFAULT_LANDMARK_WINDOW, DEFAULT_MAX_LANDMARKS,
-    DEFAULT_OUTLINE_MAX_BYTES,
+    PastEnd, Totals, DEFAULT_LANDMARK_WINDOW, DEFAULT_MAX_LANDMARKS, DEFAULT_OUTLINE_MAX_BYTES,
 };
 pub use decode::Utf8Policy;
 pub use document::Document;

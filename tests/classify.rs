@@ -59,7 +59,7 @@ fn corpus_is_classified_right() {
                 assert_eq!(t.bom_len > 0, e["bom"].as_bool().unwrap(), "{name}");
                 assert_eq!(t.mime, e["mime"].as_str(), "{name}");
                 assert!((0.0..=1.0).contains(&t.confidence), "{name}: {t:?}");
-                if t.encoding == Encoding::Utf8 && !is_legacy(e["encoding"].as_str().unwrap()) {
+                if t.encoding == Encoding::Utf8 {
                     assert_eq!(t.confidence, 1.0, "{name}");
                 }
             }

@@ -4,13 +4,16 @@
 
 use rangeread::tool::{Dialect, DialectTool};
 use rangeread::{
-    BinaryReason, ByteSelection, Classification, ControlBytes, Detection, Encoding,
-    EncodingPolicy, Error, LineEndings, LineSelection, LineUnit, NulBytes, ReadResult, Reader,
-    Source,
+    BinaryReason, ByteSelection, Classification, ControlBytes, Detection, Encoding, EncodingPolicy,
+    Error, LineEndings, LineSelection, LineUnit, NulBytes, ReadResult, Reader, Source,
 };
 use serde_json::json;
 
-fn read(reader: &Reader, bytes: &[u8], sel: impl Into<rangeread::Selection>) -> Result<ReadResult, Error> {
+fn read(
+    reader: &Reader,
+    bytes: &[u8],
+    sel: impl Into<rangeread::Selection>,
+) -> Result<ReadResult, Error> {
     reader
         .document(Source::from_bytes(bytes.to_vec(), "input.txt"))
         .read(sel)
@@ -67,7 +70,10 @@ fn line_endings_lf_pages_as_keep_does() {
     let (lf, lf_starts) = paged(Reader::new().line_endings(LineEndings::Lf));
     assert_eq!(kept, text);
     assert_eq!(lf, text.replace("\r\n", "\n"));
-    assert_eq!(kept_starts, lf_starts, "the same pages, at the same file offsets");
+    assert_eq!(
+        kept_starts, lf_starts,
+        "the same pages, at the same file offsets"
+    );
 }
 
 #[test]
@@ -107,13 +113,22 @@ fn the_encoding_is_detected_left_as_utf8_or_forced() {
     let utf8 = whole(&Reader::new().encoding(EncodingPolicy::NoLegacy), py).unwrap();
     assert_eq!(utf8.encoding, "utf-8");
     assert_eq!(utf8.content, "import os\u{FFFD}\nprint('caf\u{FFFD}')\n");
-    assert_eq!(utf8.invalid_utf8.map(|i| (i.count, i.first_offset)), Some((2, 9)));
+    assert_eq!(
+        utf8.invalid_utf8.map(|i| (i.count, i.first_offset)),
+        Some((2, 9))
+    );
     // A host that knows the file is Cyrillic.
     let cp1251 = b"\xcf\xf0\xe8\xe2\xe5\xf2\n";
     let forced = EncodingPolicy::from_name("cp1251").unwrap();
-    assert_eq!(forced, EncodingPolicy::Forced(Encoding::for_label("windows-1251").unwrap()));
+    assert_eq!(
+        forced,
+        EncodingPolicy::Forced(Encoding::for_label("windows-1251").unwrap())
+    );
     let r = whole(&Reader::new().encoding(forced), cp1251).unwrap();
-    assert_eq!((r.encoding.as_str(), r.content.as_str()), ("windows-1251", "Привет\n"));
+    assert_eq!(
+        (r.encoding.as_str(), r.content.as_str()),
+        ("windows-1251", "Привет\n")
+    );
     // Forced UTF-16 without a mark; a mark of that encoding is skipped.
     let hi: Vec<u8> = "hi\n".encode_utf16().flat_map(u16::to_le_bytes).collect();
     let utf16le = Reader::new().encoding(EncodingPolicy::Forced(Encoding::Utf16Le));
@@ -125,7 +140,10 @@ fn the_encoding_is_detected_left_as_utf8_or_forced() {
     for name in ["detect", "no_legacy", "utf-8", "latin1", "shift_jis"] {
         assert!(EncodingPolicy::from_name(name).is_some(), "{name}");
     }
-    assert_eq!(EncodingPolicy::from_name("latin1").unwrap().name(), "windows-1252");
+    assert_eq!(
+        EncodingPolicy::from_name("latin1").unwrap().name(),
+        "windows-1252"
+    );
     assert_eq!(EncodingPolicy::from_name("klingon"), None);
 }
 
@@ -138,7 +156,12 @@ fn nul_bytes_in_read_refuses_a_nul_past_the_sample() {
     let strict = all.nul_bytes(NulBytes::InRead);
     assert!(matches!(whole(&strict, &text), Err(Error::Binary { .. })));
     // A read that does not reach it is text.
-    assert_eq!(read(&strict, &text, LineSelection::head(2)).unwrap().content, "text\ntext\n");
+    assert_eq!(
+        read(&strict, &text, LineSelection::head(2))
+            .unwrap()
+            .content,
+        "text\ntext\n"
+    );
     // classify_file looks at the whole file under the rule; classify() at the sample.
     let (_dir, path) = temp(&text);
     assert!(rangeread::classify_file(&path).unwrap().is_text());
@@ -147,7 +170,11 @@ fn nul_bytes_in_read_refuses_a_nul_past_the_sample() {
         other => panic!("{other:?}"),
     }
     // UTF-16's zero bytes are not NUL characters.
-    let utf16: Vec<u8> = "wide text\n".repeat(2000).encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let utf16: Vec<u8> = "wide text\n"
+        .repeat(2000)
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
     let (_dir2, path16) = temp(&[&[0xFF, 0xFE][..], &utf16].concat());
     assert!(strict.classify_file(&path16).unwrap().is_text());
 }
@@ -155,9 +182,15 @@ fn nul_bytes_in_read_refuses_a_nul_past_the_sample() {
 #[test]
 fn control_bytes_tolerated_reads_a_file_of_bells() {
     let bells = b"\x07\x0b ring\n\x07\x0b\n";
-    assert!(matches!(whole(&Reader::new(), bells), Err(Error::Binary { .. })));
+    assert!(matches!(
+        whole(&Reader::new(), bells),
+        Err(Error::Binary { .. })
+    ));
     let tolerant = Reader::new().control_bytes(ControlBytes::Tolerated);
-    assert_eq!(whole(&tolerant, bells).unwrap().content, "\x07\x0b ring\n\x07\x0b\n");
+    assert_eq!(
+        whole(&tolerant, bells).unwrap().content,
+        "\x07\x0b ring\n\x07\x0b\n"
+    );
     assert!(!Reader::new().classify(bells).is_text());
     assert!(tolerant.classify(bells).is_text());
     // NUL still means binary.
@@ -167,7 +200,10 @@ fn control_bytes_tolerated_reads_a_file_of_bells() {
 #[test]
 fn invalid_utf8_binary_calls_latin1_binary() {
     let latin1 = b"caf\xe9 cr\xe8me br\xfbl\xe9e\n";
-    assert_eq!(whole(&Reader::new(), latin1).unwrap().encoding, "windows-1252");
+    assert_eq!(
+        whole(&Reader::new(), latin1).unwrap().encoding,
+        "windows-1252"
+    );
     let gemini = Reader::new().invalid_utf8_binary(Some(0.1));
     match gemini.classify(latin1) {
         Classification::Binary(b) => assert_eq!(b.reason, BinaryReason::InvalidUtf8),
@@ -189,7 +225,10 @@ fn magic_only_refuses_only_known_formats() {
     assert!(!magic.classify(png).is_text());
     // NUL and control bytes do not make a file binary.
     let r = whole(&magic, b"a\0b\x01\x02\n").unwrap();
-    assert_eq!((r.content.as_str(), r.encoding.as_str()), ("a\0b\x01\x02\n", "utf-8"));
+    assert_eq!(
+        (r.content.as_str(), r.encoding.as_str()),
+        ("a\0b\x01\x02\n", "utf-8")
+    );
     assert!(!Reader::new().classify(b"a\0b\x01\x02\n").is_text());
 }
 
@@ -213,7 +252,11 @@ fn classify_and_classify_file_agree_with_what_a_read_finds() {
         for bytes in files {
             let (_dir, path) = temp(bytes);
             let c = reader.classify(bytes);
-            assert_eq!(reader.classify_file(&path).unwrap(), c, "reader {i} on {bytes:?}");
+            assert_eq!(
+                reader.classify_file(&path).unwrap(),
+                c,
+                "reader {i} on {bytes:?}"
+            );
             let read = reader.read(&path, LineSelection::from(1..));
             match c {
                 Classification::Text(t) => assert_eq!(read.unwrap().encoding, t.encoding.name()),
@@ -228,10 +271,15 @@ fn a_shared_cache_keeps_each_readers_verdict() {
     let cache = std::sync::Arc::new(rangeread::IndexCache::new(1 << 20));
     let (_dir, path) = temp(b"caf\xe9\n");
     let detect = Reader::new().cache(cache.clone());
-    let no_legacy = Reader::new().cache(cache).encoding(EncodingPolicy::NoLegacy);
+    let no_legacy = Reader::new()
+        .cache(cache)
+        .encoding(EncodingPolicy::NoLegacy);
     for _ in 0..2 {
         let all = LineSelection::from(1..);
-        assert_eq!(detect.read(&path, all.clone()).unwrap().encoding, "windows-1252");
+        assert_eq!(
+            detect.read(&path, all.clone()).unwrap().encoding,
+            "windows-1252"
+        );
         assert_eq!(no_legacy.read(&path, all).unwrap().encoding, "utf-8");
     }
 }

@@ -127,4 +127,3 @@ fn is_plausible(c: char) -> bool {
         | '\u{FF00}'..='\u{FFEF}')  // half- and full-width forms
         || c.is_alphanumeric()
 }
-

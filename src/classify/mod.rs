@@ -263,10 +263,11 @@ fn too_invalid(sample: &[u8], share: f64) -> bool {
     if simdutf8::basic::from_utf8(sample).is_ok() {
         return false;
     }
-    let invalid = crate::decode::decode_utf8(sample.to_vec(), crate::decode::Utf8Policy::Lossy, |o| o)
-        .ok()
-        .and_then(|d| d.invalid)
-        .map_or(0, |i| i.count);
+    let invalid =
+        crate::decode::decode_utf8(sample.to_vec(), crate::decode::Utf8Policy::Lossy, |o| o)
+            .ok()
+            .and_then(|d| d.invalid)
+            .map_or(0, |i| i.count);
     invalid as f64 > share * sample.len() as f64
 }
 
@@ -402,7 +403,12 @@ fn classify_body(sample: &[u8], utf8_bom: bool, j: &Judge) -> Classification {
     let (encoding, confidence) = if utf8 {
         (Encoding::Utf8, 1.0)
     } else {
-        text_encoding(sample, text, utf8_bom, j.encoding != EncodingPolicy::NoLegacy)
+        text_encoding(
+            sample,
+            text,
+            utf8_bom,
+            j.encoding != EncodingPolicy::NoLegacy,
+        )
     };
     Classification::Text(TextInfo {
         encoding,
@@ -660,7 +666,12 @@ fn count_leads(s: &[u8]) -> usize {
 }
 
 /// Step 5 for a sample that is not valid UTF-8.
-fn text_encoding(sample: &[u8], text: &[u8], utf8_bom: bool, legacy_guess: bool) -> (Encoding, f32) {
+fn text_encoding(
+    sample: &[u8],
+    text: &[u8],
+    utf8_bom: bool,
+    legacy_guess: bool,
+) -> (Encoding, f32) {
     let (valid, invalid) = utf8_stats(text);
     let utf8_share = valid as f32 / (valid + invalid).max(1) as f32;
     if utf8_bom || (valid > 0 && valid >= 4 * invalid) {
@@ -674,7 +685,7 @@ fn text_encoding(sample: &[u8], text: &[u8], utf8_bom: bool, legacy_guess: bool)
 
 #[cfg(test)]
 mod tests {
-        use super::legacy::{legacy_evidence, LEGACY_EVIDENCE_BYTES};
+    use super::legacy::{legacy_evidence, LEGACY_EVIDENCE_BYTES};
     use super::*;
 
     #[test]
@@ -735,7 +746,7 @@ mod tests {
         );
     }
 
-        #[test]
+    #[test]
     fn legacy_evidence_is_the_words_with_non_ascii_bytes() {
         let html = b"<html><body><p>Caf\xe9 au lait</p>\n<p>na\xefve 42 fa\xe7ade.</p>";
         assert_eq!(legacy_evidence(html), b"Caf\xe9 na\xefve fa\xe7ade ");
@@ -746,7 +757,7 @@ mod tests {
         assert!(ev.len() >= LEGACY_EVIDENCE_BYTES - 8, "{}", ev.len());
     }
 
-        #[test]
+    #[test]
     fn legacy_evidence_cuts_a_long_word_between_characters() {
         // A line of Japanese is one long word; trail bytes 0x40..0x7f look like ASCII.
         let text = "吾輩は猫である。名前はまだ無い。どこで生れたかとんと見当がつかぬ。".repeat(20);

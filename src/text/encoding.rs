@@ -72,12 +72,12 @@ impl LegacyEncoding {
         self.name
     }
 
-        pub(crate) fn from_encoding_rs(enc: &'static encoding_rs::Encoding) -> Option<Self> {
+    pub(crate) fn from_encoding_rs(enc: &'static encoding_rs::Encoding) -> Option<Self> {
         let name = NAMES.iter().find(|n| n.eq_ignore_ascii_case(enc.name()))?;
         Some(LegacyEncoding { name })
     }
 
-        pub(crate) fn encoding_rs(&self) -> &'static encoding_rs::Encoding {
+    pub(crate) fn encoding_rs(&self) -> &'static encoding_rs::Encoding {
         encoding_rs::Encoding::for_label(self.name.as_bytes()).unwrap_or(encoding_rs::WINDOWS_1252)
     }
 }

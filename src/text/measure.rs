@@ -242,7 +242,7 @@ mod tests {
         assert_eq!(m.floor(&b[..14], 100), (12, 6));
     }
 
-        #[test]
+    #[test]
     fn legacy_text_is_measured_as_decoded() {
         let enc = |name| Encoding::from_name(name).unwrap();
         // "aé€" in windows-1252: 1, 2 and 3 UTF-8 bytes.

@@ -167,7 +167,11 @@ pub(crate) fn crlf_to_lf_bytes(bytes: Vec<u8>) -> Vec<u8> {
     let mut out = Vec::with_capacity(bytes.len());
     let mut from = 0;
     for lf in line_feeds(&bytes) {
-        let end = if lf > from && bytes[lf - 1] == b'\r' { lf - 1 } else { lf };
+        let end = if lf > from && bytes[lf - 1] == b'\r' {
+            lf - 1
+        } else {
+            lf
+        };
         out.extend_from_slice(&bytes[from..end]);
         from = lf;
     }
@@ -204,7 +208,11 @@ pub(crate) fn middle_cut(text: &str, max: usize, notice: &str) -> Option<String>
         .char_indices()
         .nth(chars - tail)
         .map_or(text.len(), |(i, _)| i);
-    Some(format!("{}{notice}{}", &text[..head_end], &text[tail_start..]))
+    Some(format!(
+        "{}{notice}{}",
+        &text[..head_end],
+        &text[tail_start..]
+    ))
 }
 
 /// The number of lines of decoded text (line feeds, plus one for a last line without).

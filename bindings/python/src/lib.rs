@@ -100,7 +100,9 @@ impl Reader {
         let (reader, request) =
             options::text_call(&self.inner, kwargs_json(selection)?).map_err(|e| to_py(py, e))?;
         let ws = &workspace.inner;
-        let out = detached(py, || run_read(&reader, Place::Workspace(ws), &path, &request))?;
+        let out = detached(py, || {
+            run_read(&reader, Place::Workspace(ws), &path, &request)
+        })?;
         wrap(py, out)
     }
 
@@ -112,8 +114,8 @@ impl Reader {
         path: PathBuf,
         request: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        let (reader, request) = options::document_call(&self.inner, kwargs_json(request)?)
-            .map_err(|e| to_py(py, e))?;
+        let (reader, request) =
+            options::document_call(&self.inner, kwargs_json(request)?).map_err(|e| to_py(py, e))?;
         let out = detached(py, || run_read(&reader, Place::Path, &path, &request))?;
         wrap(py, out)
     }
@@ -127,10 +129,12 @@ impl Reader {
         path: PathBuf,
         request: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        let (reader, request) = options::document_call(&self.inner, kwargs_json(request)?)
-            .map_err(|e| to_py(py, e))?;
+        let (reader, request) =
+            options::document_call(&self.inner, kwargs_json(request)?).map_err(|e| to_py(py, e))?;
         let ws = &workspace.inner;
-        let out = detached(py, || run_read(&reader, Place::Workspace(ws), &path, &request))?;
+        let out = detached(py, || {
+            run_read(&reader, Place::Workspace(ws), &path, &request)
+        })?;
         wrap(py, out)
     }
 
@@ -469,9 +473,7 @@ fn classify(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Py<PyAny>> {
     let opts = kwargs_json(options)?;
-    let v = detached(py, || {
-        options::classify(&RustReader::new(), &path, opts)
-    })?;
+    let v = detached(py, || options::classify(&RustReader::new(), &path, opts))?;
     json_py(py, &v)
 }
 
