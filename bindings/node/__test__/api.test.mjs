@@ -268,7 +268,8 @@ test('text policies per reader and per call', () => {
   assert.equal(reader.read(dos, { lines: '3:3' }).content.length, 3001)
   assert.equal(reader.read(dos, { lines: '3:3', lineUnit: 'utf16' }).content.length, 2001)
   assert.equal(reader.read(dos, { maxLines: 1 }).truncated.reason, 'max_lines')
-  assert.equal(reader.read(dos, { head: 1, totals: 'if_known' }).total_lines, null)
+  // (A fresh reader: this one's cache has counted the file's lines by now.)
+  assert.equal(new rr.Reader().read(dos, { head: 1, totals: 'if_known' }).total_lines, null)
   assert.throws(() => reader.read(dos, { head: 1, lineEndings: 'crlf' }), { code: 'invalid_params' })
 })
 
