@@ -4,6 +4,7 @@
 
 use std::num::NonZeroU64;
 
+use crate::config::LineUnit;
 use crate::error::Result;
 use crate::lines::Lines;
 use crate::result::TruncationReason;
@@ -53,6 +54,8 @@ pub(crate) struct Budget {
     pub max_lines: Limit,
     pub max_bytes: Limit,
     pub max_line_chars: Limit,
+    /// What `max_line_chars` counts.
+    pub line_unit: LineUnit,
 }
 
 impl Default for Budget {
@@ -61,6 +64,7 @@ impl Default for Budget {
             max_lines: Limit::new(2000),
             max_bytes: Limit::new(100 * 1024),
             max_line_chars: Limit::new(2000),
+            line_unit: LineUnit::Chars,
         }
     }
 }
@@ -240,7 +244,14 @@ pub(crate) fn collect_lines(
             .or_max()
             .min(want.unwrap_or(u64::MAX))
             .saturating_sub(page.lines);
-        let max_chars = budget.max_line_chars.or_max();
+        // A line no longer in file bytes than the limit is within it in every unit, but
+        // for UTF-8 bytes of a text in another encoding (up to 3 a file byte).
+        let max_chars = match budget.line_unit {
+            LineUnit::Bytes if !measure.is_file_bytes() => {
+                budget.max_line_chars.or_max() / MAX_UTF8_PER_BYTE
+            }
+            _ => budget.max_line_chars.or_max(),
+        };
         // In other encodings, as many file bytes as surely fit; measured once taken (the
         // next round takes more while the budget lasts).
         let reach = if exact {
@@ -285,7 +296,7 @@ pub(crate) fn collect_lines(
         let kept_body = &line[..(raw.body.min(line.len() as u64)) as usize];
         let mut shown = raw.body;
         if let Some(max_chars) = budget.max_line_chars.get() {
-            if let Some(at) = units.char_cut(kept_body, max_chars) {
+            if let Some(at) = line_cut(budget.line_unit, measure, units, kept_body, max_chars) {
                 shown = at as u64;
             } else if kept_body.len() as u64 != raw.body && char_keep < remaining.saturating_add(8)
             {
@@ -379,6 +390,19 @@ pub(crate) fn collect_lines(
         page.end = pos;
     }
     Ok(page)
+}
+
+/// Where a line body (which starts at a boundary) is cut by a line-length limit of `n`
+/// in `unit`, if it is over it.
+fn line_cut(unit: LineUnit, measure: Measure, units: Units, body: &[u8], n: u64) -> Option<usize> {
+    match unit {
+        LineUnit::Chars => units.char_cut(body, n),
+        LineUnit::Utf16 => units.utf16_cut(body, n),
+        LineUnit::Bytes => {
+            let (fit, _) = measure.floor(body, n);
+            (fit < body.len()).then_some(fit)
+        }
+    }
 }
 
 /// [`utf8::stable_start`] over a source.

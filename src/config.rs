@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::budget::{Budget, Limit};
 use crate::decode::Utf8Policy;
 use crate::index::DEFAULT_BLOCK_SIZE;
+use crate::text::Encoding;
 
 /// When a read pays for counting the lines of the whole file.
 ///
@@ -51,6 +52,130 @@ pub enum Detection {
     /// nothing is refused as binary and no legacy encoding is guessed. Claude Code's Read
     /// reads files so (a Latin-1 `é` becomes U+FFFD, NUL bytes stay in the text).
     ByteOrderMark,
+    /// Only a magic number makes a file binary (an image, an archive, an executable ...
+    /// that `infer` knows); NUL and control bytes do not, and the text's encoding is
+    /// found as [`Detection::Auto`] finds it (a sample with NUL bytes and no UTF-16
+    /// pattern is UTF-8). What forge does (`infer` on the first bytes, then the content
+    /// as a string).
+    MagicOnly,
+}
+
+/// Which encoding a text file is decoded in ([`Reader::encoding`](crate::Reader::encoding)).
+///
+/// Decoders are always built in: this is a run-time choice, never a Cargo feature, so
+/// that another crate in the build cannot change what a host reads.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum EncodingPolicy {
+    /// Found from the content: a byte order mark, UTF-16 by its zero bytes, UTF-8, else
+    /// the legacy encoding `chardetng` guesses (windows-1252, Shift_JIS, GBK ...). The
+    /// default.
+    #[default]
+    Detect,
+    /// As [`EncodingPolicy::Detect`], but no legacy encoding is guessed: text that is
+    /// not UTF-8, UTF-16 or UTF-32 is read as UTF-8 with its invalid sequences replaced
+    /// (`import os\xff` is `import os\u{FFFD}`, with `invalid_utf8` set), as Python's
+    /// `errors="replace"` and most agents read it.
+    NoLegacy,
+    /// Every file is text in this encoding (the host decided): nothing is classified and
+    /// nothing refused as binary; a byte order mark of this encoding is skipped.
+    Forced(Encoding),
+}
+
+impl EncodingPolicy {
+    /// The policy named `name`: `detect`, `no_legacy`, or an encoding's label
+    /// (`utf-8`, `utf-16le`, `windows-1252`, `latin1`, `shift_jis` ..., as
+    /// [`Encoding::for_label`] reads it).
+    pub fn from_name(name: &str) -> Option<EncodingPolicy> {
+        match name {
+            "detect" => Some(EncodingPolicy::Detect),
+            "no_legacy" => Some(EncodingPolicy::NoLegacy),
+            label => Encoding::for_label(label).map(EncodingPolicy::Forced),
+        }
+    }
+
+    /// The name [`EncodingPolicy::from_name`] reads: `detect`, `no_legacy`, or the
+    /// forced encoding's name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            EncodingPolicy::Detect => "detect",
+            EncodingPolicy::NoLegacy => "no_legacy",
+            EncodingPolicy::Forced(e) => e.name(),
+        }
+    }
+}
+
+impl Serialize for EncodingPolicy {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for EncodingPolicy {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let name = String::deserialize(d)?;
+        EncodingPolicy::from_name(&name).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "unknown encoding policy {name:?}: detect, no_legacy, or an encoding's label (utf-8, utf-16le, windows-1252 ...)"
+            ))
+        })
+    }
+}
+
+/// Where a NUL byte makes a file binary ([`Reader::nul_bytes`](crate::Reader::nul_bytes)).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NulBytes {
+    /// In the first 8 KiB, the classification sample (unless they form a UTF-16
+    /// pattern): later NUL bytes stay in the text as U+0000. The default.
+    #[default]
+    InSample,
+    /// Anywhere in what is read, too: a read whose text holds a U+0000 fails with
+    /// [`Error::Binary`](crate::Error::Binary), and [`Reader::classify_file`](crate::Reader::classify_file) looks at the whole
+    /// file. What agentwerk does (it checks the whole file it reads).
+    InRead,
+}
+
+/// Whether control bytes make a file binary ([`Reader::control_bytes`](crate::Reader::control_bytes)).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ControlBytes {
+    /// A sample with more than [`MAX_CONTROL_SHARE`](crate::MAX_CONTROL_SHARE) of disallowed
+    /// control bytes (BEL, VT, `^A` ...) is binary. The default.
+    #[default]
+    Share,
+    /// Control bytes never make a file binary: a short file of BEL and VT bytes is text,
+    /// as Python's `binaryornot` (which OpenHands uses) reads it.
+    Tolerated,
+}
+
+/// How line ends reach `content` ([`Reader::line_endings`](crate::Reader::line_endings)).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LineEndings {
+    /// As the file has them: a CR LF stays a CR LF. The default, and what the contract
+    /// promises for data.
+    #[default]
+    Keep,
+    /// Each CR LF becomes an LF in `content`, as Gemini CLI and OpenHands show text (a
+    /// lone CR stays). Offsets stay file offsets: `bytes`, `next_start_byte` and the
+    /// cut lines' byte counts count the CRs, so `content` can be shorter than `bytes`;
+    /// the byte budget counts the text before the CRs are dropped, so the pages are the
+    /// same as with [`LineEndings::Keep`]. `line_ending` still reports the file's.
+    Lf,
+}
+
+/// What the line-length budget counts ([`Reader::line_unit`](crate::Reader::line_unit)).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LineUnit {
+    /// Characters (Unicode scalar values): Python's `len`. The default.
+    #[default]
+    Chars,
+    /// UTF-16 code units: JavaScript's `length`, which Gemini CLI cuts by (an emoji is
+    /// two). A cut never splits a surrogate pair.
+    Utf16,
+    /// UTF-8 bytes of `content`, on a character boundary.
+    Bytes,
 }
 
 /// What a read answers when its range starts past the end of the file
@@ -94,7 +219,8 @@ pub enum OutlineDetail {
 pub(crate) struct Config {
     pub budget: Budget,
     pub utf8: Utf8Policy,
-    pub detection: Detection,
+    pub judge: Judge,
+    pub line_endings: LineEndings,
     pub totals: Totals,
     pub block_size: u64,
     pub retries: u32,
@@ -117,9 +243,28 @@ pub(crate) struct Explicit {
     pub max_lines: bool,
     pub max_bytes: bool,
     pub max_line_chars: bool,
+    pub line_unit: bool,
     pub detection: bool,
+    pub encoding: bool,
+    pub nul_bytes: bool,
+    pub control_bytes: bool,
+    pub invalid_utf8_binary: bool,
     pub utf8: bool,
     pub totals: bool,
+    pub line_endings: bool,
+}
+
+/// How content is judged text or binary, and in which encoding: the settings
+/// classification runs with.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct Judge {
+    pub detection: Detection,
+    pub encoding: EncodingPolicy,
+    pub nul_bytes: NulBytes,
+    pub control_bytes: ControlBytes,
+    /// A sample without a byte order mark with more than this share of invalid UTF-8
+    /// sequences (per byte) is binary.
+    pub invalid_utf8_binary: Option<f64>,
 }
 
 /// Default number of landmarks in an omitted-content summary.
@@ -136,7 +281,8 @@ impl Default for Config {
         Config {
             budget: Budget::default(),
             utf8: Utf8Policy::Lossy,
-            detection: Detection::Auto,
+            judge: Judge::default(),
+            line_endings: LineEndings::Keep,
             totals: Totals::Auto,
             block_size: DEFAULT_BLOCK_SIZE,
             retries: 3,

@@ -198,7 +198,6 @@ impl<'a, F: Fn(u64) -> u64> Invalid<'a, F> {
     }
 }
 
-#[cfg(feature = "legacy-encodings")]
 fn legacy<F: Fn(u64) -> u64>(
     bytes: &[u8],
     enc: crate::text::LegacyEncoding,
@@ -225,14 +224,4 @@ fn legacy<F: Fn(u64) -> u64>(
             }
         }
     }
-}
-
-#[cfg(not(feature = "legacy-encodings"))]
-fn legacy<F: Fn(u64) -> u64>(
-    bytes: &[u8],
-    _enc: crate::text::LegacyEncoding,
-    _bad: &mut Invalid<'_, F>,
-) -> Result<String> {
-    // Unreachable: without the feature no legacy encoding is ever detected.
-    Ok(String::from_utf8_lossy(bytes).into_owned())
 }

@@ -7,8 +7,12 @@ use std::sync::Arc;
 use crate::block::{find_block, Limits};
 use crate::budget::{byte_page, collect_lines, Page};
 use crate::cache::{Attachment, IndexCache};
-use crate::classify::{classify, classify_source, Classification, TextInfo, SAMPLE_SIZE};
-use crate::config::{Config, Detection, PastEnd, Totals};
+use crate::classify::{
+    classify_source, judge as judge_sample, Classification, TextInfo, SAMPLE_SIZE,
+};
+use crate::config::{
+    Config, Detection, EncodingPolicy, Judge, LineEndings, NulBytes, PastEnd, Totals,
+};
 use crate::decode::decode;
 use crate::error::{Error, Result};
 use crate::indentation::{find_indent_block, Bounds, IndentSelection, IndentSpan};
@@ -24,7 +28,7 @@ use crate::select::{resolve_bytes, ByteSelection, LineSelection, Plan, Planner, 
 use crate::source::Source;
 use crate::summarize::{omitted, Regions, Searched};
 use crate::syntax::Lang;
-use crate::text::{Encoding, Layout};
+use crate::text::Layout;
 
 /// The most bytes above a line that a block read looks at (and holds in memory).
 const BLOCK_WINDOW_CAP: u64 = 64 << 20;
@@ -143,24 +147,17 @@ impl Document {
         if let Some(c) = self.class {
             return Ok(c);
         }
-        let c = match self.config.detection {
-            Detection::Auto => self.classify()?,
-            Detection::NulMeansBinary => match self.classify()? {
-                Classification::Text(t)
-                    if t.bom_len == 0
-                        && matches!(t.encoding, Encoding::Utf16Le | Encoding::Utf16Be) =>
-                {
-                    crate::classify::nul_binary()
-                }
-                c => c,
-            },
-            Detection::AssumeUtf8 => Classification::Text(TextInfo {
-                encoding: Encoding::Utf8,
-                bom_len: 0,
-                confidence: 1.0,
-                mime: None,
-            }),
-            Detection::ByteOrderMark => crate::classify::classify_source_by_bom(&self.src)?,
+        let judge = self.config.judge;
+        let c = match (judge.detection, judge.encoding) {
+            // Nothing to look at, or only a byte order mark.
+            (Detection::AssumeUtf8, _) => crate::classify::judge(&[], &judge),
+            (Detection::ByteOrderMark, _) | (_, EncodingPolicy::Forced(_)) => {
+                let mut scratch = Vec::new();
+                let n = self.src.len().min(4);
+                self.src
+                    .with_range(0, n, &mut scratch, |s| crate::classify::judge(s, &judge))?
+            }
+            _ => self.classify()?,
         };
         if let Classification::Text(t) = c {
             let bom = u64::from(t.bom_len).min(self.src.len());
@@ -183,13 +180,16 @@ impl Document {
     /// the file's entry and reused while the sample it came from is unchanged: the file
     /// is as it was, or grew by appending after a full sample.
     fn classify(&self) -> Result<Classification> {
+        let judge = self.config.judge;
         let Some(cache) = &self.cache else {
-            return classify_source(&self.src);
+            return classify_source(&self.src, &judge);
         };
-        if let Some(((c, sampled), how)) =
-            cache.attachment::<(Classification, u64)>(&self.src, class_slot(), false)
+        // A verdict is kept with the rules it was made by: readers with other rules
+        // (a host's and a preset's) may share the cache.
+        if let Some(((c, sampled, by), how)) =
+            cache.attachment::<(Classification, u64, Judge)>(&self.src, class_slot(), false)
         {
-            if how == Attachment::Current || sampled == SAMPLE_SIZE as u64 {
+            if by == judge && (how == Attachment::Current || sampled == SAMPLE_SIZE as u64) {
                 return Ok(c);
             }
         }
@@ -197,16 +197,16 @@ impl Document {
         // The first bytes stored with the file's index, else read (and kept, to be
         // stored with it).
         let c = match cache.sample(&self.src) {
-            Some(sample) if sample.len() as u64 == sampled => classify(&sample),
+            Some(sample) if sample.len() as u64 == sampled => judge_sample(&sample, &judge),
             _ => {
                 let mut scratch = Vec::new();
                 self.src.with_range(0, sampled, &mut scratch, |sample| {
                     cache.keep_sample(&self.src, sample);
-                    classify(sample)
+                    judge_sample(sample, &judge)
                 })?
             }
         };
-        cache.attach(&self.src, class_slot(), (c, sampled), 0);
+        cache.attach(&self.src, class_slot(), (c, sampled, judge), 0);
         Ok(c)
     }
 
@@ -676,9 +676,22 @@ impl Document {
         // The page's bytes move into the text (no copy when they are valid UTF-8).
         let content = std::mem::take(&mut page.content);
         let map = |c: u64| page.file_offset(c);
-        let decoded = decode(content, text.encoding, self.config.utf8, map)?;
+        let mut decoded = decode(content, text.encoding, self.config.utf8, map)?;
+        if self.config.judge.nul_bytes == NulBytes::InRead
+            && memchr::memchr(0, decoded.text.as_bytes()).is_some()
+        {
+            return Err(Error::Binary {
+                mime: "application/octet-stream".into(),
+                file_size,
+            });
+        }
         // From the decoded text: CR and LF are whole code units there in every encoding.
         let line_ending = LineEnding::of(decoded.text.as_bytes());
+        if self.config.line_endings == LineEndings::Lf {
+            // Offsets stay file offsets: `bytes` and the continuations count the CRs.
+            decoded.text = crate::text::crlf_to_lf(std::mem::take(&mut decoded.text));
+            decoded.raw = decoded.raw.map(crate::text::crlf_to_lf_bytes);
+        }
         Ok(ReadResult {
             path: self.path.clone(),
             resolved_path: self.resolved_path.clone(),

@@ -206,12 +206,12 @@
 //!
 //! # Crate features
 //!
-//! - `legacy-encodings` (on by default): detect legacy 8-bit and CJK encodings
-//!   (windows-1252 and Latin-1, the other windows-125x and ISO-8859 code pages,
-//!   Shift_JIS, EUC-JP, GBK, Big5, EUC-KR ...) with `chardetng` and decode them with
-//!   `encoding_rs`. Only samples that are not valid UTF-8 are given to chardetng, so
-//!   UTF-8 files pay nothing for it. Without the feature such files are read as UTF-8,
-//!   lossily. UTF-16 and UTF-32 need no feature.
+//! - `legacy-encodings` (on by default): adds nothing, kept so that builds naming it
+//!   still build. Legacy 8-bit and CJK encodings (windows-1252 and Latin-1, the other
+//!   windows-125x and ISO-8859 code pages, Shift_JIS, EUC-JP, GBK, Big5, EUC-KR ...) are
+//!   always detected with `chardetng` and decoded with `encoding_rs`; whether a read
+//!   guesses them is a run-time choice ([`Reader::encoding`], [`EncodingPolicy`]). A
+//!   feature adds code; it never changes an answer.
 //! - `sessions` (default): the `sessions` module, `read_session_messages` over agent
 //!   transcripts (Claude Code, Codex CLI, OpenCode's legacy JSON files, generic JSONL).
 //! - `opencode`: OpenCode's SQLite database (`opencode.db`) in `sessions`, through
@@ -281,8 +281,8 @@ pub use classify::{
     LegacyEncoding, TextInfo, MAX_CONTROL_SHARE, SAMPLE_SIZE,
 };
 pub use config::{
-    Detection, OutlineDetail, PastEnd, Totals, DEFAULT_LANDMARK_WINDOW, DEFAULT_MAX_LANDMARKS,
-    DEFAULT_OUTLINE_MAX_BYTES,
+    ControlBytes, Detection, EncodingPolicy, LineEndings, LineUnit, NulBytes, OutlineDetail,
+    PastEnd, Totals, DEFAULT_LANDMARK_WINDOW, DEFAULT_MAX_LANDMARKS, DEFAULT_OUTLINE_MAX_BYTES,
 };
 pub use decode::Utf8Policy;
 pub use document::Document;

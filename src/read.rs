@@ -6,7 +6,11 @@ use std::sync::Arc;
 
 use crate::budget::Limit;
 use crate::cache::IndexCache;
-use crate::config::{Config, Detection, OutlineDetail, PastEnd, Totals};
+use crate::classify::Classification;
+use crate::config::{
+    Config, ControlBytes, Detection, EncodingPolicy, LineEndings, LineUnit, NulBytes,
+    OutlineDetail, PastEnd, Totals,
+};
 use crate::decode::Utf8Policy;
 use crate::document::Document;
 use crate::error::{Error, Result};
@@ -72,11 +76,153 @@ impl Reader {
         self
     }
 
+    /// By default, the line-length budget ([`Reader::max_line_chars`]) counts characters
+    /// ([`LineUnit::Chars`]); [`LineUnit::Utf16`] counts UTF-16 code units, as
+    /// JavaScript's `length` does (an emoji is two), and [`LineUnit::Bytes`] the UTF-8
+    /// bytes of `content`. The cut is on a character boundary in every unit.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use rangeread::{LineSelection, LineUnit, Reader, Source};
+    ///
+    /// let emoji = "😀".repeat(1500);
+    /// let read = |unit| {
+    ///     let src = Source::from_bytes(emoji.clone().into_bytes(), "e.txt");
+    ///     Reader::new().line_unit(unit).document(src).read(LineSelection::from(1..))
+    /// };
+    /// assert_eq!(read(LineUnit::Chars)?.content.chars().count(), 1500);
+    /// assert_eq!(read(LineUnit::Utf16)?.content.chars().count(), 1000);
+    /// assert_eq!(read(LineUnit::Bytes)?.content.len(), 2000);
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn line_unit(mut self, unit: LineUnit) -> Reader {
+        self.config.budget.line_unit = unit;
+        self.config.set.line_unit = true;
+        self
+    }
+
     /// By default, content is classified ([`Detection::Auto`]).
     pub fn detection(mut self, detection: Detection) -> Reader {
-        self.config.detection = detection;
+        self.config.judge.detection = detection;
         self.config.set.detection = true;
         self
+    }
+
+    /// By default, the encoding of text is found from its content, legacy encodings
+    /// included ([`EncodingPolicy::Detect`]); [`EncodingPolicy::NoLegacy`] reads what is
+    /// not UTF-8, UTF-16 or UTF-32 as UTF-8 with replacement characters, and
+    /// [`EncodingPolicy::Forced`] reads every file in the host's encoding.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use rangeread::{Encoding, EncodingPolicy, LineSelection, Reader, Source};
+    ///
+    /// let read = |policy| {
+    ///     let src = Source::from_bytes(b"import os\xff\n".to_vec(), "a.py");
+    ///     Reader::new().encoding(policy).document(src).read(LineSelection::from(1..))
+    /// };
+    /// assert_eq!(read(EncodingPolicy::Detect)?.encoding, "windows-1252");
+    /// assert_eq!(read(EncodingPolicy::NoLegacy)?.content, "import os\u{FFFD}\n");
+    /// let forced = EncodingPolicy::Forced(Encoding::for_label("latin1").unwrap());
+    /// assert_eq!(read(forced)?.content, "import osÿ\n");
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn encoding(mut self, policy: EncodingPolicy) -> Reader {
+        self.config.judge.encoding = policy;
+        self.config.set.encoding = true;
+        self
+    }
+
+    /// By default, a NUL byte makes a file binary when it lies in the first 8 KiB
+    /// ([`NulBytes::InSample`]); [`NulBytes::InRead`] also refuses a read whose text
+    /// holds one wherever it lies ([`Error::Binary`]).
+    pub fn nul_bytes(mut self, rule: NulBytes) -> Reader {
+        self.config.judge.nul_bytes = rule;
+        self.config.set.nul_bytes = true;
+        self
+    }
+
+    /// By default, a first 8 KiB with more than 1% of disallowed control bytes (BEL, VT,
+    /// `^A` ...) is binary ([`ControlBytes::Share`]); [`ControlBytes::Tolerated`] reads
+    /// such files as text.
+    pub fn control_bytes(mut self, rule: ControlBytes) -> Reader {
+        self.config.judge.control_bytes = rule;
+        self.config.set.control_bytes = true;
+        self
+    }
+
+    /// By default, invalid UTF-8 never makes a file binary (it is decoded in the legacy
+    /// encoding it looks like, or with replacement characters); `Some(share)` makes a
+    /// file without a byte order mark binary ([`BinaryReason::InvalidUtf8`](crate::BinaryReason::InvalidUtf8)) when its
+    /// first 8 KiB hold more invalid UTF-8 sequences than `share` of its bytes, as
+    /// Gemini CLI's `isBinaryFile` does with 0.1 (Latin-1 text is binary to it).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use rangeread::{Error, LineSelection, Reader, Source};
+    ///
+    /// let latin1 = Source::from_bytes(b"caf\xe9 cr\xe8me\n".to_vec(), "menu.txt");
+    /// let err = Reader::new().invalid_utf8_binary(Some(0.1)).document(latin1).read(LineSelection::from(1..));
+    /// assert!(matches!(err, Err(Error::Binary { .. })));
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn invalid_utf8_binary(mut self, share: Option<f64>) -> Reader {
+        self.config.judge.invalid_utf8_binary = share;
+        self.config.set.invalid_utf8_binary = true;
+        self
+    }
+
+    /// By default, `content` keeps the file's line ends ([`LineEndings::Keep`]);
+    /// [`LineEndings::Lf`] turns each CR LF into an LF. Offsets (`bytes`,
+    /// `next_start_byte`, cut lines) stay file offsets, counting the CRs, and the pages
+    /// are the same either way.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use rangeread::{LineEndings, LineSelection, Reader, Source};
+    ///
+    /// let src = Source::from_bytes(b"a\r\nb\r\n".to_vec(), "dos.txt");
+    /// let r = Reader::new().line_endings(LineEndings::Lf).document(src).read(LineSelection::from(2..))?;
+    /// assert_eq!((r.content.as_str(), r.bytes.start, r.bytes.end), ("b\n", 3, 6));
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn line_endings(mut self, endings: LineEndings) -> Reader {
+        self.config.line_endings = endings;
+        self.config.set.line_endings = true;
+        self
+    }
+
+    /// Classifies a sample taken from the start of a file by this reader's rules
+    /// ([`Reader::detection`], [`Reader::encoding`], [`Reader::control_bytes`],
+    /// [`Reader::invalid_utf8_binary`]): what a read of that file would find.
+    /// `Reader::new().classify(s)` is [`crate::classify()`].
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use rangeread::{ControlBytes, Reader};
+    ///
+    /// let bells = b"\x07\x0b\x07\x0b\n";
+    /// assert!(!Reader::new().classify(bells).is_text());
+    /// assert!(Reader::new().control_bytes(ControlBytes::Tolerated).classify(bells).is_text());
+    /// ```
+    pub fn classify(&self, sample: &[u8]) -> Classification {
+        crate::classify::judge(sample, &self.config.judge)
+    }
+
+    /// Classifies the file at `path` by this reader's rules, as [`Reader::classify`]
+    /// does its first 8 KiB; under [`NulBytes::InRead`] the whole file is looked at for
+    /// a NUL byte.
+    ///
+    /// # Errors
+    ///
+    /// As [`crate::classify_file()`].
+    pub fn classify_file(&self, path: impl AsRef<Path>) -> Result<Classification> {
+        crate::classify::classify_path(path.as_ref(), &self.config.judge)
     }
 
     /// By default, [`Totals::Auto`].
@@ -310,6 +456,17 @@ impl Reader {
         (n(b.max_lines), n(b.max_bytes), n(b.max_line_chars))
     }
 
+    /// This reader with the classification rules `judge`, as set by its host.
+    pub(crate) fn detection_rules(mut self, judge: crate::config::Judge) -> Reader {
+        self.config.judge = judge;
+        self
+    }
+
+    /// What the line-length budget counts.
+    pub(crate) fn counted_line_unit(&self) -> LineUnit {
+        self.config.budget.line_unit
+    }
+
     /// This reader's budgets and text policies where its host set them, else `base`'s
     /// (a tool's dialect); its cache, buffers and everything else are its own.
     pub(crate) fn over(mut self, base: &Reader) -> Reader {
@@ -323,8 +480,27 @@ impl Reader {
         if !set.max_line_chars {
             self.config.budget.max_line_chars = b.budget.max_line_chars;
         }
+        let (mine, base) = (&mut self.config.judge, b.judge);
         if !set.detection {
-            self.config.detection = b.detection;
+            mine.detection = base.detection;
+        }
+        if !set.encoding {
+            mine.encoding = base.encoding;
+        }
+        if !set.nul_bytes {
+            mine.nul_bytes = base.nul_bytes;
+        }
+        if !set.control_bytes {
+            mine.control_bytes = base.control_bytes;
+        }
+        if !set.invalid_utf8_binary {
+            mine.invalid_utf8_binary = base.invalid_utf8_binary;
+        }
+        if !set.line_unit {
+            self.config.budget.line_unit = b.budget.line_unit;
+        }
+        if !set.line_endings {
+            self.config.line_endings = b.line_endings;
         }
         if !set.utf8 {
             self.config.utf8 = b.utf8;

@@ -112,8 +112,8 @@ pub use dialect::listing::{Listing, ListingOrder};
 pub use dialect::oversize::Oversize;
 pub use dialect::project_rules::ProjectRules;
 pub use dialect::{
-    ByteCut, CapLift, Caps, Clip, Decoding, Dialect, ErrorTexts, FileRules, FirstPage, Form,
-    LargeFile, Limits, LineRules, Links, NameRefusal, OutlineForm, Output, PageRules, Param,
+    ByteCut, CapLift, Caps, Clip, ClipKeep, Decoding, Dialect, ErrorTexts, FileRules, FirstPage,
+    Form, LargeFile, Limits, LineRules, Links, NameRefusal, OutlineForm, Output, PageRules, Param,
     PastEnd, PathRules, PathShow, RangeChecks, Refusal, Role, SizeCap, Special, TokenCap, Unit,
 };
 pub use render::shapes::{

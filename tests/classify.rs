@@ -23,18 +23,9 @@ fn manifest() -> Vec<Value> {
     serde_json::from_str(&text).unwrap()
 }
 
-/// Encodings that need the `legacy-encodings` feature to be detected.
-fn is_legacy(encoding: &str) -> bool {
-    !encoding.starts_with("utf-")
-}
-
+/// Legacy encodings are detected in every build (a feature never changes an answer).
 fn expected_encoding(entry: &Value) -> &str {
-    let enc = entry["encoding"].as_str().unwrap();
-    if cfg!(feature = "legacy-encodings") || !is_legacy(enc) {
-        enc
-    } else {
-        "utf-8"
-    }
+    entry["encoding"].as_str().unwrap()
 }
 
 /// The line ending a reader must report for `text`.
@@ -68,7 +59,7 @@ fn corpus_is_classified_right() {
                 assert_eq!(t.bom_len > 0, e["bom"].as_bool().unwrap(), "{name}");
                 assert_eq!(t.mime, e["mime"].as_str(), "{name}");
                 assert!((0.0..=1.0).contains(&t.confidence), "{name}: {t:?}");
-                if t.encoding == Encoding::Utf8 && !is_legacy(e["encoding"].as_str().unwrap()) {
+                if t.encoding == Encoding::Utf8 {
                     assert_eq!(t.confidence, 1.0, "{name}");
                 }
             }
@@ -147,8 +138,6 @@ fn corpus_text_reads_right() {
     for e in manifest().iter().filter(|e| e["verdict"] == "text") {
         let name = e["file"].as_str().unwrap();
         let want = e["text"].as_str().unwrap();
-        let legacy_without_feature =
-            !cfg!(feature = "legacy-encodings") && is_legacy(e["encoding"].as_str().unwrap());
         let reader = Reader::new().max_line_chars(0);
         for (backend, mut doc) in documents(name, &reader) {
             let r = doc.read(LineSelection::default()).unwrap();
@@ -157,11 +146,6 @@ fn corpus_text_reads_right() {
             assert_eq!(r.bom, e["bom"].as_bool().unwrap(), "{ctx}");
             assert!(!r.is_partial, "{ctx}");
             assert_eq!(r.truncated, None, "{ctx}");
-            if legacy_without_feature {
-                // Lossy UTF-8, as before the feature existed.
-                assert!(r.invalid_utf8.is_some(), "{ctx}");
-                continue;
-            }
             assert_eq!(r.content, want, "{ctx}");
             assert_eq!(r.invalid_utf8, None, "{ctx}");
             // Plain output (render_to) writes these bytes: UTF-8 in every encoding.
@@ -232,9 +216,6 @@ fn read_paged_lines(doc: &mut Document) -> String {
 fn paging_yields_every_character_once_in_every_encoding() {
     for e in manifest().iter().filter(|e| e["verdict"] == "text") {
         let name = e["file"].as_str().unwrap();
-        if !cfg!(feature = "legacy-encodings") && is_legacy(e["encoding"].as_str().unwrap()) {
-            continue;
-        }
         let want = e["text"].as_str().unwrap();
         let size = std::fs::metadata(file(name)).unwrap().len();
         for max in [1, 2, 5, 7, 64] {
@@ -481,7 +462,6 @@ fn empty_file_is_empty_text() {
     assert_eq!(r.line_ending, LineEnding::None);
 }
 
-#[cfg(feature = "legacy-encodings")]
 #[test]
 fn legacy_encodings_report_name_and_confidence() {
     for name in [
@@ -507,7 +487,6 @@ fn legacy_encodings_report_name_and_confidence() {
 /// Latin text scattered through ASCII source and markup. Detection sees only a bounded
 /// part of each sample (the words with non-ASCII bytes); every one must still be read
 /// in its encoding, whole, with the text it was written from.
-#[cfg(feature = "legacy-encodings")]
 #[test]
 fn legacy_files_larger_than_the_sample_read_back_right() {
     let dir = tempfile::tempdir().unwrap();
@@ -584,7 +563,6 @@ fn legacy_files_larger_than_the_sample_read_back_right() {
     }
 }
 
-#[cfg(feature = "legacy-encodings")]
 #[test]
 fn shift_jis_byte_selections_keep_characters_whole() {
     let mut doc = Reader::new().open(file("shift_jis.txt")).unwrap();

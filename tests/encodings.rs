@@ -23,7 +23,6 @@ fn encodings(text: &str, legacy: bool) -> Vec<Encoded> {
     // windows-1252 agrees with Latin-1 on every letter it has: possible when the text is
     // within U+0000..U+00FF and not only ASCII.
     if legacy
-        && cfg!(feature = "legacy-encodings")
         && text
             .chars()
             .all(|c| (c as u32) < 0x80 || (0xA0..=0xFF).contains(&(c as u32)))

@@ -343,7 +343,6 @@ fn codex_cases_in_every_encoding_and_on_every_backend() {
 }
 
 /// A legacy encoding: the Python case with Latin-1 comments, in windows-1252.
-#[cfg(feature = "legacy-encodings")]
 #[test]
 fn the_same_answer_in_windows_1252() {
     let text = "# Größe, Maß und Gewicht: für die Übersetzung geprüft\n\

@@ -3,13 +3,11 @@
 //! that carry evidence, and how plausible the decoded text is.
 
 use crate::text::Encoding;
-#[cfg(feature = "legacy-encodings")]
 use crate::text::LegacyEncoding;
 
 /// How many bytes chardetng is fed at most: its cost is linear, 0.1 to 0.2 µs a byte
 /// (27 candidate decoders score every byte), so the words that carry evidence are picked
 /// out of the sample instead of feeding it whole (see [`legacy_evidence`]).
-#[cfg(feature = "legacy-encodings")]
 pub(crate) const LEGACY_EVIDENCE_BYTES: usize = 128;
 
 /// After this many bytes of evidence, a guess of a double-byte encoding (Shift_JIS,
@@ -17,10 +15,8 @@ pub(crate) const LEGACY_EVIDENCE_BYTES: usize = 128;
 /// which tell those apart as well as 128 do on chardet's test corpus, while dense CJK
 /// costs chardetng the most a byte (no candidate drops out). Single-byte guesses get
 /// the rest of the evidence: Central European and Greek need it.
-#[cfg(feature = "legacy-encodings")]
 const DOUBLE_BYTE_EVIDENCE_BYTES: usize = 64;
 
-#[cfg(feature = "legacy-encodings")]
 fn is_double_byte(enc: &'static encoding_rs::Encoding) -> bool {
     [
         encoding_rs::SHIFT_JIS,
@@ -45,7 +41,6 @@ fn is_double_byte(enc: &'static encoding_rs::Encoding) -> bool {
 /// the evidence; should the generic reading be off by one (Shift_JIS half-width kana
 /// are single bytes), the cut leaves half a character at the very end, which chardetng,
 /// told that the stream goes on, does not count against anyone.
-#[cfg(feature = "legacy-encodings")]
 pub(crate) fn legacy_evidence(sample: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(LEGACY_EVIDENCE_BYTES + 1);
     let n = sample.len();
@@ -78,7 +73,6 @@ pub(crate) fn legacy_evidence(sample: &[u8]) -> Vec<u8> {
 
 /// The longest prefix of `word`, at most `max` bytes, that ends on a character boundary
 /// of a double-byte encoding read generically (a byte `>= 0x81` leads a pair).
-#[cfg(feature = "legacy-encodings")]
 fn double_byte_prefix(word: &[u8], max: usize) -> usize {
     let mut i = 0;
     while i < word.len() {
@@ -91,7 +85,6 @@ fn double_byte_prefix(word: &[u8], max: usize) -> usize {
     i.min(word.len())
 }
 
-#[cfg(feature = "legacy-encodings")]
 pub(super) fn legacy(sample: &[u8]) -> Option<(Encoding, f32)> {
     let evidence = legacy_evidence(sample);
     let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);
@@ -122,7 +115,6 @@ pub(super) fn legacy(sample: &[u8]) -> Option<(Encoding, f32)> {
 /// Whether a decoded non-ASCII character is what text holds: a letter or digit, or
 /// common punctuation and symbols. The scripts legacy encodings carry are tested by
 /// range first; `char::is_alphanumeric` (a table search) only decides the rest.
-#[cfg(feature = "legacy-encodings")]
 fn is_plausible(c: char) -> bool {
     matches!(c,
         '\u{A0}'..='\u{24F}'        // Latin-1 and Latin Extended (letters, signs)
@@ -134,9 +126,4 @@ fn is_plausible(c: char) -> bool {
         | '\u{AC00}'..='\u{D7A3}'   // Hangul syllables
         | '\u{FF00}'..='\u{FFEF}')  // half- and full-width forms
         || c.is_alphanumeric()
-}
-
-#[cfg(not(feature = "legacy-encodings"))]
-pub(super) fn legacy(_sample: &[u8]) -> Option<(Encoding, f32)> {
-    None
 }

@@ -8,6 +8,7 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::config::{ControlBytes, Detection, EncodingPolicy, Judge, NulBytes};
 use crate::error::{Error, Result};
 use crate::source::Source;
 pub use crate::text::{Encoding, LegacyEncoding};
@@ -62,6 +63,9 @@ pub enum BinaryReason {
     Nul,
     /// Disallowed control bytes exceed [`MAX_CONTROL_SHARE`].
     ControlBytes,
+    /// More of it than the host allows is not valid UTF-8
+    /// ([`Reader::invalid_utf8_binary`](crate::Reader::invalid_utf8_binary)).
+    InvalidUtf8,
 }
 
 impl fmt::Display for BinaryReason {
@@ -70,6 +74,7 @@ impl fmt::Display for BinaryReason {
             BinaryReason::Magic => "magic number",
             BinaryReason::Nul => "NUL bytes",
             BinaryReason::ControlBytes => "control bytes",
+            BinaryReason::InvalidUtf8 => "invalid UTF-8",
         })
     }
 }
@@ -192,9 +197,84 @@ impl Classification {
 /// assert!(classify("fn main() {}\n".as_bytes()).is_text());
 /// ```
 pub fn classify(sample: &[u8]) -> Classification {
+    judge(sample, &Judge::default())
+}
+
+/// Classifies a sample under a reader's rules ([`Reader::classify`](crate::Reader::classify)):
+/// its [`Detection`], [`EncodingPolicy`], control-byte rule and invalid-UTF-8 share.
+/// (The NUL rule's [`NulBytes::InRead`] looks past the sample, at what is read.)
+pub(crate) fn judge(sample: &[u8], j: &Judge) -> Classification {
     let sample = &sample[..sample.len().min(SAMPLE_SIZE)];
+    if let EncodingPolicy::Forced(encoding) = j.encoding {
+        return forced(sample, encoding);
+    }
+    let c = match j.detection {
+        Detection::AssumeUtf8 => return forced(b"", Encoding::Utf8),
+        Detection::ByteOrderMark => {
+            let (encoding, bom_len) = match bom(sample) {
+                Some(e) => (e, e.bom_len() as u8),
+                None => (Encoding::Utf8, 0),
+            };
+            return Classification::Text(TextInfo {
+                encoding,
+                bom_len,
+                confidence: 1.0,
+                mime: None,
+            });
+        }
+        Detection::Auto | Detection::NulMeansBinary | Detection::MagicOnly => by_content(sample, j),
+    };
+    let c = match c {
+        // A file without a mark is never UTF-16 to these hosts.
+        Classification::Text(t)
+            if j.detection == Detection::NulMeansBinary
+                && t.bom_len == 0
+                && matches!(t.encoding, Encoding::Utf16Le | Encoding::Utf16Be) =>
+        {
+            binary(OCTET_STREAM, BinaryReason::Nul)
+        }
+        c => c,
+    };
+    match (c, j.invalid_utf8_binary) {
+        (Classification::Text(t), Some(share)) if t.bom_len == 0 && too_invalid(sample, share) => {
+            binary(OCTET_STREAM, BinaryReason::InvalidUtf8)
+        }
+        (c, _) => c,
+    }
+}
+
+/// Text in `encoding`, past its byte order mark if the sample starts with one.
+fn forced(sample: &[u8], encoding: Encoding) -> Classification {
+    let bom_len = match bom(sample) {
+        Some(b) if b == encoding => encoding.bom_len() as u8,
+        _ => 0,
+    };
+    Classification::Text(TextInfo {
+        encoding,
+        bom_len,
+        confidence: 1.0,
+        mime: None,
+    })
+}
+
+/// Whether more than `share` of the sample's bytes start invalid UTF-8 sequences (as
+/// lossy decoding counts them: one per U+FFFD). Valid UTF-8 passes at once.
+fn too_invalid(sample: &[u8], share: f64) -> bool {
+    if simdutf8::basic::from_utf8(sample).is_ok() {
+        return false;
+    }
+    let invalid =
+        crate::decode::decode_utf8(sample.to_vec(), crate::decode::Utf8Policy::Lossy, |o| o)
+            .ok()
+            .and_then(|d| d.invalid)
+            .map_or(0, |i| i.count);
+    invalid as f64 > share * sample.len() as f64
+}
+
+/// Steps 1 to 5 (see [`classify`]) under the rules of `j`.
+fn by_content(sample: &[u8], j: &Judge) -> Classification {
     match bom(sample) {
-        Some(Encoding::Utf8) => return classify_body(&sample[3..], true),
+        Some(Encoding::Utf8) => return classify_body(&sample[3..], true, j),
         Some(enc) => {
             let n = enc.bom_len();
             if wide_is_text(enc, &sample[n..]) {
@@ -208,7 +288,7 @@ pub fn classify(sample: &[u8]) -> Classification {
         }
         None => {}
     }
-    classify_body(sample, false)
+    classify_body(sample, false, j)
 }
 
 /// Classifies the file at `path` from its first [`SAMPLE_SIZE`] bytes.
@@ -228,8 +308,37 @@ pub fn classify(sample: &[u8]) -> Classification {
 /// # Ok::<(), rangeread::Error>(())
 /// ```
 pub fn classify_file(path: impl AsRef<Path>) -> Result<Classification> {
-    let src = Source::open_streaming_limit(path, SAMPLE_SIZE as u64)?;
-    classify_source(&src)
+    classify_path(path.as_ref(), &Judge::default())
+}
+
+/// Classifies the file at `path` under the rules of `j`: its first [`SAMPLE_SIZE`]
+/// bytes, and under [`NulBytes::InRead`] every byte, for a NUL.
+pub(crate) fn classify_path(path: &Path, j: &Judge) -> Result<Classification> {
+    let whole = j.nul_bytes == NulBytes::InRead;
+    let limit = if whole { u64::MAX } else { SAMPLE_SIZE as u64 };
+    let src = Source::open_streaming_limit(path, limit)?;
+    let c = classify_source(&src, j)?;
+    // In UTF-16 and UTF-32, zero bytes are parts of characters, not NULs.
+    let narrow = c.encoding().is_some_and(|e| !e.units().is_wide());
+    if narrow && whole && has_nul(&src)? {
+        return Ok(nul_binary());
+    }
+    Ok(c)
+}
+
+/// Whether `src` (text in an 8-bit encoding) holds a NUL byte anywhere (the NUL rule of
+/// [`NulBytes::InRead`] over a whole file; what a read holds is checked as it is read).
+fn has_nul(src: &Source) -> Result<bool> {
+    let mut scratch = Vec::new();
+    let mut at = 0;
+    while at < src.len() {
+        let end = src.len().min(at + (1 << 20));
+        if src.with_range(at, end, &mut scratch, |b| memchr::memchr(0, b).is_some())? {
+            return Ok(true);
+        }
+        at = end;
+    }
+    Ok(false)
 }
 
 /// Whether the file at `path` is text, for hosts that only ask that: reads at most
@@ -249,33 +358,16 @@ pub fn is_text(path: impl AsRef<Path>) -> Result<bool> {
     Ok(classify_file(path)?.is_text())
 }
 
-/// Classifies a source from its first bytes.
-pub(crate) fn classify_source(src: &Source) -> Result<Classification> {
+/// Classifies a source from its first bytes under the rules of `j`.
+pub(crate) fn classify_source(src: &Source, j: &Judge) -> Result<Classification> {
     let n = src.len().min(SAMPLE_SIZE as u64);
     let mut scratch = Vec::new();
-    src.with_range(0, n, &mut scratch, classify)
-}
-
-/// Text in the encoding of the source's byte order mark, UTF-8 without one
-/// ([`crate::Detection::ByteOrderMark`]).
-pub(crate) fn classify_source_by_bom(src: &Source) -> Result<Classification> {
-    let mut scratch = Vec::new();
-    src.with_range(0, src.len().min(4), &mut scratch, |sample| {
-        let (encoding, bom_len) = match bom(sample) {
-            Some(e) => (e, e.bom_len() as u8),
-            None => (Encoding::Utf8, 0),
-        };
-        Classification::Text(TextInfo {
-            encoding,
-            bom_len,
-            confidence: 1.0,
-            mime: None,
-        })
-    })
+    src.with_range(0, n, &mut scratch, |s| judge(s, j))
 }
 
 /// Steps 2 to 5, on a sample without a BOM (or the rest after a UTF-8 BOM).
-fn classify_body(sample: &[u8], utf8_bom: bool) -> Classification {
+fn classify_body(sample: &[u8], utf8_bom: bool, j: &Judge) -> Classification {
+    let magic_only = j.detection == Detection::MagicOnly;
     let text = trim_incomplete_utf8(sample);
     let utf8 = simdutf8::basic::from_utf8(text).is_ok();
     let has_nul = memchr::memchr(0, sample).is_some();
@@ -291,7 +383,7 @@ fn classify_body(sample: &[u8], utf8_bom: bool) -> Classification {
         }
     }
     let bom_len = if utf8_bom { 3 } else { 0 };
-    if has_nul {
+    if has_nul && !magic_only {
         if !utf8_bom {
             if let Some((enc, confidence)) = utf16_pattern(sample) {
                 return Classification::Text(TextInfo {
@@ -304,13 +396,19 @@ fn classify_body(sample: &[u8], utf8_bom: bool) -> Classification {
         }
         return binary(OCTET_STREAM, BinaryReason::Nul);
     }
-    if controls as f64 > text.len() as f64 * MAX_CONTROL_SHARE {
+    let tolerated = magic_only || j.control_bytes == ControlBytes::Tolerated;
+    if !tolerated && controls as f64 > text.len() as f64 * MAX_CONTROL_SHARE {
         return binary(OCTET_STREAM, BinaryReason::ControlBytes);
     }
     let (encoding, confidence) = if utf8 {
         (Encoding::Utf8, 1.0)
     } else {
-        text_encoding(sample, text, utf8_bom)
+        text_encoding(
+            sample,
+            text,
+            utf8_bom,
+            j.encoding != EncodingPolicy::NoLegacy,
+        )
     };
     Classification::Text(TextInfo {
         encoding,
@@ -320,8 +418,8 @@ fn classify_body(sample: &[u8], utf8_bom: bool) -> Classification {
     })
 }
 
-/// The verdict on a sample with NUL bytes and no byte order mark under
-/// [`crate::Detection::NulMeansBinary`].
+/// The verdict on content that holds a NUL byte past the sample
+/// ([`NulBytes::InRead`]).
 pub(crate) fn nul_binary() -> Classification {
     binary(OCTET_STREAM, BinaryReason::Nul)
 }
@@ -568,18 +666,25 @@ fn count_leads(s: &[u8]) -> usize {
 }
 
 /// Step 5 for a sample that is not valid UTF-8.
-fn text_encoding(sample: &[u8], text: &[u8], utf8_bom: bool) -> (Encoding, f32) {
+fn text_encoding(
+    sample: &[u8],
+    text: &[u8],
+    utf8_bom: bool,
+    legacy_guess: bool,
+) -> (Encoding, f32) {
     let (valid, invalid) = utf8_stats(text);
     let utf8_share = valid as f32 / (valid + invalid).max(1) as f32;
     if utf8_bom || (valid > 0 && valid >= 4 * invalid) {
         return (Encoding::Utf8, utf8_share);
     }
-    legacy(sample).unwrap_or((Encoding::Utf8, utf8_share))
+    legacy_guess
+        .then(|| legacy(sample))
+        .flatten()
+        .unwrap_or((Encoding::Utf8, utf8_share))
 }
 
 #[cfg(test)]
 mod tests {
-    #[cfg(feature = "legacy-encodings")]
     use super::legacy::{legacy_evidence, LEGACY_EVIDENCE_BYTES};
     use super::*;
 
@@ -641,7 +746,6 @@ mod tests {
         );
     }
 
-    #[cfg(feature = "legacy-encodings")]
     #[test]
     fn legacy_evidence_is_the_words_with_non_ascii_bytes() {
         let html = b"<html><body><p>Caf\xe9 au lait</p>\n<p>na\xefve 42 fa\xe7ade.</p>";
@@ -653,7 +757,6 @@ mod tests {
         assert!(ev.len() >= LEGACY_EVIDENCE_BYTES - 8, "{}", ev.len());
     }
 
-    #[cfg(feature = "legacy-encodings")]
     #[test]
     fn legacy_evidence_cuts_a_long_word_between_characters() {
         // A line of Japanese is one long word; trail bytes 0x40..0x7f look like ASCII.

@@ -20,7 +20,7 @@ pub enum Encoding {
     Utf32Le,
     /// UTF-32, big-endian.
     Utf32Be,
-    /// A legacy 8-bit or CJK encoding found by `chardetng` (feature `legacy-encodings`).
+    /// A legacy 8-bit or CJK encoding (found by `chardetng`, or named by the host).
     Legacy(LegacyEncoding),
 }
 
@@ -72,19 +72,48 @@ impl LegacyEncoding {
         self.name
     }
 
-    #[cfg(feature = "legacy-encodings")]
     pub(crate) fn from_encoding_rs(enc: &'static encoding_rs::Encoding) -> Option<Self> {
         let name = NAMES.iter().find(|n| n.eq_ignore_ascii_case(enc.name()))?;
         Some(LegacyEncoding { name })
     }
 
-    #[cfg(feature = "legacy-encodings")]
     pub(crate) fn encoding_rs(&self) -> &'static encoding_rs::Encoding {
         encoding_rs::Encoding::for_label(self.name.as_bytes()).unwrap_or(encoding_rs::WINDOWS_1252)
     }
 }
 
 impl Encoding {
+    /// The encoding a label names, as the WHATWG Encoding Standard reads labels (case
+    /// and surrounding spaces ignored): `utf-8`, `utf8`, `utf-16le`, `utf-16be`,
+    /// `utf-32le`, `utf-32be`, `latin1` and `iso-8859-1` (read as `windows-1252`),
+    /// `cp1251`, `sjis`, `shift_jis`, `gbk`, `big5` ... `None` for a label no decoder
+    /// here reads (`utf-7`, `replacement`, a misspelling).
+    ///
+    /// ```
+    /// use rangeread::Encoding;
+    /// assert_eq!(Encoding::for_label("UTF-16LE"), Some(Encoding::Utf16Le));
+    /// assert_eq!(Encoding::for_label("latin1").map(|e| e.name()), Some("windows-1252"));
+    /// assert_eq!(Encoding::for_label("klingon"), None);
+    /// ```
+    pub fn for_label(label: &str) -> Option<Encoding> {
+        let trimmed = label.trim().to_ascii_lowercase();
+        match trimmed.as_str() {
+            "utf-32le" | "utf-32" | "utf32" => return Some(Encoding::Utf32Le),
+            "utf-32be" => return Some(Encoding::Utf32Be),
+            _ => {}
+        }
+        let enc = encoding_rs::Encoding::for_label_no_replacement(trimmed.as_bytes())?;
+        Some(if enc == encoding_rs::UTF_8 {
+            Encoding::Utf8
+        } else if enc == encoding_rs::UTF_16LE {
+            Encoding::Utf16Le
+        } else if enc == encoding_rs::UTF_16BE {
+            Encoding::Utf16Be
+        } else {
+            Encoding::Legacy(LegacyEncoding::from_encoding_rs(enc)?)
+        })
+    }
+
     /// The encoding named `name` as [`Encoding::name`] spells it (what a stored index
     /// records), whether or not this build decodes legacy encodings.
     pub(crate) fn from_name(name: &str) -> Option<Encoding> {

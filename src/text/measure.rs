@@ -43,7 +43,7 @@ impl Measure {
     pub fn is_file_bytes(&self) -> bool {
         match self.encoding {
             Encoding::Utf8 => true,
-            Encoding::Legacy(l) => !cfg!(feature = "legacy-encodings") || l.name() == "iso-2022-jp",
+            Encoding::Legacy(l) => l.name() == "iso-2022-jp",
             _ => false,
         }
     }
@@ -155,7 +155,6 @@ impl Measure {
     }
 }
 
-#[cfg(feature = "legacy-encodings")]
 mod legacy {
     use encoding_rs::DecoderResult;
 
@@ -202,25 +201,6 @@ mod legacy {
     }
 }
 
-#[cfg(not(feature = "legacy-encodings"))]
-mod legacy {
-    use super::super::{LegacyEncoding, Units};
-
-    // Without the feature no legacy encoding is detected, and `is_file_bytes` holds.
-    pub(super) fn utf8_len(_enc: LegacyEncoding, bytes: &[u8]) -> u64 {
-        bytes.len() as u64
-    }
-
-    pub(super) fn char_at(
-        _enc: LegacyEncoding,
-        _units: Units,
-        _rest: &[u8],
-        _complete: bool,
-    ) -> Option<(usize, u64)> {
-        Some((1, 1))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,7 +242,6 @@ mod tests {
         assert_eq!(m.floor(&b[..14], 100), (12, 6));
     }
 
-    #[cfg(feature = "legacy-encodings")]
     #[test]
     fn legacy_text_is_measured_as_decoded() {
         let enc = |name| Encoding::from_name(name).unwrap();

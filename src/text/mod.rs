@@ -158,6 +158,63 @@ pub(crate) fn head_tail(text: &str, max: usize) -> Option<(usize, usize)> {
     Some((head, tail.max(head)))
 }
 
+/// `bytes` with the CR of each CR LF dropped (a lone CR stays): decoded text's line ends
+/// as [`crate::LineEndings::Lf`] shows them.
+pub(crate) fn crlf_to_lf_bytes(bytes: Vec<u8>) -> Vec<u8> {
+    if memchr::memchr(b'\r', &bytes).is_none() {
+        return bytes;
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut from = 0;
+    for lf in line_feeds(&bytes) {
+        let end = if lf > from && bytes[lf - 1] == b'\r' {
+            lf - 1
+        } else {
+            lf
+        };
+        out.extend_from_slice(&bytes[from..end]);
+        from = lf;
+    }
+    out.extend_from_slice(&bytes[from..]);
+    out
+}
+
+/// [`crlf_to_lf_bytes`] of a string.
+pub(crate) fn crlf_to_lf(text: String) -> String {
+    // Dropping an ASCII CR keeps UTF-8 valid, so the conversion back cannot fail.
+    String::from_utf8(crlf_to_lf_bytes(text.into_bytes()))
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// `text` cut in the middle to at most `max` characters in all, `notice` standing for
+/// what was left out: the head gets half of the room the notice leaves (the odd
+/// character too), the tail the rest; a notice that fills the room alone is cut to it.
+/// `None` when the text fits. Characters are Unicode scalar values (Python's `len`), as
+/// openhands-tools' `maybe_truncate` counts them.
+pub(crate) fn middle_cut(text: &str, max: usize, notice: &str) -> Option<String> {
+    let chars = text.chars().count();
+    if max == 0 || chars <= max {
+        return None;
+    }
+    let notice_chars = notice.chars().count();
+    if notice_chars >= max {
+        return Some(notice.chars().take(max).collect());
+    }
+    let room = max - notice_chars;
+    let head = room.div_ceil(2);
+    let tail = room - head;
+    let head_end = text.char_indices().nth(head).map_or(text.len(), |(i, _)| i);
+    let tail_start = text
+        .char_indices()
+        .nth(chars - tail)
+        .map_or(text.len(), |(i, _)| i);
+    Some(format!(
+        "{}{notice}{}",
+        &text[..head_end],
+        &text[tail_start..]
+    ))
+}
+
 /// The number of lines of decoded text (line feeds, plus one for a last line without).
 pub(crate) fn count_lines(text: &str) -> u64 {
     let n = line_feeds(text.as_bytes()).count() as u64;
@@ -187,6 +244,29 @@ mod tests {
             // `str::lines` strips a CR only before LF, like us; it also ends the same way.
             let std: Vec<&str> = s.lines().collect();
             prop_assert_eq!(ours, std);
+        }
+
+        #[test]
+        fn middle_cut_keeps_both_ends_in_max_chars(s in "[ab\\né😀]{0,60}", max in 0usize..50) {
+            let notice = "<clip>";
+            match middle_cut(&s, max, notice) {
+                None => prop_assert!(max == 0 || s.chars().count() <= max),
+                Some(out) => {
+                    prop_assert_eq!(out.chars().count(), max);
+                    if max > notice.len() {
+                        let room = max - notice.len();
+                        let head: String = s.chars().take(room.div_ceil(2)).collect();
+                        let n = s.chars().count();
+                        let tail: String = s.chars().skip(n - room / 2).collect();
+                        prop_assert_eq!(out, format!("{head}{notice}{tail}"));
+                    }
+                }
+            }
+        }
+
+        #[test]
+        fn crlf_to_lf_drops_only_the_cr_of_a_crlf(s in "[a\\r\\né]{0,40}") {
+            prop_assert_eq!(crlf_to_lf(s.clone()), s.replace("\r\n", "\n"));
         }
 
         #[test]

@@ -132,7 +132,6 @@ impl Units {
 
     /// The length in file bytes of the character that begins with `bytes[0]` (it may
     /// reach past the end of `bytes`): the unit width, or a legacy lead byte's rule.
-    #[cfg_attr(not(feature = "legacy-encodings"), allow(dead_code))]
     pub fn char_len_at(self, bytes: &[u8]) -> usize {
         match self {
             Units::MultiByte(m) => m.char_len(bytes),
@@ -337,6 +336,44 @@ impl Units {
                 }
                 None
             }
+        }
+    }
+
+    /// Where the character that would take `body` (which starts at a boundary) past `n`
+    /// UTF-16 code units begins, if it holds more: JavaScript's `length`. A surrogate
+    /// pair is never split (the cut is before it).
+    pub fn utf16_cut(self, body: &[u8], n: u64) -> Option<usize> {
+        match self {
+            Units::Utf8 => super::utf8::utf16_cut(body, n),
+            Units::Utf16Le | Units::Utf16Be => {
+                let at = usize::try_from(n.saturating_mul(2)).unwrap_or(usize::MAX);
+                if at >= body.len() & !1 {
+                    None
+                } else if self.utf16_splits_pair(body, at) {
+                    Some(at - 2)
+                } else {
+                    Some(at)
+                }
+            }
+            Units::Utf32Le | Units::Utf32Be => {
+                let mut units = 0u64;
+                for (k, u) in body.chunks_exact(4).enumerate() {
+                    let a = [u[0], u[1], u[2], u[3]];
+                    let c = if self == Units::Utf32Be {
+                        u32::from_be_bytes(a)
+                    } else {
+                        u32::from_le_bytes(a)
+                    };
+                    let w = if c >= 0x1_0000 { 2 } else { 1 };
+                    if units + w > n {
+                        return Some(k * 4);
+                    }
+                    units += w;
+                }
+                None
+            }
+            // Legacy encodings hold only characters of the Basic Multilingual Plane.
+            Units::SingleByte | Units::MultiByte(_) => self.char_cut(body, n),
         }
     }
 

@@ -109,10 +109,44 @@ pub(crate) fn char_cut(body: &[u8], n: u64) -> Option<usize> {
     None
 }
 
+/// Where the character that would take `body` past `n` UTF-16 code units starts, if it
+/// holds more than `n`: a character of 4 UTF-8 bytes is two units (a surrogate pair,
+/// never split), any other one unit.
+pub(crate) fn utf16_cut(body: &[u8], n: u64) -> Option<usize> {
+    if (body.len() as u64) <= n {
+        return None; // never more units than bytes
+    }
+    let mut units = 0u64;
+    for (i, &b) in body.iter().enumerate() {
+        if !is_continuation(b) {
+            let w = if b >= 0xF0 { 2 } else { 1 };
+            if units + w > n {
+                return Some(i);
+            }
+            units += w;
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn utf16_cut_agrees_with_str_encode_utf16(s in "[aé😀あ]{0,30}", n in 0u64..40) {
+            let naive = {
+                let mut units = 0u64;
+                s.char_indices().find(|(_, c)| {
+                    units += c.len_utf16() as u64;
+                    units > n
+                }).map(|(i, _)| i)
+            };
+            prop_assert_eq!(utf16_cut(s.as_bytes(), n), naive);
+        }
+    }
 
     /// The contract's rule, spelled out naively: scan outward one byte at a time.
     fn naive_snap(bytes: &[u8], start: usize, end: usize) -> (usize, usize) {

@@ -13,8 +13,9 @@ use rangeread::notebook::CellSelection;
 use rangeread::pdf::PageSelection;
 use rangeread::tool::{Dialect, DialectTool, Roots};
 use rangeread::{
-    ByteSelection, DocumentRequest, IndexCache, LineSelection, OutlineDetail, Reader, RuleFile,
-    Selection, Snap, Totals, Utf8Policy, Workspace,
+    ByteSelection, ControlBytes, Detection, DocumentRequest, EncodingPolicy, IndexCache,
+    LineEndings, LineSelection, LineUnit, NulBytes, OutlineDetail, Reader, RuleFile, Selection,
+    Snap, Totals, Utf8Policy, Workspace,
 };
 use serde_json::{Map, Value};
 
@@ -169,12 +170,35 @@ fn signed(v: &Value) -> Option<i64> {
     })
 }
 
+/// The options a reader takes that a call may also give, for that call only: the
+/// budgets and the text policies.
+const POLICY_OPTIONS: &[&str] = &[
+    "max_lines",
+    "max_bytes",
+    "max_line_chars",
+    "line_unit",
+    "strict_utf8",
+    "detection",
+    "encoding",
+    "nul_bytes",
+    "control_bytes",
+    "invalid_utf8_binary",
+    "line_endings",
+    "totals",
+];
+
 const READER_OPTIONS: &[&str] = &[
     "max_lines",
     "max_bytes",
     "max_line_chars",
+    "line_unit",
     "strict_utf8",
     "detection",
+    "encoding",
+    "nul_bytes",
+    "control_bytes",
+    "invalid_utf8_binary",
+    "line_endings",
     "totals",
     "summaries",
     "max_landmarks",
@@ -187,20 +211,8 @@ const READER_OPTIONS: &[&str] = &[
     "index_dir",
 ];
 
-/// A [`Reader`] from its options: `max_lines`, `max_bytes`, `max_line_chars` (0: no
-/// limit), `strict_utf8`, `detection` (`auto`, `nul_means_binary`, `assume_utf8`, `byte_order_mark`),
-/// `totals` (`auto`, `if_known`, `always`), `summaries`, `max_landmarks`,
-/// `landmark_window`, `max_scan_bytes`, `threads`, `retries`, `members` (outlines list
-/// a type's fields and variants), `cache_bytes` (the index cache, by default
-/// [`DEFAULT_CACHE_BYTES`]; 0: none) and `index_dir` (a directory that keeps line
-/// indexes across processes).
-///
-/// # Errors
-///
-/// An unknown option, or a value of the wrong type (kind `invalid_params`, naming it).
-pub fn reader(options: Value) -> Result<Reader, BindError> {
-    let mut o = Opts::new(options, "Reader")?;
-    let mut r = Reader::new();
+/// The budgets and text policies among the options ([`POLICY_OPTIONS`]), set on `r`.
+fn policies(o: &mut Opts, mut r: Reader) -> Result<Reader, BindError> {
     if let Some(n) = o.u64("max_lines")? {
         r = r.max_lines(n);
     }
@@ -210,15 +222,63 @@ pub fn reader(options: Value) -> Result<Reader, BindError> {
     if let Some(n) = o.u64("max_line_chars")? {
         r = r.max_line_chars(n);
     }
-    if o.bool("strict_utf8")? == Some(true) {
-        r = r.utf8_policy(Utf8Policy::Strict);
+    if let Some((spelled, u)) = o.string("line_unit")? {
+        r = r.line_unit(choice::<LineUnit>(&spelled, &u)?);
+    }
+    if let Some(strict) = o.bool("strict_utf8")? {
+        r = r.utf8_policy(if strict {
+            Utf8Policy::Strict
+        } else {
+            Utf8Policy::Lossy
+        });
     }
     if let Some((spelled, d)) = o.string("detection")? {
-        r = r.detection(choice(&spelled, &d)?);
+        r = r.detection(choice::<Detection>(&spelled, &d)?);
+    }
+    if let Some((spelled, e)) = o.string("encoding")? {
+        r = r.encoding(choice::<EncodingPolicy>(&spelled, &e)?);
+    }
+    if let Some((spelled, n)) = o.string("nul_bytes")? {
+        r = r.nul_bytes(choice::<NulBytes>(&spelled, &n)?);
+    }
+    if let Some((spelled, c)) = o.string("control_bytes")? {
+        r = r.control_bytes(choice::<ControlBytes>(&spelled, &c)?);
+    }
+    if let Some((spelled, v)) = o.take("invalid_utf8_binary") {
+        let share = v.as_f64().filter(|f| (0.0..=1.0).contains(f)).ok_or_else(|| {
+            BindError::option(
+                &spelled,
+                format!("{spelled} must be a share from 0 to 1 (0.1: more than 10% of the sample invalid), not {v}"),
+            )
+        })?;
+        r = r.invalid_utf8_binary(Some(share));
+    }
+    if let Some((spelled, l)) = o.string("line_endings")? {
+        r = r.line_endings(choice::<LineEndings>(&spelled, &l)?);
     }
     if let Some((spelled, t)) = o.string("totals")? {
         r = r.totals(choice::<Totals>(&spelled, &t)?);
     }
+    Ok(r)
+}
+
+/// A [`Reader`] from its options: `max_lines`, `max_bytes`, `max_line_chars` (0: no
+/// limit), `line_unit` (`chars`, `utf16`, `bytes`), `strict_utf8`, `detection` (`auto`,
+/// `nul_means_binary`, `assume_utf8`, `byte_order_mark`, `magic_only`), `encoding`
+/// (`detect`, `no_legacy`, or a label such as `windows-1252`), `nul_bytes` (`in_sample`,
+/// `in_read`), `control_bytes` (`share`, `tolerated`), `invalid_utf8_binary` (a share,
+/// 0 to 1), `line_endings` (`keep`, `lf`), `totals` (`auto`, `if_known`, `always`),
+/// `summaries`, `max_landmarks`, `landmark_window`, `max_scan_bytes`, `threads`,
+/// `retries`, `members` (outlines list a type's fields and variants), `cache_bytes` (the
+/// index cache, by default [`DEFAULT_CACHE_BYTES`]; 0: none) and `index_dir` (a
+/// directory that keeps line indexes across processes).
+///
+/// # Errors
+///
+/// An unknown option, or a value of the wrong type (kind `invalid_params`, naming it).
+pub fn reader(options: Value) -> Result<Reader, BindError> {
+    let mut o = Opts::new(options, "Reader")?;
+    let mut r = policies(&mut o, Reader::new())?;
     if let Some(on) = o.bool("summaries")? {
         r = r.summaries(on);
     }
@@ -276,8 +336,29 @@ const SELECTIONS: &[&str] = &[
 ];
 
 const READ_OPTIONS: &[&str] = &[
-    "lines", "bytes", "snap", "offset", "limit", "head", "tail", "around", "context", "block",
+    "lines",
+    "bytes",
+    "snap",
+    "offset",
+    "limit",
+    "head",
+    "tail",
+    "around",
+    "context",
+    "block",
     "outline",
+    "max_lines",
+    "max_bytes",
+    "max_line_chars",
+    "line_unit",
+    "strict_utf8",
+    "detection",
+    "encoding",
+    "nul_bytes",
+    "control_bytes",
+    "invalid_utf8_binary",
+    "line_endings",
+    "totals",
 ];
 
 const DOCUMENT_OPTIONS: &[&str] = &[
@@ -295,7 +376,80 @@ const DOCUMENT_OPTIONS: &[&str] = &[
     "cells",
     "crop",
     "image_policy",
+    "max_lines",
+    "max_bytes",
+    "max_line_chars",
+    "line_unit",
+    "strict_utf8",
+    "detection",
+    "encoding",
+    "nul_bytes",
+    "control_bytes",
+    "invalid_utf8_binary",
+    "line_endings",
+    "totals",
 ];
+
+/// One call's reader and request: the budgets and text policies it gives
+/// ([`POLICY_OPTIONS`]: `max_lines`, `encoding`, `line_endings`, `totals` ...) over
+/// `reader`'s, for this call only, and the rest read as [`request`] reads them.
+///
+/// # Errors
+///
+/// As [`reader`] and [`request`].
+pub fn text_call(reader: &Reader, options: Value) -> Result<(Reader, Request), BindError> {
+    let (reader, rest) = split_policies(reader, options)?;
+    Ok((reader, request(rest)?))
+}
+
+/// [`text_call`] for a document read ([`document_request`]).
+///
+/// # Errors
+///
+/// As [`reader`] and [`document_request`].
+pub fn document_call(reader: &Reader, options: Value) -> Result<(Reader, Request), BindError> {
+    let (reader, rest) = split_policies(reader, options)?;
+    Ok((reader, document_request(rest)?))
+}
+
+/// The classification of the file at `path` by `reader`'s rules and the call's
+/// ([`POLICY_OPTIONS`]), as JSON: `{"verdict": "text", "encoding", "bom_len",
+/// "confidence", "mime"}` or `{"verdict": "binary", "mime", "reason"}`.
+///
+/// # Errors
+///
+/// An unknown option, a value of the wrong type, or the file cannot be opened (not
+/// found, a directory ...).
+pub fn classify(reader: &Reader, path: &Path, options: Value) -> Result<Value, BindError> {
+    let mut o = Opts::new(options, "classify")?;
+    let r = policies(&mut o, reader.clone())?;
+    o.done(POLICY_OPTIONS)?;
+    let c = r.classify_file(path)?;
+    Ok(serde_json::to_value(c).unwrap_or(Value::Null))
+}
+
+/// The call's policies set over a clone of `reader`, and the options left.
+fn split_policies(reader: &Reader, options: Value) -> Result<(Reader, Value), BindError> {
+    let mut o = Opts::new(options, "read")?;
+    let mut mine = Opts {
+        given: Vec::new(),
+        what: o.what,
+    };
+    o.given.retain(|g| {
+        let policy = POLICY_OPTIONS.contains(&g.0.as_str());
+        if policy {
+            mine.given.push(g.clone());
+        }
+        !policy
+    });
+    let r = if mine.given.is_empty() {
+        reader.clone()
+    } else {
+        policies(&mut mine, reader.clone())?
+    };
+    let rest: Map<String, Value> = o.given.into_iter().map(|(_, k, v)| (k, v)).collect();
+    Ok((r, Value::Object(rest)))
+}
 
 /// A text read's selection from its options, in the contract's forms: `lines` (bat's
 /// `"40:+2"`, `"-5:"`, or a `[start, end]` pair, either side null, negative from the

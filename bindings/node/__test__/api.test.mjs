@@ -252,3 +252,53 @@ test("a project's rule files: a workspace's ruleFiles, and a preset's own", () =
     done()
   }
 })
+
+test('text policies per reader and per call', () => {
+  const dir = tempDir()
+  const dos = path.join(dir, 'dos.txt')
+  fs.writeFileSync(dos, Buffer.concat([Buffer.from('one\r\ntwo\r\n'), Buffer.from('😀'.repeat(1500) + '\n')]))
+  const reader = new rr.Reader()
+  assert.equal(reader.read(dos, { head: 1 }).content, 'one\r\n')
+  const r = reader.read(dos, { head: 2, lineEndings: 'lf' })
+  assert.equal(r.content, 'one\ntwo\n')
+  assert.deepEqual(r.bytes, { start: 0, end: 10 })
+  assert.equal(reader.read(dos, { head: 1 }).content, 'one\r\n', 'a call changes only itself')
+  assert.equal(new rr.Reader({ lineEndings: 'lf' }).read(dos, { head: 1 }).content, 'one\n')
+  // JavaScript's `length` is UTF-16 units: Gemini CLI's cut of 2,000.
+  assert.equal(reader.read(dos, { lines: '3:3' }).content.length, 3001)
+  assert.equal(reader.read(dos, { lines: '3:3', lineUnit: 'utf16' }).content.length, 2001)
+  assert.equal(reader.read(dos, { maxLines: 1 }).truncated.reason, 'max_lines')
+  // (A fresh reader: this one's cache has counted the file's lines by now.)
+  assert.equal(new rr.Reader().read(dos, { head: 1, totals: 'if_known' }).total_lines, null)
+  assert.throws(() => reader.read(dos, { head: 1, lineEndings: 'crlf' }), { code: 'invalid_params' })
+})
+
+test('encoding and binary policies, and classify', async () => {
+  const dir = tempDir()
+  const py = path.join(dir, 'a.py')
+  fs.writeFileSync(py, Buffer.from([...Buffer.from('import os'), 0xff, 0x0a]))
+  const reader = new rr.Reader()
+  assert.equal(reader.read(py).encoding, 'windows-1252')
+  assert.equal(reader.read(py, { encoding: 'no_legacy' }).content, 'import os\ufffd\n')
+  assert.equal((await reader.readAsync(py, { encoding: 'latin1' })).content, 'import os\u00ff\n')
+  const bells = path.join(dir, 'bells.txt')
+  fs.writeFileSync(bells, Buffer.from([7, 11, 0x0a]))
+  assert.throws(() => reader.read(bells), { code: 'binary' })
+  assert.equal(reader.read(bells, { controlBytes: 'tolerated' }).content, '\x07\x0b\n')
+  const latin = path.join(dir, 'menu.txt')
+  fs.writeFileSync(latin, Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]))
+  assert.equal(rr.classify(latin).encoding, 'windows-1252')
+  assert.equal(rr.classify(latin, { encoding: 'no_legacy' }).encoding, 'utf-8')
+  assert.deepEqual(new rr.Reader({ invalidUtf8Binary: 0.1 }).classify(latin), {
+    verdict: 'binary',
+    mime: 'application/octet-stream',
+    reason: 'invalid_utf8',
+  })
+  assert.throws(() => reader.read(latin, { invalidUtf8Binary: 0.1 }), { code: 'binary' })
+  const late = path.join(dir, 'late.txt')
+  fs.writeFileSync(late, Buffer.concat([Buffer.from('text\n'.repeat(3000)), Buffer.from([0, 0x0a])]))
+  assert.equal(reader.read(late, { head: 1 }).content, 'text\n')
+  assert.throws(() => reader.read(late, { nulBytes: 'in_read', maxLines: 0 }), { code: 'binary' })
+  assert.equal(rr.classify(late, { nulBytes: 'in_read' }).verdict, 'binary')
+  assert.throws(() => rr.classify(path.join(dir, 'missing')), { code: 'not_found' })
+})

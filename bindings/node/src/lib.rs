@@ -5,7 +5,7 @@
 //! answer. Results are the Rust results' JSON; errors are `Error`s whose `code` is the
 //! crate's `ErrorKind` name (and `parameter` the option at fault, when one is).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use napi::bindgen_prelude::{
@@ -176,11 +176,17 @@ impl Reader {
         &self,
         workspace: Option<&Workspace>,
         path: String,
-        request: Result<Request, BindError>,
+        call: Result<(RustReader, Request), BindError>,
         give: Give,
     ) -> ReadTask {
+        // The call's own budgets and policies make a reader of its own; without them
+        // the reader is this one.
+        let (reader, request) = match call {
+            Ok((r, req)) => (Arc::new(r), Ok(req)),
+            Err(e) => (Arc::clone(&self.inner), Err(e)),
+        };
         ReadTask {
-            reader: Arc::clone(&self.inner),
+            reader,
             workspace: workspace.map(|w| Arc::clone(&w.inner)),
             path: PathBuf::from(path),
             request,
@@ -218,7 +224,7 @@ impl Reader {
         path: String,
         selection: Option<Value>,
     ) -> napi::Result<Unknown<'e>> {
-        let request = options::request(opts(selection));
+        let request = options::text_call(&self.inner, opts(selection));
         self.now(env, self.task(None, path, request, Give::Json))
     }
 
@@ -229,7 +235,7 @@ impl Reader {
         ts_return_type = "Promise<S extends { outline: true } ? Outline : ReadResult>"
     )]
     pub fn read_async(&self, path: String, selection: Option<Value>) -> AsyncTask<ReadTask> {
-        let request = options::request(opts(selection));
+        let request = options::text_call(&self.inner, opts(selection));
         AsyncTask::new(self.task(None, path, request, Give::Json))
     }
 
@@ -246,7 +252,7 @@ impl Reader {
         path: String,
         selection: Option<Value>,
     ) -> napi::Result<Unknown<'e>> {
-        let request = options::request(opts(selection));
+        let request = options::text_call(&self.inner, opts(selection));
         self.now(env, self.task(Some(workspace), path, request, Give::Json))
     }
 
@@ -262,7 +268,7 @@ impl Reader {
         path: String,
         selection: Option<Value>,
     ) -> AsyncTask<ReadTask> {
-        let request = options::request(opts(selection));
+        let request = options::text_call(&self.inner, opts(selection));
         AsyncTask::new(self.task(Some(workspace), path, request, Give::Json))
     }
 
@@ -279,7 +285,7 @@ impl Reader {
         path: String,
         selection: Option<Value>,
     ) -> napi::Result<Unknown<'e>> {
-        let request = options::request(opts(selection));
+        let request = options::text_call(&self.inner, opts(selection));
         self.now(env, self.task(None, path, request, Give::Raw))
     }
 
@@ -289,7 +295,7 @@ impl Reader {
         ts_return_type = "Promise<Buffer>"
     )]
     pub fn read_raw_async(&self, path: String, selection: Option<Value>) -> AsyncTask<ReadTask> {
-        let request = options::request(opts(selection));
+        let request = options::text_call(&self.inner, opts(selection));
         AsyncTask::new(self.task(None, path, request, Give::Raw))
     }
 
@@ -305,7 +311,7 @@ impl Reader {
         path: String,
         selection: Option<Value>,
     ) -> napi::Result<Unknown<'e>> {
-        let request = options::request(opts(selection));
+        let request = options::text_call(&self.inner, opts(selection));
         self.now(env, self.task(Some(workspace), path, request, Give::Raw))
     }
 
@@ -320,7 +326,7 @@ impl Reader {
         path: String,
         selection: Option<Value>,
     ) -> AsyncTask<ReadTask> {
-        let request = options::request(opts(selection));
+        let request = options::text_call(&self.inner, opts(selection));
         AsyncTask::new(self.task(Some(workspace), path, request, Give::Raw))
     }
 
@@ -335,7 +341,7 @@ impl Reader {
         path: String,
         request: Option<Value>,
     ) -> napi::Result<Unknown<'e>> {
-        let request = options::document_request(opts(request));
+        let request = options::document_call(&self.inner, opts(request));
         self.now(env, self.task(None, path, request, Give::Json))
     }
 
@@ -345,7 +351,7 @@ impl Reader {
         ts_return_type = "Promise<DocumentRead>"
     )]
     pub fn read_document_async(&self, path: String, request: Option<Value>) -> AsyncTask<ReadTask> {
-        let request = options::document_request(opts(request));
+        let request = options::document_call(&self.inner, opts(request));
         AsyncTask::new(self.task(None, path, request, Give::Json))
     }
 
@@ -361,7 +367,7 @@ impl Reader {
         path: String,
         request: Option<Value>,
     ) -> napi::Result<Unknown<'e>> {
-        let request = options::document_request(opts(request));
+        let request = options::document_call(&self.inner, opts(request));
         self.now(env, self.task(Some(workspace), path, request, Give::Json))
     }
 
@@ -376,8 +382,19 @@ impl Reader {
         path: String,
         request: Option<Value>,
     ) -> AsyncTask<ReadTask> {
-        let request = options::document_request(opts(request));
+        let request = options::document_call(&self.inner, opts(request));
         AsyncTask::new(self.task(Some(workspace), path, request, Give::Json))
+    }
+
+    /// Classifies the file at `path` by this reader's rules and the call's
+    /// (`detection`, `encoding`, `nulBytes`, `controlBytes`, `invalidUtf8Binary`).
+    #[napi(
+        ts_args_type = "path: string, options?: ClassifyOptions",
+        ts_return_type = "Classification"
+    )]
+    pub fn classify(&self, env: Env, path: String, options: Option<Value>) -> napi::Result<Value> {
+        guard(|| options::classify(&self.inner, Path::new(&path), opts(options)))
+            .map_err(|e| js_error(&env, e))
     }
 }
 
@@ -619,6 +636,18 @@ fn integral(value: Value) -> Value {
         Value::Object(m) => Value::Object(m.into_iter().map(|(k, v)| (k, integral(v))).collect()),
         other => other,
     }
+}
+
+/// Classifies the file at `path` (`new Reader().classify(path, options)`):
+/// `{verdict: 'text', encoding, bom_len, confidence, mime}` or
+/// `{verdict: 'binary', mime, reason}`.
+#[napi(
+    ts_args_type = "path: string, options?: ClassifyOptions",
+    ts_return_type = "Classification"
+)]
+pub fn classify(env: Env, path: String, options: Option<Value>) -> napi::Result<Value> {
+    guard(|| options::classify(&RustReader::new(), Path::new(&path), opts(options)))
+        .map_err(|e| js_error(&env, e))
 }
 
 /// The names of the presets (one per tool: `'claude-code'`, `'codex'`, `'gemini'` ...).

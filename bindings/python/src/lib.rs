@@ -82,8 +82,9 @@ impl Reader {
         path: PathBuf,
         selection: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        let request = options::request(kwargs_json(selection)?).map_err(|e| to_py(py, e))?;
-        let out = detached(py, || run_read(&self.inner, Place::Path, &path, &request))?;
+        let (reader, request) =
+            options::text_call(&self.inner, kwargs_json(selection)?).map_err(|e| to_py(py, e))?;
+        let out = detached(py, || run_read(&reader, Place::Path, &path, &request))?;
         wrap(py, out)
     }
 
@@ -96,10 +97,11 @@ impl Reader {
         path: PathBuf,
         selection: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        let request = options::request(kwargs_json(selection)?).map_err(|e| to_py(py, e))?;
+        let (reader, request) =
+            options::text_call(&self.inner, kwargs_json(selection)?).map_err(|e| to_py(py, e))?;
         let ws = &workspace.inner;
         let out = detached(py, || {
-            run_read(&self.inner, Place::Workspace(ws), &path, &request)
+            run_read(&reader, Place::Workspace(ws), &path, &request)
         })?;
         wrap(py, out)
     }
@@ -112,8 +114,9 @@ impl Reader {
         path: PathBuf,
         request: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        let request = options::document_request(kwargs_json(request)?).map_err(|e| to_py(py, e))?;
-        let out = detached(py, || run_read(&self.inner, Place::Path, &path, &request))?;
+        let (reader, request) =
+            options::document_call(&self.inner, kwargs_json(request)?).map_err(|e| to_py(py, e))?;
+        let out = detached(py, || run_read(&reader, Place::Path, &path, &request))?;
         wrap(py, out)
     }
 
@@ -126,12 +129,29 @@ impl Reader {
         path: PathBuf,
         request: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Py<PyAny>> {
-        let request = options::document_request(kwargs_json(request)?).map_err(|e| to_py(py, e))?;
+        let (reader, request) =
+            options::document_call(&self.inner, kwargs_json(request)?).map_err(|e| to_py(py, e))?;
         let ws = &workspace.inner;
         let out = detached(py, || {
-            run_read(&self.inner, Place::Workspace(ws), &path, &request)
+            run_read(&reader, Place::Workspace(ws), &path, &request)
         })?;
         wrap(py, out)
+    }
+
+    /// Classifies the file at `path` by this reader's rules and the call's (`detection`,
+    /// `encoding`, `nul_bytes`, `control_bytes`, `invalid_utf8_binary`): a dict with
+    /// `verdict` (`text` or `binary`), and `encoding`, `bom_len`, `confidence`, `mime`
+    /// for text, `mime` and `reason` for binary.
+    #[pyo3(signature = (path, **options))]
+    fn classify(
+        &self,
+        py: Python<'_>,
+        path: PathBuf,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Py<PyAny>> {
+        let opts = kwargs_json(options)?;
+        let v = detached(py, || options::classify(&self.inner, &path, opts))?;
+        json_py(py, &v)
     }
 
     fn __repr__(&self) -> String {
@@ -445,6 +465,20 @@ impl ToolResponse {
     }
 }
 
+/// Classifies the file at `path` (`Reader().classify(path, **options)`): a dict with
+/// `verdict` (`text` or `binary`) and what was found.
+#[pyfunction]
+#[pyo3(signature = (path, **options))]
+fn classify(
+    py: Python<'_>,
+    path: PathBuf,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Py<PyAny>> {
+    let opts = kwargs_json(options)?;
+    let v = detached(py, || options::classify(&RustReader::new(), &path, opts))?;
+    json_py(py, &v)
+}
+
 /// The names of the presets (one per tool).
 #[pyfunction]
 fn presets() -> Vec<&'static str> {
@@ -468,6 +502,7 @@ fn _rangeread(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<DialectTool>()?;
     m.add_class::<ToolResponse>()?;
     m.add_function(wrap_pyfunction!(presets, m)?)?;
+    m.add_function(wrap_pyfunction!(classify, m)?)?;
     m.add_function(wrap_pyfunction!(dialect, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -308,3 +308,66 @@ def test_a_projects_rule_files(tmp_path):
     d = rr.dialect("gemini")
     d["rules"]["files"] = [f for f in d["rules"]["files"] if f["path"] != ".geminiignore"]
     assert not rr.DialectTool(d, workspace=rr.Workspace(tmp_path)).respond({"file_path": str(tmp_path / "a.secret")}).is_error
+
+
+def test_policies_per_call_and_per_reader(tmp_path):
+    dos = tmp_path / "dos.txt"
+    dos.write_bytes(b"one\r\ntwo\r\n" + "😀".encode() * 1500 + b"\n")
+    reader = rr.Reader()
+    assert reader.read(dos, head=1).content == "one\r\n"
+    # One call's policies apply to that call only.
+    r = reader.read(dos, head=2, line_endings="lf")
+    assert r.content == "one\ntwo\n" and r.bytes == {"start": 0, "end": 10}
+    assert reader.read(dos, head=1).content == "one\r\n"
+    assert rr.Reader(line_endings="lf").read(dos, head=1).content == "one\n"
+    assert len(reader.read(dos, lines="3:3").content) == 1501
+    assert len(reader.read(dos, lines="3:3", line_unit="utf16").content) == 1001
+    assert reader.read(dos, lines="3:3", max_line_chars=10).cut_lines[0]["shown_bytes"] == 40
+    # Budgets and totals per call too.
+    assert reader.read(dos, max_lines=1).truncated["reason"] == "max_lines"
+    # (A fresh reader: this one's cache has counted the file's lines by now.)
+    assert rr.Reader().read(dos, head=1, totals="if_known").total_lines is None
+    with pytest.raises(rr.InvalidParamsError) as e:
+        reader.read(dos, head=1, line_endings="crlf")
+    assert e.value.parameter == "line_endings"
+
+
+def test_encoding_and_binary_policies(tmp_path):
+    py = tmp_path / "a.py"
+    py.write_bytes(b"import os\xff\n")
+    reader = rr.Reader()
+    assert reader.read(py).encoding == "windows-1252"
+    assert reader.read(py, encoding="no_legacy").content == "import os\ufffd\n"
+    assert rr.Reader(encoding="no_legacy").read(py).encoding == "utf-8"
+    assert reader.read(py, encoding="latin1").content == "import os\u00ff\n"
+    bells = tmp_path / "bells.txt"
+    bells.write_bytes(b"\x07\x0b ring\n")
+    with pytest.raises(rr.BinaryFileError):
+        reader.read(bells)
+    assert reader.read(bells, control_bytes="tolerated").content == "\x07\x0b ring\n"
+    latin = tmp_path / "menu.txt"
+    latin.write_bytes(b"caf\xe9 cr\xe8me\n")
+    with pytest.raises(rr.BinaryFileError):
+        reader.read(latin, invalid_utf8_binary=0.1)
+    late_nul = tmp_path / "late.txt"
+    late_nul.write_bytes(b"text\n" * 3000 + b"\0\n")
+    assert reader.read(late_nul, head=1).content == "text\n"
+    with pytest.raises(rr.BinaryFileError):
+        reader.read(late_nul, nul_bytes="in_read", max_lines=0)
+
+
+def test_classify(tmp_path):
+    latin = tmp_path / "menu.txt"
+    latin.write_bytes(b"caf\xe9 cr\xe8me\n")
+    c = rr.classify(latin)
+    assert c["verdict"] == "text" and c["encoding"] == "windows-1252"
+    assert rr.classify(latin, encoding="no_legacy")["encoding"] == "utf-8"
+    b = rr.Reader(invalid_utf8_binary=0.1).classify(latin)
+    assert b == {"verdict": "binary", "mime": "application/octet-stream", "reason": "invalid_utf8"}
+    png = tmp_path / "x.png"
+    png.write_bytes(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR")
+    assert rr.classify(png)["mime"] == "image/png"
+    with pytest.raises(FileNotFoundError):
+        rr.classify(tmp_path / "missing")
+    with pytest.raises(rr.InvalidParamsError):
+        rr.classify(latin, head=3)

@@ -142,8 +142,31 @@ pub enum ByteCut {
 pub struct Clip {
     /// The most characters of text shown.
     pub chars: u64,
-    /// What follows a cut text.
+    /// What follows a cut text (or, with [`ClipKeep::HeadAndTail`], what stands for the
+    /// middle left out).
     pub notice: String,
+    /// Which part of a longer text is kept; by default its head.
+    #[serde(default, skip_serializing_if = "ClipKeep::is_head")]
+    pub keep: ClipKeep,
+}
+
+/// Which part of a text over [`Clip::chars`] is kept.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClipKeep {
+    /// The first `chars` characters, then the notice (openhands-aci's `maybe_truncate`).
+    #[default]
+    Head,
+    /// The head and the tail, the notice between them, `chars` characters in all
+    /// (notice included; the head gets the odd one): openhands-tools' `maybe_truncate`,
+    /// which keeps both ends of a long file in view.
+    HeadAndTail,
+}
+
+impl ClipKeep {
+    fn is_head(&self) -> bool {
+        *self == ClipKeep::Head
+    }
 }
 
 impl Default for Output {

@@ -17,7 +17,7 @@ pub(crate) mod template;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::config::Detection;
+use crate::config::{ControlBytes, Detection, EncodingPolicy, LineEndings, LineUnit, NulBytes};
 use crate::decode::Utf8Policy;
 
 /// A read tool's behaviour, as data. See the [`tool`](crate::tool) module.
@@ -104,15 +104,42 @@ pub struct Dialect {
     pub rules: crate::tool::dialect::project_rules::ProjectRules,
 }
 
-/// How a tool turns a file's bytes into text.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// How a tool turns a file's bytes into text: the [`Reader`](crate::Reader) options of
+/// the same names, which a host's reader can override
+/// ([`DialectTool::reader`](crate::tool::DialectTool::reader)).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Decoding {
-    /// `auto` (classify: binary refused, encodings found) or `assume_utf8` (every file
-    /// is UTF-8 text, a byte order mark included as U+FEFF: Codex's lossy line reader).
+    /// `auto` (classify: binary refused, encodings found), `assume_utf8` (every file
+    /// is UTF-8 text, a byte order mark included as U+FEFF: Codex's lossy line reader),
+    /// `nul_means_binary`, `byte_order_mark` or `magic_only` ([`Detection`]).
     pub detection: Detection,
     /// `lossy` (invalid sequences become U+FFFD) or `strict` (refused).
     pub utf8: Utf8Policy,
+    /// `detect` (legacy encodings guessed), `no_legacy`, or an encoding's label
+    /// ([`EncodingPolicy`]).
+    #[serde(skip_serializing_if = "is_default")]
+    pub encoding: EncodingPolicy,
+    /// `in_sample` or `in_read`: where a NUL byte makes a file binary ([`NulBytes`]).
+    #[serde(skip_serializing_if = "is_default")]
+    pub nul_bytes: NulBytes,
+    /// `share` or `tolerated`: whether control bytes make a file binary
+    /// ([`ControlBytes`]).
+    #[serde(skip_serializing_if = "is_default")]
+    pub control_bytes: ControlBytes,
+    /// A file without a byte order mark is binary when more than this share of its
+    /// first 8 KiB is not valid UTF-8 (`isbinaryfile`: 0.1); by default such a file is
+    /// decoded in the legacy encoding it looks like
+    /// ([`Reader::invalid_utf8_binary`](crate::Reader::invalid_utf8_binary)).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invalid_utf8_binary: Option<f64>,
+    /// `keep` or `lf` (each CR LF an LF in the content the tool renders; [`LineEndings`]).
+    #[serde(skip_serializing_if = "is_default")]
+    pub line_endings: LineEndings,
+}
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
 }
 
 /// One parameter of a tool.
@@ -386,6 +413,10 @@ pub struct Limits {
     pub max_bytes: u64,
     /// Characters a line (default 2000); longer lines are cut and marked.
     pub max_line_chars: u64,
+    /// What `max_line_chars` counts: `chars` (the default), `utf16` (JavaScript's
+    /// `length`) or `bytes` ([`LineUnit`]).
+    #[serde(skip_serializing_if = "is_default")]
+    pub line_unit: LineUnit,
 }
 
 impl Default for Limits {
@@ -394,6 +425,7 @@ impl Default for Limits {
             max_lines: 2000,
             max_bytes: 100 * 1024,
             max_line_chars: 2000,
+            line_unit: LineUnit::Chars,
         }
     }
 }
@@ -501,7 +533,7 @@ pub struct SizeCap {
     pub message: String,
 }
 
-pub use crate::tool::dialect::form::{ByteCut, Clip, Form, OutlineForm, Output};
+pub use crate::tool::dialect::form::{ByteCut, Clip, ClipKeep, Form, OutlineForm, Output};
 
 /// The texts of errors that differ from the library's (`{path}`: the path as the caller
 /// gave it, `{message}`: the library's text).
@@ -581,9 +613,8 @@ pub struct FileRules {
     /// binary whatever their content.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub binary_extensions: Vec<String>,
-    /// A file without a byte order mark is binary when more than this share of its
-    /// first 8 KiB is not valid UTF-8 (`isbinaryfile`: 0.1); by default such a file is
-    /// decoded in the legacy encoding it looks like.
+    /// The older name of [`Decoding::invalid_utf8_binary`], still read (when both are
+    /// given, that one wins).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub binary_invalid_utf8: Option<f64>,
     /// The answer, a success, for a binary file (`{path}`: relative to the root,

@@ -6,6 +6,7 @@ use std::borrow::Cow;
 
 use crate::result::ReadResult;
 use crate::text::utf8;
+use crate::tool::dialect::form::ClipKeep;
 use crate::tool::dialect::{ByteCut, Clip, Dialect};
 
 /// The text to show: the content, clipped at [`crate::tool::Output::clip`]'s characters
@@ -26,6 +27,9 @@ pub(crate) fn clipped<'a>(d: &Dialect, r: &'a ReadResult) -> Cow<'a, str> {
 /// is not longer.
 pub(crate) fn clip_chars(text: &str, clip: &Clip) -> Option<String> {
     let limit = usize::try_from(clip.chars).unwrap_or(usize::MAX);
+    if clip.keep == ClipKeep::HeadAndTail {
+        return crate::text::middle_cut(text, limit, &clip.notice);
+    }
     let (at, _) = text.char_indices().nth(limit)?;
     Some(format!("{}{}", &text[..at], clip.notice))
 }

@@ -212,6 +212,7 @@ mod tests {
         let clip = Clip {
             chars: 12,
             notice: "<cut>".into(),
+            keep: Default::default(),
         };
         let form = Listing {
             clip: Some(clip),

@@ -27,8 +27,11 @@ pub(crate) fn read(ctx: &Ctx, request: &Request, plan: &Plan) -> Result<Option<D
     if docs.is_default() {
         return Ok(None);
     }
-    // A document's kind comes from its content, whatever the dialect's text decoding.
-    let reader = ctx.reader().detection(crate::config::Detection::Auto);
+    // A document's kind comes from its content, whatever the dialect's text decoding
+    // and binary rules (a text read applies those).
+    let reader = ctx
+        .reader()
+        .detection_rules(crate::config::Judge::default());
     let opened = match ctx.workspace {
         Some(ws) => reader.open_in(ws, ctx.path),
         None => reader.open(ctx.path),

@@ -1,20 +1,14 @@
-//! Rules on the file itself ([`FileRules`]): extensions whose files are binary or answer a text over a size, how much invalid
-//! UTF-8 makes a file binary, and the answer a binary file gets. They are checked
-//! before and after the read, and cost nothing for a dialect without them.
+//! Rules on the file itself ([`FileRules`]): extensions whose files are binary or answer a
+//! text over a size, and the answer a binary file gets. They are checked before the read
+//! (how much invalid UTF-8 makes a file binary is the reader's rule,
+//! [`crate::Reader::invalid_utf8_binary`]), and cost nothing for a dialect without them.
 
 use std::path::{Path, PathBuf};
 
-use crate::config::Detection;
 use crate::error::{Error, Result};
-use crate::read::Reader;
-use crate::result::ReadResult;
-use crate::select::ByteSelection;
 use crate::tool::dialect::template::fill;
 use crate::tool::dialect::{Dialect, FileRules};
 use crate::workspace::Workspace;
-
-/// How much of a file the invalid-UTF-8 rule looks at, as classification does.
-const SAMPLE: u64 = crate::classify::SAMPLE_SIZE as u64;
 
 /// What the rules answer before any line is read: a text that replaces the content,
 /// a refusal (`Err`), or nothing (`None`: read the file).
@@ -65,47 +59,6 @@ pub(crate) fn binary_answer(
         None => PathBuf::from(path),
     };
     binary(&d.files, &shown(ws, &resolved, path), mime)
-}
-
-/// After a read that found text: a file without a byte order mark that is mostly not
-/// UTF-8 is binary by [`FileRules::binary_invalid_utf8`] (its answer, or the error).
-pub(crate) fn after(
-    d: &Dialect,
-    reader: &Reader,
-    ws: Option<&Workspace>,
-    path: &str,
-    r: &ReadResult,
-) -> Result<Option<String>> {
-    let Some(share) = d.files.binary_invalid_utf8 else {
-        return Ok(None);
-    };
-    // Valid UTF-8 and text behind a byte order mark pass without a second look.
-    if r.bom || (r.encoding == "utf-8" && r.invalid_utf8.is_none()) || r.file_size == 0 {
-        return Ok(None);
-    }
-    let raw = reader
-        .clone()
-        .detection(Detection::AssumeUtf8)
-        .max_bytes(SAMPLE)
-        .max_line_chars(0);
-    let sample = ByteSelection::new(Some(0), Some(SAMPLE));
-    let s = match ws {
-        Some(ws) => raw.read_in(ws, path, sample)?,
-        None => raw.read(path, sample)?,
-    };
-    let invalid = s.invalid_utf8.map_or(0, |i| i.count);
-    if (invalid as f64) <= share * s.bytes.len() as f64 {
-        return Ok(None);
-    }
-    let mime = "application/octet-stream";
-    let resolved = PathBuf::from(&r.resolved_path);
-    match binary(&d.files, &shown(ws, &resolved, path), mime) {
-        Some(text) => Ok(Some(text)),
-        None => Err(Error::Binary {
-            mime: mime.into(),
-            file_size: r.file_size,
-        }),
-    }
 }
 
 /// The binary answer filled in, if the dialect has one.

@@ -97,12 +97,19 @@ impl DialectTool {
             crate::tool::dialect::Form::ContentAndNotes => Totals::IfKnown,
             _ => Totals::Auto,
         };
+        let c = dialect.decoding;
         let reader = Reader::new()
             .max_lines(l.max_lines)
             .max_bytes(l.max_bytes)
             .max_line_chars(l.max_line_chars)
-            .detection(dialect.decoding.detection)
-            .utf8_policy(dialect.decoding.utf8)
+            .line_unit(l.line_unit)
+            .detection(c.detection)
+            .encoding(c.encoding)
+            .nul_bytes(c.nul_bytes)
+            .control_bytes(c.control_bytes)
+            .invalid_utf8_binary(c.invalid_utf8_binary.or(dialect.files.binary_invalid_utf8))
+            .line_endings(c.line_endings)
+            .utf8_policy(c.utf8)
             .totals(totals);
         DialectTool {
             dialect: Arc::new(dialect),
@@ -158,6 +165,7 @@ impl DialectTool {
             max_lines,
             max_bytes,
             max_line_chars,
+            line_unit: self.reader.counted_line_unit(),
         }
     }
 
@@ -334,9 +342,6 @@ impl DialectTool {
             }
             Err(e) => return Err(e),
         };
-        if let Some(text) = files::after(d, &self.reader, ctx.workspace, ctx.path, &result)? {
-            return instead(text);
-        }
         refuse::check(d, &result, path_name(d), |n| ctx.line(n))?;
         let mut notes = crate::tool::serve::notices::notes(ctx, &result)?;
         let (result, page) = crate::tool::serve::caps::check_read(ctx, &request, result)?;

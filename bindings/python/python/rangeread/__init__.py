@@ -37,11 +37,13 @@ from ._rangeread import (
     ToolResponse,
     Workspace,
     __version__,
+    classify,
     dialect,
     presets,
 )
 
 __all__ = [
+    "classify",
     "BinaryFileError",
     "ChangedError",
     "DialectTool",

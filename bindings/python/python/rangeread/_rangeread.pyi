@@ -12,6 +12,12 @@ else:  # pragma: no cover
 
 _Path = Union[str, "os.PathLike[str]"]
 _Format = Literal["plain", "colon", "cat-n", "codex", "markdown", "frontmatter", "json"]
+_LineUnit = Literal["chars", "utf16", "bytes"]
+_Detection = Literal["auto", "nul_means_binary", "assume_utf8", "byte_order_mark", "magic_only"]
+_NulBytes = Literal["in_sample", "in_read"]
+_ControlBytes = Literal["share", "tolerated"]
+_LineEndings = Literal["keep", "lf"]
+_Totals = Literal["auto", "if_known", "always"]
 
 __version__: str
 
@@ -164,9 +170,15 @@ class Reader:
         max_lines: int = ...,
         max_bytes: int = ...,
         max_line_chars: int = ...,
+        line_unit: _LineUnit = ...,
         strict_utf8: bool = ...,
-        detection: Literal["auto", "nul_means_binary", "assume_utf8", "byte_order_mark"] = ...,
-        totals: Literal["auto", "if_known", "always"] = ...,
+        detection: _Detection = ...,
+        encoding: str = ...,
+        nul_bytes: _NulBytes = ...,
+        control_bytes: _ControlBytes = ...,
+        invalid_utf8_binary: float = ...,
+        line_endings: _LineEndings = ...,
+        totals: _Totals = ...,
         summaries: bool = ...,
         max_landmarks: int = ...,
         landmark_window: int = ...,
@@ -194,6 +206,18 @@ class Reader:
         around: Optional[int] = ...,
         context: Optional[int] = ...,
         block: Optional[int] = ...,
+        max_lines: int = ...,
+        max_bytes: int = ...,
+        max_line_chars: int = ...,
+        line_unit: _LineUnit = ...,
+        strict_utf8: bool = ...,
+        detection: _Detection = ...,
+        encoding: str = ...,
+        nul_bytes: _NulBytes = ...,
+        control_bytes: _ControlBytes = ...,
+        invalid_utf8_binary: float = ...,
+        line_endings: _LineEndings = ...,
+        totals: _Totals = ...,
     ) -> ReadResult: ...
     @overload
     def read_in(self, workspace: Workspace, path: _Path, *, outline: Literal[True]) -> Outline: ...
@@ -213,7 +237,32 @@ class Reader:
         around: Optional[int] = ...,
         context: Optional[int] = ...,
         block: Optional[int] = ...,
+        max_lines: int = ...,
+        max_bytes: int = ...,
+        max_line_chars: int = ...,
+        line_unit: _LineUnit = ...,
+        strict_utf8: bool = ...,
+        detection: _Detection = ...,
+        encoding: str = ...,
+        nul_bytes: _NulBytes = ...,
+        control_bytes: _ControlBytes = ...,
+        invalid_utf8_binary: float = ...,
+        line_endings: _LineEndings = ...,
+        totals: _Totals = ...,
     ) -> ReadResult: ...
+    def classify(
+        self,
+        path: _Path,
+        *,
+        detection: _Detection = ...,
+        encoding: str = ...,
+        nul_bytes: _NulBytes = ...,
+        control_bytes: _ControlBytes = ...,
+        invalid_utf8_binary: float = ...,
+    ) -> Dict[str, Any]:
+        """``{"verdict": "text", "encoding", "bom_len", "confidence", "mime"}`` or
+        ``{"verdict": "binary", "mime", "reason"}``, by this reader's rules and the call's."""
+        ...
     def read_document(
         self,
         path: _Path,
@@ -228,6 +277,18 @@ class Reader:
         cells: Optional[str] = ...,
         crop: Optional[str] = ...,
         image_policy: Optional[Literal["anthropic", "claude-code", "openai", "gemini", "none"]] = ...,
+        max_lines: int = ...,
+        max_bytes: int = ...,
+        max_line_chars: int = ...,
+        line_unit: _LineUnit = ...,
+        strict_utf8: bool = ...,
+        detection: _Detection = ...,
+        encoding: str = ...,
+        nul_bytes: _NulBytes = ...,
+        control_bytes: _ControlBytes = ...,
+        invalid_utf8_binary: float = ...,
+        line_endings: _LineEndings = ...,
+        totals: _Totals = ...,
     ) -> DocumentResult: ...
     def read_document_in(
         self,
@@ -244,6 +305,18 @@ class Reader:
         cells: Optional[str] = ...,
         crop: Optional[str] = ...,
         image_policy: Optional[Literal["anthropic", "claude-code", "openai", "gemini", "none"]] = ...,
+        max_lines: int = ...,
+        max_bytes: int = ...,
+        max_line_chars: int = ...,
+        line_unit: _LineUnit = ...,
+        strict_utf8: bool = ...,
+        detection: _Detection = ...,
+        encoding: str = ...,
+        nul_bytes: _NulBytes = ...,
+        control_bytes: _ControlBytes = ...,
+        invalid_utf8_binary: float = ...,
+        line_endings: _LineEndings = ...,
+        totals: _Totals = ...,
     ) -> DocumentResult: ...
 
 class ToolDefinition(TypedDict):
@@ -291,5 +364,14 @@ class DialectTool:
     def dialect(self) -> Dict[str, Any]: ...
     def respond(self, args: Union[Dict[str, Any], str]) -> ToolResponse: ...
 
+def classify(
+    path: _Path,
+    *,
+    detection: _Detection = ...,
+    encoding: str = ...,
+    nul_bytes: _NulBytes = ...,
+    control_bytes: _ControlBytes = ...,
+    invalid_utf8_binary: float = ...,
+) -> Dict[str, Any]: ...
 def presets() -> List[str]: ...
 def dialect(name: str) -> Dict[str, Any]: ...

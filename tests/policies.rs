@@ -1,0 +1,303 @@
+//! The text policies a host sets on its `Reader` (and the presets name in their data):
+//! line endings, the unit of a line cut, the encoding, and the binary rules. Each is
+//! checked against its default, on the files that tell them apart.
+
+use rangeread::tool::{Dialect, DialectTool};
+use rangeread::{
+    BinaryReason, ByteSelection, Classification, ControlBytes, Detection, Encoding, EncodingPolicy,
+    Error, LineEndings, LineSelection, LineUnit, NulBytes, ReadResult, Reader, Source,
+};
+use serde_json::json;
+
+fn read(
+    reader: &Reader,
+    bytes: &[u8],
+    sel: impl Into<rangeread::Selection>,
+) -> Result<ReadResult, Error> {
+    reader
+        .document(Source::from_bytes(bytes.to_vec(), "input.txt"))
+        .read(sel)
+}
+
+fn whole(reader: &Reader, bytes: &[u8]) -> Result<ReadResult, Error> {
+    read(reader, bytes, LineSelection::from(1..))
+}
+
+fn temp(bytes: &[u8]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("input.txt");
+    std::fs::write(&path, bytes).unwrap();
+    (dir, path)
+}
+
+#[test]
+fn line_endings_lf_drops_the_cr_of_crlf_and_keeps_file_offsets() {
+    let text = b"one\r\ntwo\rstill two\r\nthree\n";
+    let kept = whole(&Reader::new(), text).unwrap();
+    assert_eq!(kept.content, "one\r\ntwo\rstill two\r\nthree\n");
+    let lf = Reader::new().line_endings(LineEndings::Lf);
+    let r = whole(&lf, text).unwrap();
+    // A lone CR is not a CR LF: it stays, and does not end a line.
+    assert_eq!(r.content, "one\ntwo\rstill two\nthree\n");
+    assert_eq!(r.lines.map(|l| (l.start, l.end)), Some((1, 3)));
+    assert_eq!((r.bytes.start, r.bytes.end), (0, text.len() as u64));
+    // Offsets stay file offsets: line 2 starts at byte 5, after "one\r\n".
+    let r = read(&lf, text, LineSelection::from(2..=2)).unwrap();
+    assert_eq!((r.content.as_str(), r.bytes.start), ("two\rstill two\n", 5));
+    let r = read(&lf, text, ByteSelection::new(Some(5), Some(20))).unwrap();
+    assert_eq!(r.content, "two\rstill two\n");
+}
+
+#[test]
+fn line_endings_lf_pages_as_keep_does() {
+    let text = "a line\r\n".repeat(40);
+    // Pages of 50 bytes never end between the CR and the LF of these lines (a page that
+    // did would keep its CR: the LF it goes with is on the next page).
+    let paged = |reader: Reader| {
+        let reader = reader.max_bytes(50);
+        let (mut at, mut out, mut starts) = (0u64, String::new(), Vec::new());
+        loop {
+            let r = read(&reader, text.as_bytes(), ByteSelection::new(Some(at), None)).unwrap();
+            out.push_str(&r.content);
+            starts.push(r.bytes.start);
+            match r.truncated {
+                Some(t) => at = t.next_start_byte,
+                None => return (out, starts),
+            }
+        }
+    };
+    let (kept, kept_starts) = paged(Reader::new());
+    let (lf, lf_starts) = paged(Reader::new().line_endings(LineEndings::Lf));
+    assert_eq!(kept, text);
+    assert_eq!(lf, text.replace("\r\n", "\n"));
+    assert_eq!(
+        kept_starts, lf_starts,
+        "the same pages, at the same file offsets"
+    );
+}
+
+#[test]
+fn the_line_unit_counts_chars_utf16_units_or_bytes() {
+    // Gemini CLI cuts this line at 2,000 UTF-16 units (1,000 emoji); characters do not.
+    let emoji = "😀".repeat(1500);
+    let cut = |unit| {
+        let r = whole(&Reader::new().line_unit(unit), emoji.as_bytes()).unwrap();
+        let c = r.cut_lines.first().map(|c| (c.shown_bytes, c.total_bytes));
+        (r.content.chars().count(), c)
+    };
+    assert_eq!(cut(LineUnit::Chars), (1500, None));
+    assert_eq!(cut(LineUnit::Utf16), (1000, Some((4000, 6000))));
+    assert_eq!(cut(LineUnit::Bytes), (500, Some((2000, 6000))));
+    // An odd limit never splits a surrogate pair.
+    let r = whole(
+        &Reader::new().line_unit(LineUnit::Utf16).max_line_chars(3),
+        "a😀😀b\n".as_bytes(),
+    )
+    .unwrap();
+    assert_eq!(r.content, "a😀\n");
+    // The same cut in UTF-16: in file units there.
+    let mut utf16 = vec![0xFF, 0xFE];
+    utf16.extend(emoji.encode_utf16().flat_map(u16::to_le_bytes));
+    let r = whole(&Reader::new().line_unit(LineUnit::Utf16), &utf16).unwrap();
+    assert_eq!(r.content.chars().count(), 1000);
+    let rest = r.cut_lines[0].next_start_byte;
+    assert_eq!(rest, 2 + 4000);
+}
+
+#[test]
+fn the_encoding_is_detected_left_as_utf8_or_forced() {
+    let py = b"import os\xff\nprint('caf\xe9')\n";
+    let detect = whole(&Reader::new(), py).unwrap();
+    assert_eq!(detect.encoding, "windows-1252");
+    assert_eq!(detect.content, "import osÿ\nprint('café')\n");
+    let utf8 = whole(&Reader::new().encoding(EncodingPolicy::NoLegacy), py).unwrap();
+    assert_eq!(utf8.encoding, "utf-8");
+    assert_eq!(utf8.content, "import os\u{FFFD}\nprint('caf\u{FFFD}')\n");
+    assert_eq!(
+        utf8.invalid_utf8.map(|i| (i.count, i.first_offset)),
+        Some((2, 9))
+    );
+    // A host that knows the file is Cyrillic.
+    let cp1251 = b"\xcf\xf0\xe8\xe2\xe5\xf2\n";
+    let forced = EncodingPolicy::from_name("cp1251").unwrap();
+    assert_eq!(
+        forced,
+        EncodingPolicy::Forced(Encoding::for_label("windows-1251").unwrap())
+    );
+    let r = whole(&Reader::new().encoding(forced), cp1251).unwrap();
+    assert_eq!(
+        (r.encoding.as_str(), r.content.as_str()),
+        ("windows-1251", "Привет\n")
+    );
+    // Forced UTF-16 without a mark; a mark of that encoding is skipped.
+    let hi: Vec<u8> = "hi\n".encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let utf16le = Reader::new().encoding(EncodingPolicy::Forced(Encoding::Utf16Le));
+    assert_eq!(whole(&utf16le, &hi).unwrap().content, "hi\n");
+    let with_bom = [&[0xFF, 0xFE][..], &hi].concat();
+    let r = whole(&utf16le, &with_bom).unwrap();
+    assert_eq!((r.content.as_str(), r.bom), ("hi\n", true));
+    // The policy by name, as the bindings and a dialect's JSON give it.
+    for name in ["detect", "no_legacy", "utf-8", "latin1", "shift_jis"] {
+        assert!(EncodingPolicy::from_name(name).is_some(), "{name}");
+    }
+    assert_eq!(
+        EncodingPolicy::from_name("latin1").unwrap().name(),
+        "windows-1252"
+    );
+    assert_eq!(EncodingPolicy::from_name("klingon"), None);
+}
+
+#[test]
+fn nul_bytes_in_read_refuses_a_nul_past_the_sample() {
+    let mut text = b"text\n".repeat(3000);
+    text.extend_from_slice(b"late\0nul\n");
+    let all = Reader::new().max_lines(0);
+    assert!(whole(&all, &text).unwrap().content.contains('\0'));
+    let strict = all.nul_bytes(NulBytes::InRead);
+    assert!(matches!(whole(&strict, &text), Err(Error::Binary { .. })));
+    // A read that does not reach it is text.
+    assert_eq!(
+        read(&strict, &text, LineSelection::head(2))
+            .unwrap()
+            .content,
+        "text\ntext\n"
+    );
+    // classify_file looks at the whole file under the rule; classify() at the sample.
+    let (_dir, path) = temp(&text);
+    assert!(rangeread::classify_file(&path).unwrap().is_text());
+    match strict.classify_file(&path).unwrap() {
+        Classification::Binary(b) => assert_eq!(b.reason, BinaryReason::Nul),
+        other => panic!("{other:?}"),
+    }
+    // UTF-16's zero bytes are not NUL characters.
+    let utf16: Vec<u8> = "wide text\n"
+        .repeat(2000)
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    let (_dir2, path16) = temp(&[&[0xFF, 0xFE][..], &utf16].concat());
+    assert!(strict.classify_file(&path16).unwrap().is_text());
+}
+
+#[test]
+fn control_bytes_tolerated_reads_a_file_of_bells() {
+    let bells = b"\x07\x0b ring\n\x07\x0b\n";
+    assert!(matches!(
+        whole(&Reader::new(), bells),
+        Err(Error::Binary { .. })
+    ));
+    let tolerant = Reader::new().control_bytes(ControlBytes::Tolerated);
+    assert_eq!(
+        whole(&tolerant, bells).unwrap().content,
+        "\x07\x0b ring\n\x07\x0b\n"
+    );
+    assert!(!Reader::new().classify(bells).is_text());
+    assert!(tolerant.classify(bells).is_text());
+    // NUL still means binary.
+    assert!(!tolerant.classify(b"\x07\x00\x07").is_text());
+}
+
+#[test]
+fn invalid_utf8_binary_calls_latin1_binary() {
+    let latin1 = b"caf\xe9 cr\xe8me br\xfbl\xe9e\n";
+    assert_eq!(
+        whole(&Reader::new(), latin1).unwrap().encoding,
+        "windows-1252"
+    );
+    let gemini = Reader::new().invalid_utf8_binary(Some(0.1));
+    match gemini.classify(latin1) {
+        Classification::Binary(b) => assert_eq!(b.reason, BinaryReason::InvalidUtf8),
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(whole(&gemini, latin1), Err(Error::Binary { .. })));
+    // A few bad bytes in UTF-8 text are under the share; a byte order mark passes.
+    let mostly = "é".repeat(100) + "\u{1}";
+    let mut bytes = mostly.into_bytes();
+    bytes.push(0xFF);
+    assert!(gemini.classify(&bytes).is_text());
+    assert!(gemini.classify(b"\xef\xbb\xbfcaf\xe9\n").is_text());
+}
+
+#[test]
+fn magic_only_refuses_only_known_formats() {
+    let magic = Reader::new().detection(Detection::MagicOnly);
+    let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+    assert!(!magic.classify(png).is_text());
+    // NUL and control bytes do not make a file binary.
+    let r = whole(&magic, b"a\0b\x01\x02\n").unwrap();
+    assert_eq!(
+        (r.content.as_str(), r.encoding.as_str()),
+        ("a\0b\x01\x02\n", "utf-8")
+    );
+    assert!(!Reader::new().classify(b"a\0b\x01\x02\n").is_text());
+}
+
+#[test]
+fn classify_and_classify_file_agree_with_what_a_read_finds() {
+    let files: [&[u8]; 5] = [
+        b"plain text\n",
+        b"caf\xe9\n",
+        b"\x07\x07\x07\n",
+        b"\xff\xfeh\0i\0",
+        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR",
+    ];
+    let readers = [
+        Reader::new(),
+        Reader::new().encoding(EncodingPolicy::NoLegacy),
+        Reader::new().control_bytes(ControlBytes::Tolerated),
+        Reader::new().invalid_utf8_binary(Some(0.1)),
+        Reader::new().detection(Detection::MagicOnly),
+    ];
+    for (i, reader) in readers.iter().enumerate() {
+        for bytes in files {
+            let (_dir, path) = temp(bytes);
+            let c = reader.classify(bytes);
+            assert_eq!(
+                reader.classify_file(&path).unwrap(),
+                c,
+                "reader {i} on {bytes:?}"
+            );
+            let read = reader.read(&path, LineSelection::from(1..));
+            match c {
+                Classification::Text(t) => assert_eq!(read.unwrap().encoding, t.encoding.name()),
+                Classification::Binary(_) => assert!(matches!(read, Err(Error::Binary { .. }))),
+            }
+        }
+    }
+}
+
+#[test]
+fn a_shared_cache_keeps_each_readers_verdict() {
+    let cache = std::sync::Arc::new(rangeread::IndexCache::new(1 << 20));
+    let (_dir, path) = temp(b"caf\xe9\n");
+    let detect = Reader::new().cache(cache.clone());
+    let no_legacy = Reader::new()
+        .cache(cache)
+        .encoding(EncodingPolicy::NoLegacy);
+    for _ in 0..2 {
+        let all = LineSelection::from(1..);
+        assert_eq!(
+            detect.read(&path, all.clone()).unwrap().encoding,
+            "windows-1252"
+        );
+        assert_eq!(no_legacy.read(&path, all).unwrap().encoding, "utf-8");
+    }
+}
+
+#[test]
+fn a_preset_names_its_policies_and_a_host_overrides_them() {
+    let d = Dialect::preset("gemini").unwrap();
+    assert_eq!(d.decoding.invalid_utf8_binary, Some(0.1));
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("menu.txt"), b"caf\xe9 cr\xe8me\n").unwrap();
+    let ws = rangeread::Workspace::new(dir.path()).unwrap();
+    let tool = DialectTool::new(d.clone()).workspace(ws.clone());
+    let r = tool.respond(json!({"file_path": "menu.txt"}));
+    assert_eq!(r.text, "Cannot display content of binary file: menu.txt");
+    // The host's reader turns the rule off: the file is read in its encoding.
+    let tool = DialectTool::new(d)
+        .workspace(ws)
+        .reader(Reader::new().invalid_utf8_binary(None));
+    let r = tool.respond(json!({"file_path": "menu.txt"}));
+    assert!(r.text.contains("café crème"), "{}", r.text);
+}
