@@ -16,7 +16,7 @@ use crate::tool::lines_of;
 pub(crate) fn reader(d: &Dialect, reader: Reader) -> Reader {
     let (_, host, _) = reader.budgets();
     match (&d.caps.over_byte_budget, d.limits.max_bytes) {
-        (Some(_), max) if max > 0 && (host == 0 || host > max) => {
+        (Some(_), max) if max > 0 && (host == 0 || host >= max) => {
             reader.max_bytes(max.saturating_add(1))
         }
         _ => reader,
