@@ -502,7 +502,7 @@ impl Error {
     /// use rangeread::{LineSelection, Reader};
     ///
     /// let err = Reader::new().read("tests/data/sample.txt", LineSelection::from(900..)).unwrap_err();
-    /// assert_eq!(err.values()["total_lines"], 10);
+    /// assert_eq!(err.values()["total_lines"], 60);
     /// assert_eq!(err.values()["start"], 900);
     /// ```
     pub fn values(&self) -> serde_json::Map<String, serde_json::Value> {

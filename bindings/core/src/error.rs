@@ -139,6 +139,6 @@ mod tests {
         assert_eq!(e.kind, "beyond_end");
         assert_eq!(e.parameter.as_deref(), Some("start_line"));
         assert_eq!(e.values["start"], 900);
-        assert_eq!(e.values["total_lines"], 10);
+        assert_eq!(e.values["total_lines"], 60);
     }
 }
