@@ -182,7 +182,7 @@ pub enum LineUnit {
 /// ([`Reader::past_end`](crate::Reader::past_end)).
 ///
 /// The presets of [`crate::tool`] have a richer policy of their own (a note, a message in
-/// the peer's words): `tool::PastEnd`.
+/// the peer's words): `tool::PastEndAnswer`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PastEnd {

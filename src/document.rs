@@ -454,6 +454,7 @@ impl Document {
                         return Err(Error::LineBeyondEnd {
                             start,
                             total_lines: total,
+                            parameter: "start_line".into(),
                         });
                     }
                 }

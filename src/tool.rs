@@ -114,8 +114,10 @@ pub use dialect::project_rules::ProjectRules;
 pub use dialect::{
     ByteCut, CapLift, Caps, Clip, ClipKeep, Decoding, Dialect, ErrorTexts, FileRules, FirstPage,
     Form, LargeFile, Limits, LineRules, Links, NameRefusal, OutlineForm, Output, PageRules, Param,
-    PastEnd, PathRules, PathShow, RangeChecks, Refusal, Role, SizeCap, Special, TokenCap, Unit,
+    PastEndAnswer, PathRules, PathShow, RangeChecks, Refusal, Role, SizeCap, Special, TokenCap,
+    Unit,
 };
+pub use render::record::{AnswerRecord, ErrorRecord};
 pub use render::shapes::{
     CutLineInfo, FingerprintMeta, FsReadMetadata, FsReadResponse, LinesRead, OmittedContent,
     ReadMetadata, SessionReadFileResponse,
@@ -145,6 +147,10 @@ pub struct ToolResponse {
     /// Images (and files sent whole) that go with the text, in order; each names where
     /// in [`ToolResponse::text`] it goes ([`ToolResponse::items`] puts them there).
     pub media: Vec<ToolMedia>,
+    /// The answer as data, the same shape for every preset: what was shown, whether and
+    /// where it was cut and by which budget, an error's kind and values
+    /// ([`AnswerRecord`]). Every answer of a [`DialectTool`] has one.
+    pub record: Option<AnswerRecord>,
 }
 
 /// An image, or a file a tool sends whole (a PDF as Forge and Gemini CLI send it), that

@@ -106,7 +106,15 @@ fn each_range_error_has_its_own_kind_and_carries_its_values() {
 
     let e = err(LineSelection::range(Some(9), Some(3)).into());
     assert_eq!(e.kind().as_str(), "start_after_end");
-    assert!(matches!(e, Error::LineStartAfterEnd { start: 9, end: 3 }));
+    assert!(matches!(
+        e,
+        Error::LineStartAfterEnd {
+            start: 9,
+            end: 3,
+            ..
+        }
+    ));
+    assert_eq!(e.parameter(), Some("start_line"));
     let e = err(ByteSelection::new(Some(50), Some(40)).into());
     assert_eq!(e.kind(), ErrorKind::StartAfterEnd);
 
@@ -116,18 +124,23 @@ fn each_range_error_has_its_own_kind_and_carries_its_values() {
         e,
         Error::LineBeyondEnd {
             start: 61,
-            total_lines: 60
+            total_lines: 60,
+            ..
         }
     ));
+    assert_eq!(e.values()["total_lines"], 60);
+    assert_eq!(e.parameter(), Some("start_line"));
     let e = err(ByteSelection::new(Some(4000), None).into());
     assert_eq!(e.kind(), ErrorKind::BeyondEnd);
     assert!(matches!(
         e,
         Error::ByteBeyondEnd {
             start: 4000,
-            file_size: 3228
+            file_size: 3228,
+            ..
         }
     ));
+    assert_eq!(e.parameter(), Some("start_byte"));
     // A parse error is still `invalid_range`; every range kind says so to a host that
     // maps them onto one.
     let e = "x:y".parse::<LineSelection>().unwrap_err();

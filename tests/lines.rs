@@ -255,7 +255,8 @@ fn start_beyond_the_end_is_an_error_with_the_line_count() {
         err,
         Error::LineBeyondEnd {
             start: 2,
-            total_lines: 0
+            total_lines: 0,
+            ..
         }
     ));
 }

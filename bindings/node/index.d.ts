@@ -16,6 +16,10 @@ export interface RangereadError extends Error {
   code: ErrorKind
   /** The option or parameter at fault, as the caller spelled it, when one is. */
   parameter?: string
+  /** The path the error is about, as the caller gave it, when one is. */
+  path?: string
+  /** The error's values in camelCase: `start` and `totalLines` of a `beyond_end`, ... */
+  data: Record<string, unknown>
 }
 
 /** A reader's budgets and policies (snake_case spellings are accepted too). */
@@ -199,6 +203,32 @@ export interface ToolDefinition {
 
 export interface MediaItem { mime_type: string; data: string; at: number; name: string }
 
+/** What an answer showed, whether and where it was cut and by which budget, or what went wrong. */
+export interface AnswerRecord {
+  lines: { start: number; end: number } | null
+  bytes: { start: number; end: number } | null
+  total_lines: number | null
+  file_size: number | null
+  cut_lines: Array<{ line: number; shown_bytes: number; total_bytes: number; next_start_byte: number }>
+  is_partial: boolean
+  /** The budget that cut the answer and where to continue. */
+  truncated: {
+    reason: 'max_lines' | 'max_bytes'
+    limit: number
+    next_start_byte: number
+    next_start_line: number | null
+  } | null
+  /** Whether that budget is the host's, one the agent's own tool does not have. */
+  host_budget: boolean
+  error: {
+    kind: ErrorKind
+    parameter: string | null
+    path: string | null
+    values: Record<string, unknown>
+    message: string
+  } | null
+}
+
 /** A tool's answer; `items` is the ordered content to send. */
 export interface ToolResponse {
   text: string
@@ -206,6 +236,8 @@ export interface ToolResponse {
   notes: string | null
   /** MCP's `structuredContent`. */
   structured: Record<string, unknown> | null
+  /** The answer as data, the same shape for every preset (Rust's `AnswerRecord`). */
+  record: AnswerRecord | null
   media: MediaItem[]
   items: Array<
     | { type: 'text'; text: string }

@@ -282,9 +282,13 @@ fn build(o: Options) -> Result<Server, String> {
         o.dialects.clone()
     };
     for mut dialect in dialects {
-        // The flags replace the preset's own budgets (a cap on ranged reads too).
+        // `--max-lines` is the host's budget, over the preset's own (a cap on ranged
+        // reads too): a cut by it says where to continue, in the preset's voice. The
+        // byte and line-length flags set the preset's own (Crush refuses a section over
+        // its byte budget, as its peer cases configure it).
+        let mut host = rangeread::Reader::new();
         if let Some(n) = o.max_lines {
-            dialect.limits.max_lines = n;
+            host = host.max_lines(n);
             if dialect.lines.ranged_max.is_some() {
                 dialect.lines.ranged_max = Some(n);
             }
@@ -312,6 +316,7 @@ fn build(o: Options) -> Result<Server, String> {
         let scan = o.max_scan_bytes;
         let cache = cache.clone();
         let tool = DialectTool::new(dialect)
+            .reader(host)
             .reader_with(|r| r.cache(cache).buffers(buffers.clone()).max_scan_bytes(scan));
         tools.push(if by_session {
             let registry = WorkspaceRegistry::new();

@@ -293,7 +293,11 @@ impl LineSelection {
                 }
                 if let (Some(s), Some(e)) = (start, end) {
                     if (s > 0) == (e > 0) && s > e {
-                        return Err(Error::LineStartAfterEnd { start: s, end: e });
+                        return Err(Error::LineStartAfterEnd {
+                            start: s,
+                            end: e,
+                            parameter: "start_line".into(),
+                        });
                     }
                 }
                 Ok(())
@@ -502,6 +506,7 @@ impl Selection {
             }) if start > end => Err(Error::ByteStartAfterEnd {
                 start: *start,
                 end: *end,
+                parameter: "start_byte".into(),
             }),
             Selection::Bytes(_) => Ok(()),
         }

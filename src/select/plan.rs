@@ -43,6 +43,7 @@ impl Planner<'_, '_> {
             None => Err(Error::LineBeyondEnd {
                 start: line,
                 total_lines: self.index.total_lines(self.lines.src)?,
+                parameter: "start_line".into(),
             }),
         }
     }
@@ -169,10 +170,15 @@ impl Planner<'_, '_> {
                             return Err(Error::LineBeyondEnd {
                                 start: rs as u64,
                                 total_lines: total as u64,
+                                parameter: "start_line".into(),
                             });
                         }
                         if rs > re {
-                            return Err(Error::LineStartAfterEnd { start: s, end: e });
+                            return Err(Error::LineStartAfterEnd {
+                                start: s,
+                                end: e,
+                                parameter: "start_line".into(),
+                            });
                         }
                         (
                             r,
@@ -206,12 +212,17 @@ pub(crate) fn resolve_bytes(sel: ByteSelection, lines: &Lines<'_>) -> Result<Res
     // Only an end the caller gave can be "before" the start; a defaulted end is the
     // file size, and a start past it is beyond the end.
     if sel.end.is_some() && start > end {
-        return Err(Error::ByteStartAfterEnd { start, end });
+        return Err(Error::ByteStartAfterEnd {
+            start,
+            end,
+            parameter: "start_byte".into(),
+        });
     }
     if start > len {
         return Err(Error::ByteBeyondEnd {
             start,
             file_size: len,
+            parameter: "start_byte".into(),
         });
     }
     let requested = Requested {

@@ -1,4 +1,5 @@
-//! Errors as the bindings raise them: the crate's `ErrorKind` name and its message.
+//! Errors as the bindings raise them: the crate's `ErrorKind` name, its message, and its
+//! values (a Python exception's attributes, a JavaScript error's `data`).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -13,6 +14,11 @@ pub struct BindError {
     pub message: String,
     /// The option or parameter at fault, as the caller spelled it, when one is.
     pub parameter: Option<String>,
+    /// The path the error is about, as the caller gave it, when one is.
+    pub path: Option<String>,
+    /// The error's values by name (`start`, `total_lines`, `mime` ...:
+    /// `rangeread::Error::values`), snake_case.
+    pub values: serde_json::Map<String, serde_json::Value>,
 }
 
 impl BindError {
@@ -23,7 +29,35 @@ impl BindError {
             kind: "invalid_params".into(),
             message: message.into(),
             parameter: Some(name.to_string()),
+            path: None,
+            values: serde_json::Map::new(),
         }
+    }
+}
+
+impl BindError {
+    /// [`BindError::values`] with camelCase names (`totalLines`), as JavaScript spells
+    /// properties.
+    pub fn values_camel(&self) -> serde_json::Map<String, serde_json::Value> {
+        let camel = |name: &str| {
+            let mut out = String::with_capacity(name.len());
+            let mut up = false;
+            for c in name.chars() {
+                match c {
+                    '_' => up = true,
+                    c if up => {
+                        out.push(c.to_ascii_uppercase());
+                        up = false;
+                    }
+                    c => out.push(c),
+                }
+            }
+            out
+        };
+        self.values
+            .iter()
+            .map(|(k, v)| (camel(k), v.clone()))
+            .collect()
     }
 }
 
@@ -37,14 +71,12 @@ impl std::error::Error for BindError {}
 
 impl From<rangeread::Error> for BindError {
     fn from(e: rangeread::Error) -> BindError {
-        let parameter = match &e {
-            rangeread::Error::InvalidParameter { parameter, .. } => Some(parameter.clone()),
-            _ => None,
-        };
         BindError {
             kind: e.kind().as_str().to_string(),
             message: e.to_string(),
-            parameter,
+            parameter: e.parameter().map(str::to_string),
+            path: e.path().map(|p| p.to_string_lossy().into_owned()),
+            values: e.values(),
         }
     }
 }
@@ -66,6 +98,8 @@ pub fn guard<T>(f: impl FnOnce() -> Result<T, BindError>) -> Result<T, BindError
                     "rangeread panicked ({what}); this is a bug: please report it with the call that caused it"
                 ),
                 parameter: None,
+                path: None,
+                values: serde_json::Map::new(),
             })
         }
     }
@@ -90,5 +124,21 @@ mod tests {
             .into();
         assert_eq!(e.kind, "not_found");
         assert_eq!(e.message, r#"File not found: "no/such/file.txt""#);
+        assert_eq!(e.path.as_deref(), Some("no/such/file.txt"));
+    }
+
+    #[test]
+    fn an_errors_values_cross_with_it() {
+        let e: BindError = rangeread::Reader::new()
+            .read(
+                concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/sample.txt"),
+                rangeread::LineSelection::from(900..),
+            )
+            .unwrap_err()
+            .into();
+        assert_eq!(e.kind, "beyond_end");
+        assert_eq!(e.parameter.as_deref(), Some("start_line"));
+        assert_eq!(e.values["start"], 900);
+        assert_eq!(e.values["total_lines"], 60);
     }
 }

@@ -43,6 +43,7 @@ pub fn response_json(r: &ToolResponse) -> Value {
         "is_error": r.is_error,
         "notes": r.notes,
         "structured": r.structured,
+        "record": r.record,
         "media": media,
         "items": items,
     })

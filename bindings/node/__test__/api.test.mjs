@@ -155,7 +155,7 @@ test('DialectTool: definition, respond, respondAsync, the dialect getter, JSON-t
     assert.equal(typeof def.description, 'string')
     assert.equal(def.input_schema.type, 'object')
     const r = tool.respond({ file_path: path.join(dir, 'x.rs'), offset: 2, limit: 1 })
-    assert.deepEqual(Object.keys(r).sort(), ['is_error', 'items', 'media', 'notes', 'structured', 'text'])
+    assert.deepEqual(Object.keys(r).sort(), ['is_error', 'items', 'media', 'notes', 'record', 'structured', 'text'])
     assert.equal(r.text, 'L2: b')
     assert.equal(r.is_error, false)
     assert.deepEqual(r.items, [{ type: 'text', text: 'L2: b' }])
@@ -301,4 +301,41 @@ test('encoding and binary policies, and classify', async () => {
   assert.throws(() => reader.read(late, { nulBytes: 'in_read', maxLines: 0 }), { code: 'binary' })
   assert.equal(rr.classify(late, { nulBytes: 'in_read' }).verdict, 'binary')
   assert.throws(() => rr.classify(path.join(dir, 'missing')), { code: 'not_found' })
+test('an error carries its values as data, and every answer its record', () => {
+  const dir = tempDir()
+  fs.writeFileSync(path.join(dir, 'f.txt'), Array.from({ length: 300 }, (_, i) => `line ${i + 1}\n`).join(''))
+  const err = (() => {
+    try {
+      new rr.Reader().read(path.join(dir, 'f.txt'), { lines: '900:' })
+    } catch (e) {
+      return e
+    }
+  })()
+  assert.ok(err instanceof Error)
+  assert.equal(err.code, 'beyond_end')
+  assert.equal(err.parameter, 'start_line')
+  assert.deepEqual(err.data, { start: 900, totalLines: 300 })
+  const missing = (() => {
+    try {
+      new rr.Reader().read(path.join(dir, 'nope.txt'))
+    } catch (e) {
+      return e
+    }
+  })()
+  assert.equal(missing.path, path.join(dir, 'nope.txt'))
+
+  const d = rr.dialect('gemini')
+  d.limits.max_lines = 50
+  const tool = new rr.DialectTool(d, { workspace: new rr.Workspace(dir) })
+  const r = tool.respond({ file_path: 'f.txt' })
+  assert.equal(r.is_error, false, r.text)
+  assert.deepEqual(r.record.lines, { start: 1, end: 50 })
+  assert.equal(r.record.total_lines, 300)
+  assert.equal(r.record.truncated.reason, 'max_lines')
+  assert.equal(r.record.truncated.next_start_line, 51)
+  const past = tool.respond({ file_path: 'f.txt', start_line: 900 })
+  assert.equal(past.is_error, true)
+  assert.equal(past.record.error.kind, 'beyond_end')
+  assert.equal(past.record.error.parameter, 'start_line')
+  assert.equal(past.record.error.values.total_lines, 300)
 })

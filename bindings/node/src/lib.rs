@@ -22,8 +22,9 @@ use rangeread_bindings::{
 };
 use serde_json::{json, Value};
 
-/// `e` as the JavaScript `Error` to throw: `message`, `code` (the kind) and, when the
-/// error names one, `parameter`.
+/// `e` as the JavaScript `Error` to throw: `message`, `code` (the kind), when the error
+/// names them `parameter` and `path`, and `data`, its values in camelCase
+/// (`data.totalLines`), as lightningcss's errors carry theirs.
 fn js_error(env: &Env, e: BindError) -> napi::Error {
     let made = (|| -> napi::Result<napi::Error> {
         let mut obj = env.create_error(napi::Error::new(Status::GenericFailure, &e.message))?;
@@ -31,6 +32,10 @@ fn js_error(env: &Env, e: BindError) -> napi::Error {
         if let Some(p) = &e.parameter {
             obj.set_named_property("parameter", p.as_str())?;
         }
+        if let Some(p) = &e.path {
+            obj.set_named_property("path", p.as_str())?;
+        }
+        obj.set_named_property("data", env.to_js_value(&e.values_camel())?)?;
         Ok(napi::Error::from(obj.to_unknown()))
     })();
     made.unwrap_or_else(|failed| {
@@ -121,12 +126,11 @@ impl ReadTask {
 
 /// The exact bytes of a text read.
 fn raw(out: &Output) -> Result<&[u8], BindError> {
-    out.raw_bytes().ok_or_else(|| BindError {
-        kind: "invalid_params".into(),
-        message:
-            "Raw bytes are the bytes of lines or a byte range of a text file: an outline has none"
-                .into(),
-        parameter: Some("outline".into()),
+    out.raw_bytes().ok_or_else(|| {
+        BindError::option(
+            "outline",
+            "Raw bytes are the bytes of lines or a byte range of a text file: an outline has none",
+        )
     })
 }
 

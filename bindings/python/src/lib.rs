@@ -27,9 +27,16 @@ fn to_py(py: Python<'_>, e: BindError) -> PyErr {
             Ok(py.import("rangeread._errors")?.getattr("make")?.unbind())
         })
         .and_then(|make| {
+            let values = pythonize(py, &e.values)?;
             make.call1(
                 py,
-                (e.kind.as_str(), e.message.as_str(), e.parameter.clone()),
+                (
+                    e.kind.as_str(),
+                    e.message.as_str(),
+                    e.parameter.clone(),
+                    e.path.clone(),
+                    values,
+                ),
             )
         });
     match made {

@@ -371,3 +371,36 @@ def test_classify(tmp_path):
         rr.classify(tmp_path / "missing")
     with pytest.raises(rr.InvalidParamsError):
         rr.classify(latin, head=3)
+
+
+def test_an_errors_values_are_attributes(tmp_path):
+    (tmp_path / "f.txt").write_text("".join(f"line {i}\n" for i in range(1, 301)))
+    with pytest.raises(rr.InvalidRangeError) as info:
+        rr.Reader().read(str(tmp_path / "f.txt"), lines="900:")
+    e = info.value
+    assert e.kind == "beyond_end"
+    assert (e.start, e.total_lines) == (900, 300)
+    assert e.values == {"start": 900, "total_lines": 300}
+    assert e.parameter == "start_line"
+    with pytest.raises(rr.NotFoundError) as missing:
+        rr.Reader().read(str(tmp_path / "nope.txt"))
+    assert missing.value.path == str(tmp_path / "nope.txt")
+    with pytest.raises(AttributeError):
+        e.no_such_value
+
+
+def test_every_answer_carries_its_record(tmp_path):
+    (tmp_path / "f.txt").write_text("".join(f"line {i}\n" for i in range(1, 301)))
+    d = rr.dialect("gemini")
+    d["limits"]["max_lines"] = 50
+    tool = rr.DialectTool(d, workspace=rr.Workspace(tmp_path))
+    r = tool.respond({"file_path": "f.txt"})
+    assert not r.is_error, r.text
+    assert r.record["lines"] == {"start": 1, "end": 50}
+    assert r.record["total_lines"] == 300
+    assert r.record["truncated"]["reason"] == "max_lines"
+    assert r.record["truncated"]["next_start_line"] == 51
+    past = tool.respond({"file_path": "f.txt", "start_line": 900})
+    assert past.is_error
+    assert past.record["error"]["kind"] == "beyond_end"
+    assert past.record["error"]["values"]["total_lines"] == 300

@@ -38,6 +38,11 @@ pub struct Output {
     /// `{budget}`); in byte reads `{start}`/`{end}` are bytes and `{total}` the size.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub truncated: Option<String>,
+    /// After a read cut by a budget the agent's own tool does not have (a host's), in
+    /// a dialect without [`Output::truncated`]: where to continue, in the tool's voice
+    /// (the values of [`Output::truncated`], and `{path}`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub continuation: Option<String>,
     /// [`Output::truncated`] of a byte read; by default the line form.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub truncated_bytes: Option<String>,
@@ -182,6 +187,7 @@ impl Default for Output {
             number_bytes: false,
             footer: None,
             truncated: None,
+            continuation: None,
             truncated_bytes: None,
             next_line: "start_line={line}".into(),
             next_byte: "start_byte={byte}".into(),

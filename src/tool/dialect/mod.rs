@@ -303,7 +303,7 @@ pub struct LineRules {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub lines_yield_to: Vec<Role>,
     /// What a first line past the end does.
-    pub past_end: PastEnd,
+    pub past_end: PastEndAnswer,
     /// What a call without a selection reads: the whole text by `lines` (the default),
     /// or by `bytes` (a byte-range tool: no line-length cut).
     pub whole: Unit,
@@ -356,7 +356,7 @@ impl Default for LineRules {
             widen_to: None,
             lines_yield_to: Vec::new(),
             whole: Unit::Lines,
-            past_end: PastEnd::Error,
+            past_end: PastEndAnswer::Error,
             refuse_unranged_over: None,
             split_lines: false,
             lenient_range: false,
@@ -378,14 +378,17 @@ pub enum Unit {
     Bytes,
 }
 
-/// What a first line past the end of the file does.
+/// How a dialect answers a first line past the end of the file (the library's own
+/// choice is [`crate::PastEnd`]; this one adds the dialect's words).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum PastEnd {
-    /// The library's error: `Invalid range specified: start_line (X) is beyond the end
-    /// of the file (N lines).`, naming the parameter as the caller spelled it.
+pub enum PastEndAnswer {
+    /// The library's error ([`crate::Error::LineBeyondEnd`], kind `beyond_end`):
+    /// `Invalid range specified: start_line (X) is beyond the end of the file (N
+    /// lines).`, naming the parameter as the caller spelled it.
     Error,
-    /// An error with this text (`{start}`, `{total}`, `{name}`).
+    /// The same error (kind `beyond_end`, its values kept), worded by this text
+    /// (`{start}`, `{total}`, `{name}`).
     Message(String),
     /// A successful answer with this text instead of content (`{start}`, `{total}`).
     Note(String),

@@ -6,6 +6,7 @@ pub(crate) mod documents;
 pub(crate) mod listing;
 pub(crate) mod notes;
 pub(crate) mod oversize;
+pub(crate) mod record;
 pub(crate) mod shapes;
 
 use std::collections::HashMap;
@@ -18,7 +19,8 @@ use crate::syntax::language_for;
 use crate::tool::decode::paths::Place;
 use crate::tool::decode::Plan;
 use crate::tool::dialect::template::{fill, fill_into};
-use crate::tool::dialect::{Dialect, Form, PathShow};
+use crate::tool::dialect::{Dialect, Form, PastEndAnswer, PathShow};
+use crate::tool::render::record::AnswerRecord;
 use crate::tool::render::shapes::{
     CutLineInfo, FsReadResponse, LinesRead, OmittedContent, ReadMetadata, SessionReadFileResponse,
 };
@@ -35,6 +37,9 @@ pub(crate) struct Answer {
     pub session: Option<String>,
     /// Texts after the lines (notices about the text, a first page's banner).
     pub notes: Vec<String>,
+    /// The budget that cut the read is the host's, one the agent's own tool does not
+    /// have: its text cannot say where to continue, the dialect's continuation does.
+    pub host_budget: bool,
 }
 
 /// The answer's substance.
@@ -67,12 +72,24 @@ impl Answer {
             root: None,
             session: None,
             notes: Vec::new(),
+            host_budget: false,
         }
     }
 }
 
-/// Renders a successful call.
+/// Renders a successful call, with its [`AnswerRecord`].
 pub(crate) fn render(d: &Dialect, a: Answer) -> ToolResponse {
+    let record = match &a.body {
+        Body::Read(r) => AnswerRecord::read(r, a.host_budget),
+        _ => AnswerRecord::empty(),
+    };
+    let mut out = render_body(d, a);
+    out.record = Some(record);
+    out
+}
+
+/// The text (and the form's own structured content) of a successful call.
+fn render_body(d: &Dialect, a: Answer) -> ToolResponse {
     let r = match a.body {
         Body::Read(r) => *r,
         Body::Note(text) => return structured(d, ToolResponse::ok(text)),
@@ -93,7 +110,9 @@ pub(crate) fn render(d: &Dialect, a: Answer) -> ToolResponse {
     match d.output.form {
         Form::Text => structured(
             d,
-            ToolResponse::ok(text(d, &a.plan, &r, a.outline.as_ref()) + &a.notes.concat()),
+            ToolResponse::ok(
+                text(d, &a.plan, &r, a.outline.as_ref(), a.host_budget) + &a.notes.concat(),
+            ),
         ),
         Form::ContentAndNotes => {
             let notes = crate::render::notes(&r);
@@ -128,6 +147,13 @@ fn json<T: serde::Serialize>(v: &T) -> ToolResponse {
 /// texts that name it; `dirs`: the allowed directories).
 pub(crate) fn error(d: &Dialect, e: &Error, place: &Place, dirs: &str) -> ToolResponse {
     let message = error_text(d, e, place, dirs);
+    let mut out = error_body(d, e, message.clone());
+    out.record = Some(AnswerRecord::error(e, &message));
+    out
+}
+
+/// The text (and the form's own structured content) of a failed call.
+fn error_body(d: &Dialect, e: &Error, message: String) -> ToolResponse {
     match d.output.form {
         Form::SessionJson => {
             let v = serde_json::json!({"success": false, "error": message});
@@ -139,8 +165,8 @@ pub(crate) fn error(d: &Dialect, e: &Error, place: &Place, dirs: &str) -> ToolRe
             // What kind of failure, and which parameter, for a host (the text has the
             // message).
             let mut v = serde_json::json!({ "kind": e.kind().as_str() });
-            if let Error::InvalidParameter { parameter, .. } = e {
-                v["parameter"] = serde_json::Value::String(parameter.clone());
+            if let Some(parameter) = e.parameter() {
+                v["parameter"] = serde_json::Value::String(parameter.to_string());
             }
             let mut out = ToolResponse::error(message);
             out.structured = Some(v);
@@ -182,6 +208,22 @@ fn error_text(d: &Dialect, e: &Error, place: &Place, dirs: &str) -> String {
             );
         }
     }
+    if let (
+        Error::LineBeyondEnd {
+            start,
+            total_lines,
+            parameter,
+        },
+        PastEndAnswer::Message(template),
+    ) = (e, &d.lines.past_end)
+    {
+        let vals: [(&str, &dyn crate::tool::dialect::template::Value); 3] = [
+            ("start", start),
+            ("total", total_lines),
+            ("name", &parameter.as_str()),
+        ];
+        return fill(template, &vals);
+    }
     let (template, path) = match e {
         Error::NotFound { path } => (&t.not_found, Some(path)),
         Error::IsDirectory { path } => (&t.is_directory, Some(path)),
@@ -217,7 +259,13 @@ fn error_text(d: &Dialect, e: &Error, place: &Place, dirs: &str) -> String {
 }
 
 /// The text form: header, numbered lines with cut markers, footer, notes, outline.
-fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> String {
+fn text(
+    d: &Dialect,
+    plan: &Plan,
+    r: &ReadResult,
+    outline: Option<&Outline>,
+    host_budget: bool,
+) -> String {
     let o = &d.output;
     // An empty file, or one that holds only a byte order mark (at most 4 bytes).
     if r.file_size == 0 || (r.bom && r.file_size <= 4 && r.content.is_empty()) {
@@ -314,7 +362,9 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
         out.pop();
     }
     if let Some(t) = &o.more {
-        crate::tool::render::notes::more(&mut out, t, r);
+        // A tool that says only that the file goes on says it for a host's cut too.
+        let host_cut = host_budget && o.truncated.is_none();
+        crate::tool::render::notes::more(&mut out, t, r, host_cut);
     }
     if let Some(f) = &o.footer {
         out.push_str(f);
@@ -337,6 +387,8 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
                 r.file_size.to_string(),
             ),
         };
+        // A budget the agent does not have: its own texts cannot say where to go on.
+        let template = template.or(o.continuation.as_ref().filter(|_| host_budget));
         if let Some(template) = template {
             fill_into(
                 &mut out,
@@ -347,6 +399,7 @@ fn text(d: &Dialect, plan: &Plan, r: &ReadResult, outline: Option<&Outline>) -> 
                     ("total", &total),
                     ("next", &next),
                     ("budget", &budget),
+                    ("path", &shown_path(d, r).as_str()),
                 ],
             );
         }

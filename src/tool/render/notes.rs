@@ -28,10 +28,11 @@ pub(crate) fn asked_range(o: &Output, plan: &Plan) -> Option<String> {
 }
 
 /// [`Output::more`], when the file goes on after the lines shown and no budget cut the
-/// read.
-pub(crate) fn more(out: &mut String, template: &str, r: &ReadResult) {
+/// read, or (`host_cut`) a budget the agent's own tool does not have cut it.
+pub(crate) fn more(out: &mut String, template: &str, r: &ReadResult, host_cut: bool) {
     let Some(l) = r.lines else { return };
-    if r.truncated.is_none() && !r.content.is_empty() && r.bytes.end < r.file_size {
+    let said = r.truncated.is_none() || host_cut;
+    if said && !r.content.is_empty() && r.bytes.end < r.file_size {
         fill_into(out, template, &[("end", &l.end), ("next", &(l.end + 1))]);
     }
 }

@@ -142,9 +142,10 @@ pub(crate) fn check_read(
     let d = ctx.dialect;
     let l = limits(d, r, r.lift);
     if let (Some(cap), Some(_), Some(max)) = (&d.caps.range_size, &r.limit, l.range) {
+        // The cap's budget, not a smaller one of the host's (that one pages).
         let over = read
             .truncated
-            .is_some_and(|t| t.reason == TruncationReason::MaxBytes);
+            .is_some_and(|t| t.reason == TruncationReason::MaxBytes && t.limit >= max);
         if over {
             let suffix = suffix(d, r, |lifted| lifted.range.is_some_and(|m| m > max));
             return Err(param(

@@ -6,7 +6,7 @@ use std::path::Path;
 use crate::config::{OutlineDetail, Totals};
 use crate::error::{Error, Result};
 use crate::read::Reader;
-use crate::result::ReadResult;
+use crate::result::{ReadResult, Truncation, TruncationReason};
 use crate::select::{ByteSelection, LineSelection, Selection};
 use crate::tool::decode::args::param;
 use crate::tool::decode::paths::path_name;
@@ -28,12 +28,27 @@ pub(crate) struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    /// The tool's reader, with this call's byte budget.
+    /// The tool's reader, with this call's byte budget (a host's smaller one stays).
     pub(crate) fn reader(&self) -> Reader {
         let reader = self.base.clone();
+        let (_, host, _) = reader.budgets();
         match self.max_bytes {
-            Some(n) => reader.max_bytes(n),
-            None => reader,
+            Some(n) if host == 0 || n < host => reader.max_bytes(n),
+            _ => reader,
+        }
+    }
+
+    /// Whether the budget that cut a read is one the agent's own tool has (the
+    /// dialect's, a cap's), rather than one only the host set.
+    pub(crate) fn own_budget(&self, t: Truncation) -> bool {
+        let d = self.dialect;
+        match t.reason {
+            TruncationReason::MaxLines => {
+                t.limit == d.limits.max_lines || Some(t.limit) == d.lines.ranged_max
+            }
+            TruncationReason::MaxBytes => {
+                t.limit == d.limits.max_bytes || Some(t.limit) == self.max_bytes
+            }
         }
     }
 
@@ -62,7 +77,11 @@ impl Ctx<'_> {
         let mut reader = refuse::reader(d, self.reader());
         let lines_way = matches!(plan.way, Way::Lines | Way::OffsetLimit | Way::Range);
         if let (true, Some(max)) = (lines_way, d.lines.ranged_max) {
-            reader = reader.max_lines(max);
+            // The dialect's cap of a ranged read, unless the host's budget is smaller.
+            let (host, _, _) = reader.budgets();
+            if host == 0 || max < host {
+                reader = reader.max_lines(max);
+            }
         }
         if d.output.number_bytes && plan.way == Way::Bytes {
             reader = reader.totals(Totals::Always);
@@ -98,6 +117,7 @@ impl Ctx<'_> {
             return Err(Error::LineBeyondEnd {
                 start,
                 total_lines: total,
+                parameter: plan.start_name.clone(),
             });
         }
         // Clamped at the end of the file: take the lines missing from before instead.

@@ -50,6 +50,7 @@ pub fn line_offsets(content: &str, start_line: usize, end_line: usize) -> Result
         return Err(Error::LineStartAfterEnd {
             start: i(start_line),
             end: i(end_line),
+            parameter: "start_line".into(),
         });
     }
     let bytes = content.as_bytes();
@@ -67,6 +68,7 @@ pub fn line_offsets(content: &str, start_line: usize, end_line: usize) -> Result
             return Err(Error::LineBeyondEnd {
                 start: start_line as u64,
                 total_lines: total,
+                parameter: "start_line".into(),
             });
         }
     };

@@ -27,7 +27,7 @@ use crate::tool::decode::paths::path_name;
 use crate::tool::decode::paths::Place;
 use crate::tool::decode::{decode, plan, Plan, Request};
 use crate::tool::dialect::template::fill;
-use crate::tool::dialect::{Dialect, Limits, PastEnd};
+use crate::tool::dialect::{Dialect, Limits, PastEndAnswer};
 use crate::tool::render::{self, Answer, Body};
 use crate::tool::render::{listing, oversize};
 use crate::tool::serve::ctx::Ctx;
@@ -314,6 +314,7 @@ impl DialectTool {
                 root: ctx.workspace.map(|w| w.root().to_path_buf()),
                 session: request.session,
                 notes: Vec::new(),
+                host_budget: false,
             });
         }
         crate::tool::serve::caps::check_size(ctx, &request)?;
@@ -325,7 +326,9 @@ impl DialectTool {
         }
         let (result, requested) = match ctx.read(&plan) {
             Ok(r) => r,
-            Err(Error::LineBeyondEnd { start, total_lines }) => {
+            Err(Error::LineBeyondEnd {
+                start, total_lines, ..
+            }) => {
                 return self.past_end(ctx, &plan, start, total_lines);
             }
             Err(Error::IsDirectory { .. }) if d.directory.is_some() => {
@@ -340,11 +343,13 @@ impl DialectTool {
                     None => return Err(Error::Binary { mime, file_size }),
                 }
             }
-            Err(e) => return Err(e),
+            Err(e) => return Err(e.start_named(&plan.start_name)),
         };
         refuse::check(d, &result, path_name(d), |n| ctx.line(n))?;
         let mut notes = crate::tool::serve::notices::notes(ctx, &result)?;
         let (result, page) = crate::tool::serve::caps::check_read(ctx, &request, result)?;
+        // A first page is the agent's own cut, its banner says where to go on.
+        let host_budget = page.is_none() && result.truncated.is_some_and(|t| !ctx.own_budget(t));
         notes.extend(page);
         if let Some(refusal) = &d.lines.refuse_unranged_over {
             let total = result.total_lines.unwrap_or(0);
@@ -383,6 +388,7 @@ impl DialectTool {
             root: ctx.workspace.map(|w| w.root().to_path_buf()),
             session: request.session,
             notes,
+            host_budget,
         })
     }
 
@@ -415,18 +421,18 @@ impl DialectTool {
             ("total", &split_total),
             ("name", &plan.start_name.as_str()),
         ];
+        // The library's error, its parameter as the caller spelled it; the renderer words
+        // it (a dialect's own message is one of its texts).
+        let beyond = |total_lines| Error::LineBeyondEnd {
+            start,
+            total_lines,
+            parameter: plan.start_name.clone(),
+        };
         match &d.lines.past_end {
-            PastEnd::Error => Err(param(
-                &plan.start_name,
-                format!(
-                    "Invalid range specified: {} ({start}) is beyond the end of the file \
-                     ({total} lines).",
-                    plan.start_name
-                ),
-            )),
-            PastEnd::Message(t) => Err(param(&plan.start_name, fill(t, &vals))),
-            PastEnd::Note(t) => Ok(Answer::past_end(plan.clone(), fill(t, &vals), None)),
-            PastEnd::Empty => Ok(Answer::past_end(plan.clone(), String::new(), None)),
+            PastEndAnswer::Error => Err(beyond(total)),
+            PastEndAnswer::Message(_) => Err(beyond(split_total)),
+            PastEndAnswer::Note(t) => Ok(Answer::past_end(plan.clone(), fill(t, &vals), None)),
+            PastEndAnswer::Empty => Ok(Answer::past_end(plan.clone(), String::new(), None)),
         }
     }
 }

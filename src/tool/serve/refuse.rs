@@ -12,10 +12,13 @@ use crate::tool::lines_of;
 
 /// The reader for a dialect that refuses a read over its byte budget: one byte more, so
 /// that a section of exactly the budget, whose last line has a line feed (not counted
-/// when lines are joined), still fits.
+/// when lines are joined), still fits. A smaller budget of the host's stays, and pages.
 pub(crate) fn reader(d: &Dialect, reader: Reader) -> Reader {
+    let (_, host, _) = reader.budgets();
     match (&d.caps.over_byte_budget, d.limits.max_bytes) {
-        (Some(_), max) if max > 0 => reader.max_bytes(max.saturating_add(1)),
+        (Some(_), max) if max > 0 && (host == 0 || host >= max) => {
+            reader.max_bytes(max.saturating_add(1))
+        }
         _ => reader,
     }
 }
@@ -44,7 +47,8 @@ pub(crate) fn check(
     };
     let mut size = shown(&r.content);
     let over = match r.truncated {
-        Some(t) if t.reason == TruncationReason::MaxBytes => {
+        // The tool's own budget refuses; a smaller one of the host's pages.
+        Some(t) if t.reason == TruncationReason::MaxBytes && t.limit > max => {
             if let Some(n) = t.next_start_line {
                 size += 1 + shown(&line(n)?);
             }

@@ -1,8 +1,11 @@
 """The exceptions ``rangeread`` raises.
 
 Every one is a :class:`rangeread.Error` with ``kind`` (the Rust crate's ``ErrorKind``
-name, such as ``"not_found"``), ``message`` and ``parameter`` (the option or tool
-parameter at fault, as the caller spelled it, or ``None``). Where Python has a builtin
+name, such as ``"not_found"``), ``message``, ``parameter`` (the option or tool
+parameter at fault, as the caller spelled it, or ``None``), ``path`` (the path it is
+about, or ``None``) and ``values``: the error's values by name, each also an attribute
+(``e.total_lines`` and ``e.start`` of a ``beyond_end``, ``e.mime`` of a ``binary``).
+Where Python has a builtin
 for the same failure, the exception is also that builtin, so code that already catches
 ``FileNotFoundError`` or ``ValueError`` keeps working.
 """
@@ -11,7 +14,7 @@ from __future__ import annotations
 
 import builtins
 import errno
-from typing import Optional
+from typing import Any, Dict, Optional
 
 
 class Error(Exception):
@@ -20,12 +23,23 @@ class Error(Exception):
     kind: str
     message: str
     parameter: Optional[str]
+    path: Optional[str]
+    values: Dict[str, Any]
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
         self.kind = "io"
         self.parameter = None
+        self.path = None
+        self.values = {}
+
+    def __getattr__(self, name: str) -> Any:
+        # The error's values as attributes: `e.total_lines`.
+        values = self.__dict__.get("values") or {}
+        if name in values:
+            return values[name]
+        raise AttributeError(name)
 
     def __str__(self) -> str:
         return self.message
@@ -119,12 +133,20 @@ _BY_KIND = {
 }
 
 
-def make(kind: str, message: str, parameter: Optional[str]) -> Error:
+def make(
+    kind: str,
+    message: str,
+    parameter: Optional[str],
+    path: Optional[str] = None,
+    values: Optional[Dict[str, Any]] = None,
+) -> Error:
     """The exception of ``kind`` (called by the extension module)."""
     cls = _BY_KIND.get(kind, Error)
     err = cls(message)
     err.kind = kind
     err.parameter = parameter
+    err.path = path
+    err.values = dict(values or {})
     if isinstance(err, OSError):
         # As the builtin's own: the errno of the failure, the message (the path is in
         # it, escaped; `filename` stays None).

@@ -344,6 +344,11 @@ class ToolResponse:
     is_error: bool
     notes: Optional[str]
     structured: Optional[Any]
+    record: Optional[Dict[str, Any]]
+    """The answer as data, the same shape for every preset (Rust's ``AnswerRecord``):
+    ``lines``, ``bytes``, ``total_lines``, ``truncated`` (``reason``, ``limit``,
+    ``next_start_line``, ``next_start_byte``), ``host_budget``, ``error`` (``kind``,
+    ``parameter``, ``path``, ``values``, ``message``)."""
     media: List[ToolMedia]
     items: List[ToolItem]
     def to_dict(self) -> Dict[str, Any]: ...
