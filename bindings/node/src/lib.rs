@@ -11,8 +11,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use napi::bindgen_prelude::{
-    AsyncTask, Buffer, ClassInstance, FromNapiValue, Function, JavaScriptClassExt,
-    JsObjectValue, JsValue, Object, ToNapiValue, Unknown,
+    AsyncTask, Buffer, ClassInstance, FromNapiValue, Function, JavaScriptClassExt, JsObjectValue,
+    JsValue, Object, ToNapiValue, Unknown,
 };
 use napi::{Env, Property, PropertyAttributes, ScopedTask, Status};
 use napi_derive::napi;

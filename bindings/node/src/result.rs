@@ -58,9 +58,19 @@ pub(crate) fn js_string<'e>(env: &'e Env, text: &str) -> napi::Result<Unknown<'e
     // SAFETY: `text` outlives the call, which copies it into the JavaScript heap.
     let status = unsafe {
         if text.is_ascii() {
-            sys::napi_create_string_latin1(env.raw(), text.as_ptr().cast(), text.len() as isize, &mut raw)
+            sys::napi_create_string_latin1(
+                env.raw(),
+                text.as_ptr().cast(),
+                text.len() as isize,
+                &mut raw,
+            )
         } else {
-            sys::napi_create_string_utf8(env.raw(), text.as_ptr().cast(), text.len() as isize, &mut raw)
+            sys::napi_create_string_utf8(
+                env.raw(),
+                text.as_ptr().cast(),
+                text.len() as isize,
+                &mut raw,
+            )
         }
     };
     if status != sys::Status::napi_ok {
@@ -164,7 +174,11 @@ impl ReadResult {
     }
 
     /// Lines cut by the line-length budget.
-    #[napi(getter, js_name = "cut_lines", ts_return_type = "ReadResultJson['cut_lines']")]
+    #[napi(
+        getter,
+        js_name = "cut_lines",
+        ts_return_type = "ReadResultJson['cut_lines']"
+    )]
     pub fn cut_lines(&self) -> Value {
         json(&self.inner.cut_lines)
     }

@@ -330,7 +330,8 @@ impl Rules {
             } else {
                 // A file that is not nested covers the root, wherever it lies
                 // (`.zed/settings.json`, `.git/info/exclude`).
-                let Some(compiled) = self.compiled(pass, f, Path::new(&f.path), false, true)? else {
+                let Some(compiled) = self.compiled(pass, f, Path::new(&f.path), false, true)?
+                else {
                     continue;
                 };
                 if let Verdict::Denied(hit) = compiled.verdict(rel, is_dir) {

@@ -148,9 +148,11 @@ fn stamp(root: &Path, rel: &Path, nested: bool, pass: &mut Pass) -> Result<Optio
                 Way::None => return Ok(None),
                 Way::Link if nested => return Ok(None),
                 Way::Link => {
-                    return Err("it lies behind a symbolic link (a rule file is read only inside \
+                    return Err(
+                        "it lies behind a symbolic link (a rule file is read only inside \
                                 the root, reached without links)"
-                        .to_string())
+                            .to_string(),
+                    )
                 }
                 Way::Error(e) => return Err(e),
             }
@@ -209,7 +211,12 @@ fn kind_of(t: &std::fs::FileType) -> &'static str {
 
 /// Reads the file at `rel` under `root`, under the rules of [`stamp`] (its stamp as
 /// `pass` took it; the opened file is checked again).
-pub(crate) fn load(root: &Path, rel: &Path, nested: bool, pass: &mut Pass) -> Result<Loaded, String> {
+pub(crate) fn load(
+    root: &Path,
+    rel: &Path,
+    nested: bool,
+    pass: &mut Pass,
+) -> Result<Loaded, String> {
     if pass.stamp(root, rel, nested)?.is_none() {
         return Ok(Loaded::Absent);
     }

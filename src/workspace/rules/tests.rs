@@ -19,7 +19,11 @@ fn workspace() -> (tempfile::TempDir, Workspace) {
     let root = dir.path();
     write(root, ".git/HEAD", "ref: refs/heads/main\n");
     write(root, ".cursorignore", "*.secret\n");
-    write(root, ".zed/settings.json", "{\"private_files\": [\"**/.mine\"]}\n");
+    write(
+        root,
+        ".zed/settings.json",
+        "{\"private_files\": [\"**/.mine\"]}\n",
+    );
     write(root, ".gitignore", "*.log\n");
     write(root, "a/b/.gitignore", "local.txt\n");
     write(root, "a/b/c/deep.txt", "one\ntwo\n");
@@ -70,6 +74,9 @@ fn a_read_through_loaded_rules_looks_at_each_rule_file_once() {
     assert!(calls(refused) <= 11);
     // A changed rule file is read again (an open, its type and its bytes: 3 more).
     write(ws.root(), "a/b/c/.gitignore", "deep.txt\n");
-    assert_eq!(calls(|| assert!(ws.open("a/b/c/deep.txt").is_err())), 11 + 3);
+    assert_eq!(
+        calls(|| assert!(ws.open("a/b/c/deep.txt").is_err())),
+        11 + 3
+    );
     assert_eq!(calls(|| assert!(ws.open("a/b/c/deep.txt").is_err())), 11);
 }
