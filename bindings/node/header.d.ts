@@ -147,10 +147,13 @@ export interface Landmark {
   depth?: number
   name?: string
 }
-export interface Fingerprint { content_hash: string; file_size: number; modified_ns: number | null }
+/** `modified_ns` is a string of decimal digits: nanoseconds since 1970 are past 2^53, where a
+ * JavaScript number is no longer exact (`BigInt(modified_ns)` for arithmetic). */
+export interface Fingerprint { content_hash: string; file_size: number; modified_ns: string | null }
 
-/** Lines or bytes of a text file: the Rust `ReadResult`'s JSON. */
-export interface ReadResult {
+/** Lines or bytes of a text file as plain data: the Rust `ReadResult`'s JSON (with
+ * `fingerprint.modified_ns` a string), what `ReadResult.toJSON()` gives. */
+export interface ReadResultJson {
   path: string
   resolved_path: string
   /** The selection's text (UTF-8; U+FFFD where the file's bytes were invalid). */
@@ -197,7 +200,7 @@ export interface Image { mime_type: string; data: Buffer }
 
 /** What `readDocument` returns, by `kind`; `images` (not enumerable) holds the image bytes. */
 export type DocumentRead = (
-  | ({ kind: 'text' } & ReadResult)
+  | ({ kind: 'text' } & ReadResultJson)
   | { kind: 'image' | 'pdf' | 'notebook'; path: string; [key: string]: unknown }
 ) & { readonly images: Image[] }
 

@@ -837,6 +837,7 @@ module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __n
 module.exports = nativeBinding
 module.exports.DialectTool = nativeBinding.DialectTool
 module.exports.Reader = nativeBinding.Reader
+module.exports.ReadResult = nativeBinding.ReadResult
 module.exports.Workspace = nativeBinding.Workspace
 module.exports.dialect = nativeBinding.dialect
 module.exports.presets = nativeBinding.presets

@@ -22,7 +22,7 @@ pub use builder::{OpenStrategy, WorkspaceBuilder};
 
 use open::{is_race, open_regular, stat_kind, Kind, Opening};
 pub use registry::WorkspaceRegistry;
-use rules::Rules;
+use rules::{Pass, Rules};
 pub use rules::{RuleFile, RuleSyntax};
 
 /// The longest path accepted, in bytes (Linux's `PATH_MAX`).
@@ -384,7 +384,7 @@ impl Workspace {
                 path: relative.to_path_buf(),
             });
         }
-        self.spelled_rules(&pending, ends_in_slash(relative))
+        self.spelled_rules(&mut Pass::default(), &pending, ends_in_slash(relative))
             .map_err(|hit| hit.error(relative))
     }
 
@@ -432,11 +432,13 @@ impl Workspace {
                 ),
             ));
         }
-        let pending = self.prepare(asked)?;
+        // Each rule file is looked at once for the whole resolution.
+        let pass = &mut Pass::default();
+        let pending = self.prepare(pass, asked)?;
         for _ in 0..RACE_RETRIES {
-            let located = self.locate(asked, pending.clone())?;
+            let located = self.locate(pass, asked, pending.clone())?;
             let Some(located) = located else { continue };
-            match self.open_located(asked, &located)? {
+            match self.open_located(pass, asked, &located)? {
                 Some(file) => {
                     return Ok(Opened {
                         file,
@@ -470,9 +472,10 @@ impl Workspace {
             let (_, rel) = root.resolve(asked)?;
             return Ok(PathBuf::from(format!("{}/{rel}", root.url())));
         }
-        let pending = self.prepare(asked)?;
+        let pass = &mut Pass::default();
+        let pending = self.prepare(pass, asked)?;
         for _ in 0..RACE_RETRIES {
-            if let Some(located) = self.locate(asked, pending.clone())? {
+            if let Some(located) = self.locate(pass, asked, pending.clone())? {
                 let Some(name) = &located.walked.last else {
                     return Ok(self.absolute(&located.relative));
                 };
@@ -480,11 +483,11 @@ impl Workspace {
                 match stat_kind(parent, name) {
                     Ok(Kind::Link) => continue,
                     Ok(Kind::Dir) => {
-                        self.check_dir(asked, &located.relative)?;
+                        self.check_dir(pass, asked, &located.relative)?;
                         return Ok(self.absolute(&located.relative));
                     }
                     Ok(_) => {
-                        self.check_last(asked, &located.relative)?;
+                        self.check_last(pass, asked, &located.relative)?;
                         return Ok(self.absolute(&located.relative));
                     }
                     Err(e) => return Err(map_io(asked, e)),
@@ -505,7 +508,7 @@ impl Workspace {
     }
 
     /// Checks the path as asked and turns it into relative components to walk.
-    fn prepare(&self, asked: &Path) -> Result<VecDeque<OsString>> {
+    fn prepare(&self, pass: &mut Pass, asked: &Path) -> Result<VecDeque<OsString>> {
         check_bytes(asked)?;
         if asked.as_os_str().is_empty() {
             return Err(Error::NotFound {
@@ -547,7 +550,7 @@ impl Workspace {
                 path: asked.to_path_buf(),
             });
         }
-        self.spelled_rules(&pending, ends_in_slash(asked))
+        self.spelled_rules(pass, &pending, ends_in_slash(asked))
             .map_err(|hit| hit.error(asked))?;
         Ok(pending)
     }
@@ -555,11 +558,12 @@ impl Workspace {
     /// The project's rules on the spelling ([`Rules::check_spelled`]).
     fn spelled_rules(
         &self,
+        pass: &mut Pass,
         pending: &VecDeque<OsString>,
         dir: bool,
     ) -> std::result::Result<(), rules::Hit> {
         match &self.rules {
-            Some(rules) => rules.check_spelled(pending, dir),
+            Some(rules) => rules.check_spelled(pass, pending, dir),
             None => Ok(()),
         }
     }
@@ -593,6 +597,7 @@ impl Workspace {
     /// Walks the components and checks the resolved path; `None` means a race: retry.
     fn locate(
         &self,
+        pass: &mut Pass,
         asked: &Path,
         pending: VecDeque<OsString>,
     ) -> Result<Option<Located<RootDir>>> {
@@ -641,14 +646,16 @@ impl Workspace {
                 Some(_) => relative.parent().unwrap_or(Path::new("")),
                 None => &relative,
             };
-            rules.check(dirs, true).map_err(|hit| hit.error(asked))?;
+            rules
+                .check(pass, dirs, true)
+                .map_err(|hit| hit.error(asked))?;
         }
         Ok(Some(Located { walked, relative }))
     }
 
     /// Patterns for directories only (`secrets/`) apply to the last component once it is
     /// known to be a directory.
-    fn check_dir(&self, asked: &Path, relative: &Path) -> Result<()> {
+    fn check_dir(&self, pass: &mut Pass, asked: &Path, relative: &Path) -> Result<()> {
         if self.inner().protect.matches_one(relative, true) {
             return Err(Error::Protected {
                 path: asked.to_path_buf(),
@@ -656,7 +663,7 @@ impl Workspace {
         }
         if let Some(rules) = &self.rules {
             rules
-                .check_one(relative, true)
+                .check_one(pass, relative, true)
                 .map_err(|hit| hit.error(asked))?;
         }
         Ok(())
@@ -664,17 +671,22 @@ impl Workspace {
 
     /// The project's rules on the last name of a resolved path that is not a
     /// directory (directories: [`Workspace::check_dir`]).
-    fn check_last(&self, asked: &Path, relative: &Path) -> Result<()> {
+    fn check_last(&self, pass: &mut Pass, asked: &Path, relative: &Path) -> Result<()> {
         if let Some(rules) = &self.rules {
             rules
-                .check_one(relative, false)
+                .check_one(pass, relative, false)
                 .map_err(|hit| hit.error(asked))?;
         }
         Ok(())
     }
 
     /// Opens the last component; `None` means a race: retry.
-    fn open_located(&self, asked: &Path, located: &Located<RootDir>) -> Result<Option<File>> {
+    fn open_located(
+        &self,
+        pass: &mut Pass,
+        asked: &Path,
+        located: &Located<RootDir>,
+    ) -> Result<Option<File>> {
         let is_dir = || Error::IsDirectory {
             path: asked.to_path_buf(),
         };
@@ -691,16 +703,16 @@ impl Workspace {
         };
         match opening {
             Opening::File(f) => {
-                self.check_last(asked, &located.relative)?;
+                self.check_last(pass, asked, &located.relative)?;
                 Ok(Some(f))
             }
             Opening::Race | Opening::Not(Kind::Link | Kind::File) => Ok(None),
             Opening::Not(Kind::Dir) => {
-                self.check_dir(asked, &located.relative)?;
+                self.check_dir(pass, asked, &located.relative)?;
                 Err(is_dir())
             }
             Opening::Not(Kind::Special(kind)) => {
-                self.check_last(asked, &located.relative)?;
+                self.check_last(pass, asked, &located.relative)?;
                 Err(Error::NotRegularFile {
                     path: asked.to_path_buf(),
                     kind,

@@ -29,7 +29,7 @@ mod respond;
 
 pub use error::{guard, BindError};
 pub use options::Request;
-pub use output::{read, Output, Place};
+pub use output::{parse_format, read, Output, Place};
 pub use respond::{dialect_json, response_json, Scope};
 
 pub use rangeread;

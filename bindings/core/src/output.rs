@@ -74,9 +74,7 @@ impl Output {
     ///
     /// An unknown format.
     pub fn render(&self, format: &str) -> Result<String, BindError> {
-        let f: Format = format
-            .parse()
-            .map_err(|e: rangeread::Error| BindError::option("format", e.to_string()))?;
+        let f = parse_format(format)?;
         Ok(match self {
             Output::Text(r) => render(r, f),
             Output::Outline(o) if f == Format::Json => self.to_json().to_string(),
@@ -109,4 +107,16 @@ impl Output {
             _ => Vec::new(),
         }
     }
+}
+
+/// A format's name (`plain`, `colon`, `cat-n`, `codex`, `markdown`, `frontmatter`,
+/// `json`) as the library's [`Format`].
+///
+/// # Errors
+///
+/// An unknown format, naming the option `format`.
+pub fn parse_format(format: &str) -> Result<Format, BindError> {
+    format
+        .parse()
+        .map_err(|e: rangeread::Error| BindError::option("format", e.to_string()))
 }

@@ -30,9 +30,22 @@ test('the README example: lines 40-42 of tests/data/sample.txt', () => {
   assert.deepEqual(r.lines, { start: 40, end: 42 })
   assert.equal(r.total_lines, 60)
   assert.equal(r.path, sample)
-  // A result is JSON: it survives JSON.stringify (no BigInt), as the Rust result's JSON.
-  assert.equal(typeof r.fingerprint.modified_ns, 'number')
-  assert.deepEqual(JSON.parse(JSON.stringify(r)), r)
+  // A result is an object over the Rust result; toJSON() is the Rust result's JSON, which
+  // JSON.stringify writes, with modified_ns exact (a string: nanoseconds are past 2^53).
+  assert.ok(r instanceof rr.ReadResult)
+  assert.equal(r.fingerprint.modified_ns, fs.statSync(sample, { bigint: true }).mtimeNs.toString())
+  const json = r.toJSON()
+  assert.deepEqual(JSON.parse(JSON.stringify(r)), json)
+  assert.deepEqual(Object.keys(json).sort(), [
+    'adjustments', 'bom', 'bytes', 'content', 'cut_lines', 'encoding', 'encoding_confidence',
+    'file_size', 'fingerprint', 'invalid_utf8', 'is_partial', 'line_ending', 'lines', 'omitted',
+    'path', 'percent_of_file', 'requested', 'resolved_path', 'total_lines', 'truncated',
+  ])
+  for (const [k, v] of Object.entries(json)) assert.deepEqual(r[k], v, k)
+  // render() of the object, of its JSON and the method agree.
+  assert.equal(r.render('cat-n'), rr.render(r, 'cat-n'))
+  assert.equal(rr.render(json, 'json'), rr.render(r, 'json'))
+  assert.match(r.render('json'), new RegExp(`"modified_ns":${json.fingerprint.modified_ns}[,}]`))
 })
 
 test('every selection form', () => {
@@ -79,7 +92,7 @@ test('errors are Errors with the kind as code, as ENOENT is', async () => {
 
 test('the Promise forms answer as the sync ones, and reject with the same errors', async () => {
   const reader = new rr.Reader()
-  assert.deepEqual(await reader.readAsync(sample, { tail: 5 }), reader.read(sample, { tail: 5 }))
+  assert.deepEqual((await reader.readAsync(sample, { tail: 5 })).toJSON(), reader.read(sample, { tail: 5 }).toJSON())
   await fails(() => reader.readAsync('no/such/file.txt'), 'not_found')
   // A bad option rejects the Promise; it does not throw at the call.
   const p = reader.readAsync(sample, { head: 1, tail: 1 })

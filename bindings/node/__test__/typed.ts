@@ -30,7 +30,8 @@ const text: string = answer.items.map((i) => (i.type === 'text' ? i.text : i.mim
 const multi = new rr.DialectTool(rr.dialect('zed'), { roots: [ws], labels: { '.env*': 'private' } })
 const pending: Promise<ToolResponse> = multi.respondAsync('{"path": "x"}')
 const presets: string[] = rr.presets()
-const shown: string = rr.render(r, 'cat-n') + rr.render(outline)
+const shown: string = rr.render(r, 'cat-n') + rr.render(outline) + r.render('markdown') + rr.render(r.toJSON())
+const mtime: bigint | null = r.fingerprint.modified_ns === null ? null : BigInt(r.fingerprint.modified_ns)
 const preset: string | null | undefined = tool.dialect.preset
 
 try {
@@ -50,4 +51,4 @@ const wrong: ReadResult = reader.read('x', { outline: true })
 // @ts-expect-error: an unknown format
 rr.render(r, 'cat')
 
-export { start, content, names, bytes, later, schema, text, pending, presets, preset, shown, wrong }
+export { start, content, names, bytes, later, schema, text, pending, presets, preset, shown, mtime, wrong }

@@ -2,15 +2,17 @@
 //! JavaScript classes, over `rangeread-bindings` (the options, results and errors every
 //! binding shares). No reading logic lives here: each call converts its arguments, runs
 //! the library (on libuv's thread pool for the `...Async` forms), and converts the
-//! answer. Results are the Rust results' JSON; errors are `Error`s whose `code` is the
-//! crate's `ErrorKind` name (and `parameter` the option at fault, when one is).
+//! answer. A text read's result is a `ReadResult` object over the Rust result (its fields
+//! made when read); outlines, documents and tool answers are the Rust results' JSON;
+//! errors are `Error`s whose `code` is the crate's `ErrorKind` name (and `parameter` the
+//! option at fault, when one is).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use napi::bindgen_prelude::{
-    AsyncTask, Buffer, ClassInstance, Function, JsObjectValue, JsValue, Object, ToNapiValue,
-    Unknown,
+    AsyncTask, Buffer, ClassInstance, FromNapiValue, Function, JavaScriptClassExt, JsObjectValue,
+    JsValue, Object, ToNapiValue, Unknown,
 };
 use napi::{Env, Property, PropertyAttributes, ScopedTask, Status};
 use napi_derive::napi;
@@ -22,10 +24,14 @@ use rangeread_bindings::{
 };
 use serde_json::{json, Value};
 
+mod result;
+
+use result::{render_text, ReadResult};
+
 /// `e` as the JavaScript `Error` to throw: `message`, `code` (the kind), when the error
 /// names them `parameter` and `path`, and `data`, its values in camelCase
 /// (`data.totalLines`), as lightningcss's errors carry theirs.
-fn js_error(env: &Env, e: BindError) -> napi::Error {
+pub(crate) fn js_error(env: &Env, e: BindError) -> napi::Error {
     let made = (|| -> napi::Result<napi::Error> {
         let mut obj = env.create_error(napi::Error::new(Status::GenericFailure, &e.message))?;
         obj.set_named_property("code", e.kind.as_str())?;
@@ -93,9 +99,10 @@ pub struct ReadTask {
     give: Give,
 }
 
-/// What a read gives a caller, made off the event loop: JSON text, bytes, or a
-/// document's JSON text with its images.
+/// What a read gives a caller, made off the event loop: a text read's result, JSON
+/// text, bytes, or a document's JSON text with its images.
 pub enum Given {
+    Text(rangeread_bindings::rangeread::ReadResult),
     Json(String),
     Raw(Vec<u8>),
     Document(String, Vec<(String, Vec<u8>)>),
@@ -111,6 +118,10 @@ impl ReadTask {
                 None => Place::Path,
             };
             let out = run_read(&self.reader, place, &self.path, &request)?;
+            if let (Give::Json, Output::Text(_)) = (give, &out) {
+                let Output::Text(r) = out else { unreachable!() };
+                return Ok(Given::Text(r));
+            }
             Ok(match (give, &out) {
                 (Give::Raw, _) => Given::Raw(raw(&out)?.to_vec()),
                 (Give::Json, Output::Document(_)) => {
@@ -139,6 +150,7 @@ fn raw(out: &Output) -> Result<&[u8], BindError> {
 /// the object's keys stay the Rust result's JSON).
 fn given_js(env: &Env, given: Result<Given, BindError>) -> napi::Result<Unknown<'_>> {
     match given.map_err(|e| js_error(env, e))? {
+        Given::Text(r) => ReadResult::new(r).into_unknown(env),
         Given::Json(text) => parse(env, text),
         Given::Raw(b) => Buffer::from(b).into_unknown(env),
         Given::Document(text, images) => {
@@ -600,12 +612,27 @@ impl DialectTool {
 
 /// A result rendered as text for a model: `plain` (the content alone), `colon`, `cat-n`,
 /// `codex`, `markdown`, `frontmatter` or `json`, with the notes (what was left out, where
-/// to continue) as the contract words them. Takes a `ReadResult`, an `Outline`, or a
-/// text `DocumentRead`, as a read returned it.
-#[napi(ts_args_type = "result: ReadResult | Outline | DocumentRead, format?: Format")]
-pub fn render(env: Env, result: Value, format: Option<String>) -> napi::Result<String> {
+/// to continue) as the contract words them. Takes a `ReadResult` (or its `toJSON()`), an
+/// `Outline`, or a text `DocumentRead`, as a read returned it.
+#[napi(
+    ts_args_type = "result: ReadResult | ReadResultJson | Outline | DocumentRead, format?: Format"
+)]
+pub fn render(env: Env, result: Unknown<'_>, format: Option<String>) -> napi::Result<String> {
     let format = format.unwrap_or_else(|| "plain".into());
-    let result = integral(result);
+    if ReadResult::instance_of(&env, &result)? {
+        // SAFETY: `result` is a value of this env; the conversion checks its class.
+        let r = unsafe { ClassInstance::<ReadResult>::from_napi_value(env.raw(), result.raw())? };
+        return render_text(r.get(), &format).map_err(|e| js_error(&env, e));
+    }
+    // SAFETY: `result` is a value of this env.
+    let result: Value = unsafe { FromNapiValue::from_napi_value(env.raw(), result.raw())? };
+    let mut result = integral(result);
+    // `modified_ns` comes back as the string a `ReadResult` gives.
+    if let Some(ns) = result.pointer_mut("/fingerprint/modified_ns") {
+        if let Some(n) = ns.as_str().and_then(|s| s.parse::<u64>().ok()) {
+            *ns = Value::from(n);
+        }
+    }
     guard(|| {
         let out = if result.get("landmarks").is_some() && result.get("content").is_none() {
             serde_json::from_value(result).map(Output::Outline)

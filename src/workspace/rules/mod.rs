@@ -18,6 +18,7 @@ use serde::{Deserialize, Serialize};
 mod read;
 mod syntax;
 
+pub(crate) use read::Pass;
 use read::{load, Loaded, Stamp};
 use syntax::{Compiled, Verdict};
 
@@ -244,8 +245,9 @@ impl Rules {
             in_repository,
             cache: Mutex::new(HashMap::new()),
         };
+        let mut pass = Pass::default();
         for f in rules.files.iter().filter(|f| !f.nested) {
-            let _ = rules.compiled(f, Path::new(&f.path), false, true);
+            let _ = rules.compiled(&mut pass, f, Path::new(&f.path), false, true);
         }
         rules
     }
@@ -255,12 +257,17 @@ impl Rules {
     }
 
     /// Whether `rel` (relative to the root, no `..`) or one of its ancestors is refused.
-    pub(crate) fn check(&self, rel: &Path, is_dir: bool) -> std::result::Result<(), Hit> {
+    pub(crate) fn check(
+        &self,
+        pass: &mut Pass,
+        rel: &Path,
+        is_dir: bool,
+    ) -> std::result::Result<(), Hit> {
         let mut prefix = PathBuf::new();
         let names: Vec<_> = rel.iter().collect();
         for (i, name) in names.iter().enumerate() {
             prefix.push(name);
-            self.check_one(&prefix, is_dir || i + 1 < names.len())?;
+            self.check_one(pass, &prefix, is_dir || i + 1 < names.len())?;
         }
         Ok(())
     }
@@ -273,6 +280,7 @@ impl Rules {
     /// (`!name/`) would allow. A spelling that climbs above the root is left to the walk.
     pub(crate) fn check_spelled(
         &self,
+        pass: &mut Pass,
         pending: &std::collections::VecDeque<std::ffi::OsString>,
         dir: bool,
     ) -> std::result::Result<(), Hit> {
@@ -285,13 +293,18 @@ impl Rules {
                 continue;
             }
             rel.push(c);
-            self.check_one(&rel, dir || i + 1 < pending.len())?;
+            self.check_one(pass, &rel, dir || i + 1 < pending.len())?;
         }
         Ok(())
     }
 
     /// Whether `rel` itself is refused, its ancestors aside.
-    pub(crate) fn check_one(&self, rel: &Path, is_dir: bool) -> std::result::Result<(), Hit> {
+    pub(crate) fn check_one(
+        &self,
+        pass: &mut Pass,
+        rel: &Path,
+        is_dir: bool,
+    ) -> std::result::Result<(), Hit> {
         if rel.as_os_str().is_empty() {
             return Ok(());
         }
@@ -304,7 +317,7 @@ impl Rules {
                 // the one above.
                 for dir in rel.ancestors().skip(1) {
                     let file = dir.join(&f.path);
-                    let Some(compiled) = self.compiled(f, &file, true, false)? else {
+                    let Some(compiled) = self.compiled(pass, f, &file, true, false)? else {
                         continue;
                     };
                     let inside = rel.strip_prefix(dir).unwrap_or(rel);
@@ -317,7 +330,8 @@ impl Rules {
             } else {
                 // A file that is not nested covers the root, wherever it lies
                 // (`.zed/settings.json`, `.git/info/exclude`).
-                let Some(compiled) = self.compiled(f, Path::new(&f.path), false, true)? else {
+                let Some(compiled) = self.compiled(pass, f, Path::new(&f.path), false, true)?
+                else {
                     continue;
                 };
                 if let Verdict::Denied(hit) = compiled.verdict(rel, is_dir) {
@@ -328,10 +342,12 @@ impl Rules {
         Ok(())
     }
 
-    /// The compiled rules of the file at `rel_file`, read again if its stamp changed;
-    /// `None` when it does not exist and `defaults` is false (else its defaults).
+    /// The compiled rules of the file at `rel_file`, read again if its stamp changed
+    /// (the stamp taken once in `pass`); `None` when it does not exist and `defaults` is
+    /// false (else its defaults).
     fn compiled(
         &self,
+        pass: &mut Pass,
         f: &RuleFile,
         rel_file: &Path,
         nested: bool,
@@ -348,7 +364,7 @@ impl Rules {
                 .map(Some)
                 .map_err(broken);
         }
-        let stamp = read::stamp(&self.root, rel_file, nested).map_err(broken)?;
+        let stamp = pass.stamp(&self.root, rel_file, nested).map_err(broken)?;
         if stamp.is_none() {
             if !defaults {
                 return Ok(None);
@@ -367,8 +383,10 @@ impl Rules {
                 }
             }
         }
-        let (stamp, compiled) = match load(&self.root, rel_file, nested) {
-            Ok(Loaded::Absent) => return self.compiled(f, rel_file, nested, defaults),
+        let (stamp, compiled) = match load(&self.root, rel_file, nested, pass) {
+            Ok(Loaded::Absent) => {
+                return self.compiled(&mut Pass::default(), f, rel_file, nested, defaults)
+            }
             Ok(Loaded::Text(stamp, text)) => {
                 (Some(stamp), syntax::compile(f, rel_file, &text, &self.root))
             }
@@ -418,3 +436,6 @@ impl Rules {
         compiled
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -59,9 +59,82 @@ pub(crate) enum Loaded {
     Text(Stamp, String),
 }
 
+/// What one resolution (an open, a resolve, a spelling check) has looked at already:
+/// the stamp of each rule file and the type of each directory on the way to one. A
+/// resolution asks the rules about every name of its path, twice (as spelled and as
+/// resolved), and every rule file covers every name: each is looked at once.
+#[derive(Debug, Default)]
+pub(crate) struct Pass {
+    stamps: Vec<(std::path::PathBuf, Result<Option<Stamp>, String>)>,
+    dirs: Vec<(std::path::PathBuf, Way)>,
+}
+
+/// What lies at a name on the way to a rule file.
+#[derive(Debug, Clone)]
+enum Way {
+    Dir,
+    /// Nothing, or not a directory: there is no rule file beneath.
+    None,
+    Link,
+    Error(String),
+}
+
+impl Pass {
+    /// The stamp of the rule file at `rel`, taken once in this pass.
+    pub(crate) fn stamp(
+        &mut self,
+        root: &Path,
+        rel: &Path,
+        nested: bool,
+    ) -> Result<Option<Stamp>, String> {
+        if let Some((_, s)) = self.stamps.iter().find(|(p, _)| p == rel) {
+            return s.clone();
+        }
+        let s = stamp(root, rel, nested, self);
+        self.stamps.push((rel.to_path_buf(), s.clone()));
+        s
+    }
+
+    /// What lies at `at` (a directory on the way to a rule file), looked at once.
+    fn way(&mut self, at: &Path) -> Way {
+        if let Some((_, w)) = self.dirs.iter().find(|(p, _)| p == at) {
+            return w.clone();
+        }
+        counted();
+        let w = match at.symlink_metadata() {
+            Ok(m) if m.file_type().is_symlink() => Way::Link,
+            Ok(m) if m.is_dir() => Way::Dir,
+            Ok(_) => Way::None,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Way::None,
+            Err(e) if e.kind() == std::io::ErrorKind::NotADirectory => Way::None,
+            Err(e) => Way::Error(format!("it cannot be inspected ({e})")),
+        };
+        self.dirs.push((at.to_path_buf(), w.clone()));
+        w
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    static FS_CALLS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// One file-system call of the rules (counted in tests, on this thread).
+fn counted() {
+    #[cfg(test)]
+    FS_CALLS.with(|c| c.set(c.get() + 1));
+}
+
+/// The file-system calls the rules made on this thread so far.
+#[cfg(test)]
+pub(crate) fn fs_calls() -> u64 {
+    FS_CALLS.with(std::cell::Cell::get)
+}
+
 /// The file's stamp without reading it: `None` when it does not exist, an error (the
-/// reason) when it may not be used.
-pub(crate) fn stamp(root: &Path, rel: &Path, nested: bool) -> Result<Option<Stamp>, String> {
+/// reason) when it may not be used. The directories on the way are looked at through
+/// `pass`.
+fn stamp(root: &Path, rel: &Path, nested: bool, pass: &mut Pass) -> Result<Option<Stamp>, String> {
     let mut at = root.to_path_buf();
     let names: Vec<_> = rel.components().collect();
     for (i, c) in names.iter().enumerate() {
@@ -69,7 +142,22 @@ pub(crate) fn stamp(root: &Path, rel: &Path, nested: bool) -> Result<Option<Stam
             return Err("its path is not a plain relative path".to_string());
         };
         at.push(name);
-        let last = i + 1 == names.len();
+        if i + 1 < names.len() {
+            match pass.way(&at) {
+                Way::Dir => continue,
+                Way::None => return Ok(None),
+                Way::Link if nested => return Ok(None),
+                Way::Link => {
+                    return Err(
+                        "it lies behind a symbolic link (a rule file is read only inside \
+                                the root, reached without links)"
+                            .to_string(),
+                    )
+                }
+                Way::Error(e) => return Err(e),
+            }
+        }
+        counted();
         let m = match at.symlink_metadata() {
             Ok(m) => m,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -79,24 +167,11 @@ pub(crate) fn stamp(root: &Path, rel: &Path, nested: bool) -> Result<Option<Stam
         };
         let t = m.file_type();
         if t.is_symlink() {
-            if nested && !last {
-                return Ok(None);
-            }
-            return Err(if last {
+            return Err(
                 "it is a symbolic link (a rule file is read only as a regular file inside the \
                  root)"
-                    .to_string()
-            } else {
-                "it lies behind a symbolic link (a rule file is read only inside the root, \
-                 reached without links)"
-                    .to_string()
-            });
-        }
-        if !last {
-            if !t.is_dir() {
-                return Ok(None);
-            }
-            continue;
+                    .to_string(),
+            );
         }
         if t.is_dir() {
             return Err("it is a directory".to_string());
@@ -134,9 +209,15 @@ fn kind_of(t: &std::fs::FileType) -> &'static str {
     "not a file"
 }
 
-/// Reads the file at `rel` under `root`, under the rules of [`stamp`].
-pub(crate) fn load(root: &Path, rel: &Path, nested: bool) -> Result<Loaded, String> {
-    if stamp(root, rel, nested)?.is_none() {
+/// Reads the file at `rel` under `root`, under the rules of [`stamp`] (its stamp as
+/// `pass` took it; the opened file is checked again).
+pub(crate) fn load(
+    root: &Path,
+    rel: &Path,
+    nested: bool,
+    pass: &mut Pass,
+) -> Result<Loaded, String> {
+    if pass.stamp(root, rel, nested)?.is_none() {
         return Ok(Loaded::Absent);
     }
     let path = root.join(rel);
@@ -151,6 +232,7 @@ pub(crate) fn load(root: &Path, rel: &Path, nested: bool) -> Result<Loaded, Stri
             (rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK).bits() as i32,
         );
     }
+    counted();
     let file = match options.open(&path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Loaded::Absent),
@@ -159,6 +241,7 @@ pub(crate) fn load(root: &Path, rel: &Path, nested: bool) -> Result<Loaded, Stri
         }
         Err(e) => return Err(format!("it cannot be opened ({e})")),
     };
+    counted();
     let m = file
         .metadata()
         .map_err(|e| format!("it cannot be inspected ({e})"))?;
@@ -168,6 +251,7 @@ pub(crate) fn load(root: &Path, rel: &Path, nested: bool) -> Result<Loaded, Stri
             kind_of(&m.file_type())
         ));
     }
+    counted();
     let mut bytes = Vec::new();
     file.take(MAX_RULE_FILE_BYTES + 1)
         .read_to_end(&mut bytes)

@@ -1,0 +1,69 @@
+// A whole small file through the addon against Node's own read, in one process:
+// `new Reader({maxLines: 0, maxBytes: 0}).read(p).content` (the file classified, checked
+// against the budgets, its lines counted) against `fs.readFileSync(p, 'utf8')`, on files
+// of 4 KiB, 64 KiB and 1 MiB of source-like ASCII lines. The two ways alternate, ROUNDS
+// rounds of CALLS calls each; prints the median time of a call, the ratio rangeread / Node
+// and the load average (the machine may be shared: the ratio is what to compare).
+//
+// usage: node benches/node/whole.mjs [ROUNDS] [CALLS]   (after: cd bindings/node && npm install && npm run build)
+
+import { createRequire } from 'node:module'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const repo = path.resolve(here, '..', '..')
+const require = createRequire(path.join(repo, 'bindings', 'node', 'package.json'))
+const rr = require('./index.js')
+const rounds = Number(process.argv[2] ?? 7)
+const calls = Number(process.argv[3] ?? 50)
+
+function text(size) {
+  const line = '    let value = compute(input, &options).unwrap_or_default(); // why\n'
+  const body = line.repeat(Math.floor(size / line.length))
+  return body + ' '.repeat(size - body.length - 1) + '\n'
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+}
+
+function perCall(f, p) {
+  let sink = 0
+  const t = process.hrtime.bigint()
+  for (let i = 0; i < calls; i++) sink += f(p).length
+  const dt = Number(process.hrtime.bigint() - t) / 1e3 / calls
+  if (sink === 0) throw new Error('nothing read')
+  return dt
+}
+
+const reader = new rr.Reader({ maxLines: 0, maxBytes: 0 })
+const ours = (p) => reader.read(p).content
+const node = (p) => fs.readFileSync(p, 'utf8')
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rangeread-whole-'))
+try {
+  console.log(`load average ${os.loadavg()[0].toFixed(2)}; ${rounds} rounds of ${calls} calls, alternating; medians\n`)
+  console.log('| whole file | rangeread | readFileSync | ratio |')
+  console.log('|---|---:|---:|---:|')
+  for (const [size, name] of [[4 << 10, '4 KiB'], [64 << 10, '64 KiB'], [1 << 20, '1 MiB']]) {
+    const p = path.join(dir, `whole-${size}.txt`)
+    fs.writeFileSync(p, text(size))
+    if (ours(p) !== node(p)) throw new Error('the two reads differ')
+    const t = { ours: [], node: [] }
+    for (let r = 0; r < rounds; r++) {
+      const order = r % 2 === 0 ? [['ours', ours], ['node', node]] : [['node', node], ['ours', ours]]
+      for (const [k, f] of order) t[k].push(perCall(f, p))
+    }
+    const [mo, mn] = [median(t.ours), median(t.node)]
+    const ratios = t.ours.map((o, i) => o / t.node[i])
+    const us = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} ms` : `${x.toFixed(1)} us`)
+    console.log(`| ${name} | ${us(mo)} | ${us(mn)} | ${(mo / mn).toFixed(2)}x (rounds ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}x) |`)
+  }
+  console.log(`\nload average after ${os.loadavg()[0].toFixed(2)}`)
+} finally {
+  fs.rmSync(dir, { recursive: true, force: true })
+}
