@@ -314,6 +314,8 @@ test('encoding and binary policies, and classify', async () => {
   assert.throws(() => reader.read(late, { nulBytes: 'in_read', maxLines: 0 }), { code: 'binary' })
   assert.equal(rr.classify(late, { nulBytes: 'in_read' }).verdict, 'binary')
   assert.throws(() => rr.classify(path.join(dir, 'missing')), { code: 'not_found' })
+})
+
 test('an error carries its values as data, and every answer its record', () => {
   const dir = tempDir()
   fs.writeFileSync(path.join(dir, 'f.txt'), Array.from({ length: 300 }, (_, i) => `line ${i + 1}\n`).join(''))
