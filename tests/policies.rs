@@ -276,10 +276,7 @@ fn a_shared_cache_keeps_each_readers_verdict() {
         .encoding(EncodingPolicy::NoLegacy);
     for _ in 0..2 {
         let all = LineSelection::from(1..);
-        assert_eq!(
-            detect.read(&path, all.clone()).unwrap().encoding,
-            "windows-1252"
-        );
+        assert_eq!(detect.read(&path, all).unwrap().encoding, "windows-1252");
         assert_eq!(no_legacy.read(&path, all).unwrap().encoding, "utf-8");
     }
 }

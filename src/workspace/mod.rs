@@ -13,11 +13,13 @@ use crate::error::{Error, Result};
 use crate::protect::Protect;
 use crate::walk::{self, Fail, Walked};
 
+mod asked;
 mod builder;
 mod open;
 mod registry;
 mod rules;
 
+use asked::{check_bytes, ends_in_slash, has_prefix, loop_error, map_io};
 pub use builder::{OpenStrategy, WorkspaceBuilder};
 
 use open::{is_race, open_regular, stat_kind, Kind, Opening};
@@ -739,64 +741,3 @@ impl walk::Guard for DirGuard<'_> {
 type RootDir = walk::fd::FdDir;
 #[cfg(not(unix))]
 type RootDir = walk::path::PathDir;
-
-fn loop_error(asked: &Path) -> Error {
-    Error::InvalidPath {
-        path: asked.to_path_buf(),
-        reason: "too many levels of symbolic links",
-    }
-}
-
-/// Wraps an error of a resolution step with the path as asked.
-fn map_io(asked: &Path, e: std::io::Error) -> Error {
-    #[cfg(unix)]
-    {
-        use rustix::io::Errno;
-        let code = e.raw_os_error();
-        let is = |x: Errno| code == Some(x.raw_os_error());
-        if is(Errno::NOTDIR) {
-            // A file where a directory should be: the path names nothing.
-            return Error::NotFound {
-                path: asked.to_path_buf(),
-            };
-        }
-        if is(Errno::NAMETOOLONG) {
-            return Error::InvalidPath {
-                path: asked.to_path_buf(),
-                reason: "a name in the path is too long",
-            };
-        }
-        if is(Errno::LOOP) {
-            return loop_error(asked);
-        }
-    }
-    Error::io(asked, e)
-}
-
-/// NUL bytes and over-long paths, refused before any system call sees them.
-fn check_bytes(path: &Path) -> Result<()> {
-    let bytes = path.as_os_str().as_encoded_bytes();
-    if bytes.contains(&0) {
-        return Err(Error::InvalidPath {
-            path: path.to_path_buf(),
-            reason: "contains a NUL byte",
-        });
-    }
-    if bytes.len() > MAX_PATH_BYTES {
-        return Err(Error::InvalidPath {
-            path: path.to_path_buf(),
-            reason: "longer than 4096 bytes",
-        });
-    }
-    Ok(())
-}
-
-/// Whether a path was spelled with a trailing `/` (it names a directory).
-fn ends_in_slash(p: &Path) -> bool {
-    let b = p.as_os_str().as_encoded_bytes();
-    b.ends_with(b"/") || (cfg!(windows) && b.ends_with(b"\\"))
-}
-
-fn has_prefix(p: &Path) -> bool {
-    matches!(p.components().next(), Some(Component::Prefix(_)))
-}

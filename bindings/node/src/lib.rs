@@ -102,7 +102,7 @@ pub struct ReadTask {
 /// What a read gives a caller, made off the event loop: a text read's result, JSON
 /// text, bytes, or a document's JSON text with its images.
 pub enum Given {
-    Text(rangeread_bindings::rangeread::ReadResult),
+    Text(Box<rangeread_bindings::rangeread::ReadResult>),
     Json(String),
     Raw(Vec<u8>),
     Document(String, Vec<(String, Vec<u8>)>),
@@ -120,7 +120,7 @@ impl ReadTask {
             let out = run_read(&self.reader, place, &self.path, &request)?;
             if let (Give::Json, Output::Text(_)) = (give, &out) {
                 let Output::Text(r) = out else { unreachable!() };
-                return Ok(Given::Text(r));
+                return Ok(Given::Text(Box::new(r)));
             }
             Ok(match (give, &out) {
                 (Give::Raw, _) => Given::Raw(raw(&out)?.to_vec()),
@@ -150,7 +150,7 @@ fn raw(out: &Output) -> Result<&[u8], BindError> {
 /// the object's keys stay the Rust result's JSON).
 fn given_js(env: &Env, given: Result<Given, BindError>) -> napi::Result<Unknown<'_>> {
     match given.map_err(|e| js_error(env, e))? {
-        Given::Text(r) => ReadResult::new(r).into_unknown(env),
+        Given::Text(r) => ReadResult::new(*r).into_unknown(env),
         Given::Json(text) => parse(env, text),
         Given::Raw(b) => Buffer::from(b).into_unknown(env),
         Given::Document(text, images) => {

@@ -158,19 +158,19 @@ impl ReadResult {
     /// The selection as asked.
     #[napi(getter, ts_return_type = "ReadResultJson['requested']")]
     pub fn requested(&self) -> Value {
-        json(&self.inner.requested)
+        json(self.inner.requested)
     }
 
     /// How the returned range differs from the requested one.
     #[napi(getter, ts_return_type = "ReadResultJson['adjustments']")]
     pub fn adjustments(&self) -> Value {
-        json(&self.inner.adjustments)
+        json(self.inner.adjustments)
     }
 
     /// Set when a budget stopped the read early.
     #[napi(getter, ts_return_type = "ReadResultJson['truncated']")]
     pub fn truncated(&self) -> Value {
-        json(&self.inner.truncated)
+        json(self.inner.truncated)
     }
 
     /// Lines cut by the line-length budget.
@@ -208,7 +208,7 @@ impl ReadResult {
         ts_return_type = "ReadResultJson['invalid_utf8']"
     )]
     pub fn invalid_utf8(&self) -> Value {
-        json(&self.inner.invalid_utf8)
+        json(self.inner.invalid_utf8)
     }
 
     /// The state of the file this result was read from (`modified_ns` as a string).
