@@ -75,6 +75,16 @@ maturin_args=(--profile dist --target "$triple" --zig --compatibility manylinux2
 step "Python: the abi3 wheel and the sdist (maturin)"
 maturin build -m bindings/python/Cargo.toml "${maturin_args[@]}"
 maturin sdist -m bindings/python/Cargo.toml --out "$dist"
+# The sdist builds: pip unpacks it and builds a wheel from it alone (maturin from PyPI),
+# in the dev profile and the workspace's target directory (the tests' compiled
+# dependencies are reused; only what the sdist carries compiles anew).
+sdist_venv=$repo/target/dist-sdist-venv
+rm -rf "$sdist_venv" "$stage/sdist-wheel"
+python3 -m venv "$sdist_venv"
+CARGO_TARGET_DIR=$repo/target MATURIN_PEP517_ARGS="--profile dev" \
+  "$sdist_venv/bin/pip" wheel -q --no-deps -w "$stage/sdist-wheel" "$dist/rangeread-$version.tar.gz"
+"$sdist_venv/bin/pip" install -q --no-index "$stage"/sdist-wheel/*.whl
+(cd "$stage" && "$sdist_venv/bin/python" -c "import rangeread; print('the sdist builds: rangeread', rangeread.__version__, 'from', rangeread.__file__)")
 
 step "the MCP server: the rangeread-mcp wheel (maturin bin bindings)"
 maturin build -m mcp-server/Cargo.toml "${maturin_args[@]}"

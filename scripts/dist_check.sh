@@ -108,9 +108,10 @@ export { start, ws, presets }
 EOF
 (cd "$proj" && npx tsc --strict --noEmit --module commonjs --moduleResolution node --types node check.ts)
 echo "tsc: check.ts type-checks against the installed index.d.ts"
+(cd bindings/node && npm ci --no-audit --no-fund >/dev/null && npx tsc --noEmit -p __test__)
+echo "tsc: bindings/node/__test__/typed.ts type-checks against index.d.ts (the packed one)"
 
 step "Node: the binding's tests against the installed package"
-(cd bindings/node && npm ci --no-audit --no-fund >/dev/null)
 (cd bindings/node && RANGEREAD_NODE_PACKAGE="$proj/node_modules/rangeread" \
   RANGEREAD_NODE_TARBALLS="$(IFS=:; echo "${node_tgz[*]}")" \
   node --test --test-reporter=spec __test__/*.test.mjs)
