@@ -124,6 +124,7 @@ napi=$repo/bindings/node/node_modules/.bin/napi
   # done as those commands do them.
   "$napi" create-npm-dirs --npm-dir npm
   cp "$repo/bindings/node/rangeread.linux-x64-gnu.node" npm/linux-x64-gnu/
+  # shellcheck disable=SC2016 # the quotes hold JavaScript, its template literals included
   node -e '
     const fs = require("fs")
     const pkg = JSON.parse(fs.readFileSync("package.json", "utf8"))
