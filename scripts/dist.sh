@@ -100,9 +100,17 @@ for whl in "$dist"/*.whl; do
 done
 
 step "Node: the addon (napi build, profile dist) and the napi-rs packages"
+# The addon links through the zig wrapper maturin wrote for the wheels: glibc 2.17 as
+# theirs, and with the same rustc arguments, so the library compiled for the Python
+# wheel is reused rather than compiled again.
+# shellcheck disable=SC2012 # the newest wrapper by time; its path has no odd characters
+zigcc=$(ls -t "${XDG_CACHE_HOME:-$HOME/.cache}"/cargo-zigbuild/*/wrappers/*/zigcc-"$triple".2.17-*.sh | head -1)
+[ -x "$zigcc" ] || { echo "dist: maturin's zig wrapper for $triple.2.17 is missing" >&2; exit 1; }
 (
   cd bindings/node
   npm ci --no-audit --no-fund
+  export CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER=$zigcc CC_x86_64_unknown_linux_gnu=$zigcc
+  export CARGO_TARGET_APPLIES_TO_HOST=false CARGO_UNSTABLE_TARGET_APPLIES_TO_HOST=true
   npx napi build --platform --profile dist --target "$triple" --js index.js --dts index.d.ts
   git diff --exit-code -- index.js index.d.ts || {
     echo "bindings/node/index.js or index.d.ts is not the generated one: run 'npm run build' in bindings/node and commit it" >&2
