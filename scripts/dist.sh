@@ -62,12 +62,6 @@ if [ "$(cat "$tools/pins" 2>/dev/null)" != "$pins" ]; then
 fi
 export PATH="$tools/bin:$PATH"
 
-step "crates: cargo publish --dry-run, the library then the server"
-# One command for both: cargo packages them in dependency order and verifies the server
-# against the library just packaged (not crates.io's).
-cargo publish --dry-run --locked -p rangeread -p rangeread-mcp-server
-cp "target/package/rangeread-$version.crate" "target/package/rangeread-mcp-server-$version.crate" "$dist/"
-
 # maturin with zig links against glibc 2.17 (manylinux2014); maturin checks the tag
 # against the symbols the library uses, and auditwheel below checks it again.
 maturin_args=(--profile dist --target "$triple" --zig --compatibility manylinux2014 --out "$dist")
@@ -75,16 +69,6 @@ maturin_args=(--profile dist --target "$triple" --zig --compatibility manylinux2
 step "Python: the abi3 wheel and the sdist (maturin)"
 maturin build -m bindings/python/Cargo.toml "${maturin_args[@]}"
 maturin sdist -m bindings/python/Cargo.toml --out "$dist"
-# The sdist builds: pip unpacks it and builds a wheel from it alone (maturin from PyPI),
-# in the dev profile and the workspace's target directory (the tests' compiled
-# dependencies are reused; only what the sdist carries compiles anew).
-sdist_venv=$repo/target/dist-sdist-venv
-rm -rf "$sdist_venv" "$stage/sdist-wheel"
-python3 -m venv "$sdist_venv"
-CARGO_TARGET_DIR=$repo/target MATURIN_PEP517_ARGS="--profile dev" \
-  "$sdist_venv/bin/pip" wheel -q --no-deps -w "$stage/sdist-wheel" "$dist/rangeread-$version.tar.gz"
-"$sdist_venv/bin/pip" install -q --no-index "$stage"/sdist-wheel/*.whl
-(cd "$stage" && "$sdist_venv/bin/python" -c "import rangeread; print('the sdist builds: rangeread', rangeread.__version__, 'from', rangeread.__file__)")
 
 step "the MCP server: the rangeread-mcp wheel (maturin bin bindings)"
 maturin build -m mcp-server/Cargo.toml "${maturin_args[@]}"
@@ -165,6 +149,24 @@ for p in rangeread-mcp linux-x64-gnu; do
   cp mcp-server/README.md LICENSE-MIT LICENSE-APACHE "$mcp_stage/$p/"
   npm pack --pack-destination "$dist" "$mcp_stage/$p"
 done
+
+step "crates: cargo publish --dry-run, the library then the server"
+# One command for both: cargo packages them in dependency order and verifies the server
+# against the library just packaged (not crates.io's).
+cargo publish --dry-run --locked -p rangeread -p rangeread-mcp-server
+cp "target/package/rangeread-$version.crate" "target/package/rangeread-mcp-server-$version.crate" "$dist/"
+
+step "Python: a wheel built from the sdist"
+# The sdist builds: pip unpacks it and builds a wheel from it alone (maturin from PyPI),
+# in the dev profile and the workspace's target directory (the tests' compiled
+# dependencies are reused; only what the sdist carries compiles anew).
+sdist_venv=$repo/target/dist-sdist-venv
+rm -rf "$sdist_venv" "$stage/sdist-wheel"
+python3 -m venv "$sdist_venv"
+CARGO_TARGET_DIR=$repo/target MATURIN_PEP517_ARGS="--profile dev" \
+  "$sdist_venv/bin/pip" wheel -q --no-deps -w "$stage/sdist-wheel" "$dist/rangeread-$version.tar.gz"
+"$sdist_venv/bin/pip" install -q --no-index "$stage"/sdist-wheel/*.whl
+(cd "$stage" && "$sdist_venv/bin/python" -c "import rangeread; print('the sdist builds: rangeread', rangeread.__version__, 'from', rangeread.__file__)")
 
 step "what dist/ holds (scripts/dist_contents.py)"
 python3 scripts/dist_contents.py "$dist"
