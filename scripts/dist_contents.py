@@ -20,7 +20,7 @@ import tarfile
 import zipfile
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-TAG = "manylinux_2_17_x86_64.manylinux2014_x86_64"
+TAG = "manylinux2014_x86_64.manylinux_2_17_x86_64"
 problems = []
 
 
