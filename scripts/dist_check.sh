@@ -119,9 +119,16 @@ step "Node: the binding's tests against the installed package"
 step "the MCP server from its wheel: uvx, uv tool install, pipx run (offline from dist/)"
 export UV_CACHE_DIR=$work/uv-cache UV_TOOL_DIR=$work/uv-tools UV_TOOL_BIN_DIR=$work/uv-bin
 export PIPX_HOME=$work/pipx PIPX_BIN_DIR=$work/pipx-bin
-uvx --offline --no-index --find-links "$dist" rangeread-mcp --help | head -3
-uv tool install --offline --no-index --find-links "$dist" rangeread-mcp
-pipx run --no-cache --pip-args="--no-index --find-links $dist" rangeread-mcp --help | head -3
+# What a user types, with the package index replaced by dist/ (uv's and pip's own
+# settings). An MCP client starts a server with only a few variables of its own
+# environment (HOME, PATH, ...): the Inspector is given these with -e.
+offline=(UV_OFFLINE=1 UV_NO_INDEX=1 "UV_FIND_LINKS=$dist" "UV_CACHE_DIR=$UV_CACHE_DIR"
+  PIP_NO_INDEX=1 "PIP_FIND_LINKS=$dist" "PIPX_HOME=$PIPX_HOME")
+env "${offline[@]}" uvx rangeread-mcp --help | head -3
+env "${offline[@]}" uv tool install rangeread-mcp
+env "${offline[@]}" pipx run --no-cache rangeread-mcp --help | head -3
+inspector_env=()
+for e in "${offline[@]}"; do inspector_env+=(-e "$e"); done
 uv_server=$UV_TOOL_BIN_DIR/rangeread-mcp
 
 step "the MCP server from npm: npx in a fresh project (offline from dist/)"
@@ -139,15 +146,13 @@ mkdir -p "$inspector"
 echo '{ "name": "inspector", "version": "1.0.0", "private": true }' >"$inspector/package.json"
 (cd "$inspector" && npm install --no-audit --no-fund --prefer-offline @modelcontextprotocol/inspector@2.12.0 >/dev/null)
 data=$repo/tests/data
-for server in "uvx --offline --no-index --find-links $dist rangeread-mcp" "$uv_server" \
-  "pipx run --no-cache --pip-args=--no-index --pip-args=--find-links=$dist rangeread-mcp" \
-  "$npx_server"; do
+for server in "uvx rangeread-mcp" "$uv_server" "pipx run --no-cache rangeread-mcp" "$npx_server"; do
   # shellcheck disable=SC2086 # the server command is words
-  listed=$(cd "$inspector" && npx --no-install mcp-inspector --cli $server --root "$data" --method tools/list)
-  grep -q '"name": "read_file"' <<<"$listed" || { echo "dist_check: tools/list of $server: $listed" >&2; exit 1; }
+  listed=$(cd "$inspector" && npx --no-install mcp-inspector --cli "${inspector_env[@]}" --method tools/list -- $server --root "$data")
+  grep -q '"name": *"read_file"' <<<"$listed" || { echo "dist_check: tools/list of $server: $listed" >&2; exit 1; }
   # shellcheck disable=SC2086
-  called=$(cd "$inspector" && npx --no-install mcp-inspector --cli $server --root "$data" --method tools/call \
-    --tool-name read_file --tool-arg path=sample.txt --tool-arg start_line=40 --tool-arg end_line=40)
+  called=$(cd "$inspector" && npx --no-install mcp-inspector --cli "${inspector_env[@]}" --method tools/call --tool-name read_file \
+    --tool-arg path=sample.txt --tool-arg start_line=40 --tool-arg end_line=40 -- $server --root "$data")
   grep -q 'line 40' <<<"$called" || { echo "dist_check: tools/call of $server: $called" >&2; exit 1; }
   echo "inspector: $server: tools/list names read_file; tools/call read line 40"
 done
