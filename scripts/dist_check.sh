@@ -2,6 +2,7 @@
 # The artifacts of scripts/dist.sh installed as users install them, with no Rust on PATH:
 #
 #   bash scripts/dist_check.sh [DIST]     # DIST: dist/ by default
+#   DIST_CHECK_PARTS="python node mcp" bash scripts/dist_check.sh   # some of them
 #
 # - Python: the wheel into a fresh virtual environment (pip --no-index), then README's
 #   Python line, the binding's pytest suite and mypy against the installed package
@@ -23,6 +24,12 @@ repo=$PWD
 dist=$(cd "${1:-dist}" && pwd)
 start=$SECONDS
 step() { echo "== dist_check: $* (at $((SECONDS - start))s)"; }
+parts=${DIST_CHECK_PARTS:-python node mcp}
+want() { [[ " $parts " == *" $1 "* ]]; }
+for p in $parts; do
+  case $p in python | node | mcp) ;; *) echo "DIST_CHECK_PARTS: no part $p (python, node, mcp)" >&2; exit 2 ;; esac
+done
+[ "$parts" = "python node mcp" ] || echo "dist_check: only $parts (DIST_CHECK_PARTS)"
 version=$(sed -n '/^\[workspace.package\]/,/^\[/s/^version = "\(.*\)"/\1/p' Cargo.toml)
 work=$repo/target/dist-check
 rm -rf "$work"
@@ -54,6 +61,7 @@ if command -v cargo >/dev/null || command -v rustc >/dev/null; then
 fi
 step "no Rust on PATH: \`command -v cargo\` and \`command -v rustc\` fail"
 
+if want python; then
 step "Python: the wheel in a fresh venv, README's line, pytest, mypy (bindings/python/ci.sh)"
 wheel=$(ls "$dist"/rangeread-"$version"-cp39-abi3-*.whl)
 RANGEREAD_WHEEL=$wheel bash bindings/python/ci.sh
@@ -64,6 +72,9 @@ out=$(PATH="$repo/target/bindings-venv-python/bin:$PATH" bash -c "$readme_line")
 echo "$out"
 grep -q '^line 40' <<<"$out" || { echo "dist_check: README's Python line did not print line 40" >&2; exit 1; }
 
+fi
+
+if want node; then
 step "Node: a fresh project installs the two tarballs offline"
 node_tgz=("$dist/rangeread-linux-x64-gnu-$version.tgz" "$dist/rangeread-$version.tgz")
 proj=$work/node-project
@@ -116,6 +127,9 @@ step "Node: the binding's tests against the installed package"
   RANGEREAD_NODE_TARBALLS="$(IFS=:; echo "${node_tgz[*]}")" \
   node --test --test-reporter=spec __test__/*.test.mjs)
 
+fi
+
+if want mcp; then
 step "the MCP server from its wheel: uvx, uv tool install, pipx run (offline from dist/)"
 export UV_CACHE_DIR=$work/uv-cache UV_TOOL_DIR=$work/uv-tools UV_TOOL_BIN_DIR=$work/uv-bin
 export PIPX_HOME=$work/pipx PIPX_BIN_DIR=$work/pipx-bin
@@ -160,5 +174,7 @@ done
 step "the Python MCP SDK client's checks (tests/mcp_client) against the installed servers"
 bash tests/mcp_client/run.sh "$uv_server"
 bash tests/mcp_client/run.sh "$npx_server"
+
+fi
 
 step "done: every artifact installed and checked without Rust in $((SECONDS - start))s"
