@@ -77,7 +77,8 @@ for whl in "$dist"/*.whl; do
   # `auditwheel show` names the most compatible tag the wheel's symbols allow.
   shown=$(auditwheel show "$whl")
   echo "$shown"
-  grep -q 'consistent with the following platform tag: "manylinux_2_17_x86_64"' <<<"$shown" || {
+  # (its lines are wrapped at any space)
+  tr -s '\n ' '  ' <<<"$shown" | grep -q 'consistent with the following platform tag: "manylinux_2_17_x86_64"' || {
     echo "auditwheel does not find $(basename "$whl") consistent with manylinux_2_17_x86_64" >&2
     exit 1
   }
