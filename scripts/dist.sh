@@ -3,6 +3,7 @@
 #
 #   bash scripts/dist.sh            # build everything, then scripts/dist_check.sh
 #   DIST_SKIP_CHECKS=1 bash scripts/dist.sh    # build only (prints that it skipped)
+#   DIST_PROFILE=bindings bash scripts/dist.sh # CI: the same artifacts, built faster
 #
 # dist/ then holds, for version V of Cargo.toml's [workspace.package]:
 #   rangeread-V.crate, rangeread-mcp-server-V.crate    crates.io (`cargo publish` dry run)
@@ -21,8 +22,11 @@
 # registries (crates.io, PyPI for maturin, zig, auditwheel, uv, pipx, pytest and the MCP
 # SDK; npm for @napi-rs/cli, TypeScript and the MCP Inspector). Builds for the host,
 # x86_64-unknown-linux-gnu only; glibc 2.17 for the wheels through zig (from PyPI).
-# The cargo profile `dist` (Cargo.toml) is strip + fat LTO + one codegen unit; the target
-# directory is kept, so a second run only packs and checks again.
+# The cargo profile `dist` (Cargo.toml) is strip + fat LTO + one codegen unit: the smallest
+# artifacts, and a long single-threaded link for each of the three. CI (.ci/run) builds
+# with DIST_PROFILE=bindings (16 codegen units, no LTO) to stay within its time: the same
+# packaging and checks, larger binaries. The target directory is kept, so a second run
+# only packs and checks again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -64,7 +68,9 @@ export PATH="$tools/bin:$PATH"
 
 # maturin with zig links against glibc 2.17 (manylinux2014); maturin checks the tag
 # against the symbols the library uses, and auditwheel below checks it again.
-maturin_args=(--profile dist --target "$triple" --zig --compatibility manylinux2014 --out "$dist")
+profile=${DIST_PROFILE:-dist}
+echo "dist: cargo profile $profile"
+maturin_args=(--profile "$profile" --target "$triple" --zig --compatibility manylinux2014 --out "$dist")
 
 step "Python: the abi3 wheel and the sdist (maturin)"
 maturin build -m bindings/python/Cargo.toml "${maturin_args[@]}"
@@ -84,7 +90,7 @@ for whl in "$dist"/*.whl; do
   }
 done
 
-step "Node: the addon (napi build, profile dist) and the napi-rs packages"
+step "Node: the addon (napi build) and the napi-rs packages"
 # The addon links through the zig wrapper maturin wrote for the wheels: glibc 2.17 as
 # theirs, and with the same rustc arguments, so the library compiled for the Python
 # wheel is reused rather than compiled again.
@@ -96,7 +102,7 @@ zigcc=$(ls -t "${XDG_CACHE_HOME:-$HOME/.cache}"/cargo-zigbuild/*/wrappers/*/zigc
   npm ci --no-audit --no-fund
   export CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER=$zigcc CC_x86_64_unknown_linux_gnu=$zigcc
   export CARGO_TARGET_APPLIES_TO_HOST=false CARGO_UNSTABLE_TARGET_APPLIES_TO_HOST=true
-  npx napi build --platform --profile dist --target "$triple" --js index.js --dts index.d.ts
+  npx napi build --platform --profile "$profile" --target "$triple" --js index.js --dts index.d.ts
   git diff --exit-code -- index.js index.d.ts || {
     echo "bindings/node/index.js or index.d.ts is not the generated one: run 'npm run build' in bindings/node and commit it" >&2
     exit 1
