@@ -161,6 +161,9 @@ step "crates: cargo publish --dry-run, the library then the server"
 # One command for both: cargo packages them in dependency order and verifies the server
 # against the library just packaged (not crates.io's).
 cargo publish --dry-run --locked -p rangeread -p rangeread-mcp-server
+# The dry run keeps its .crate files only in a temporary directory: write them again
+# (verified just above) where cargo puts packages.
+cargo package --locked --no-verify -p rangeread -p rangeread-mcp-server
 cp "target/package/rangeread-$version.crate" "target/package/rangeread-mcp-server-$version.crate" "$dist/"
 
 step "Python: a wheel built from the sdist"
