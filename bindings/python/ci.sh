@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The Python binding as CI checks it: installed the way a user installs it
-# (`pip install ./bindings/python`, maturin from PyPI as the build backend) into a fresh
+# The Python binding as CI checks it: installed the way a user installs it into a fresh
 # virtual environment, then the done-when one-liner, pytest, and mypy --strict over the
 # package's stubs and a typed sample. Needs python3 (3.9 or later) with venv and pip, and
 # the package registries.
+#
+#   bash bindings/python/ci.sh                  # builds it: pip install ./bindings/python
+#   RANGEREAD_WHEEL=dist/X.whl bash bindings/python/ci.sh   # installs that wheel (no Rust)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 py="${PYTHON:-python3}"
@@ -16,10 +18,17 @@ rm -rf "$venv"
 # The extension builds with the `bindings` profile (optimized, no debug info) for the
 # host triple named explicitly, as `napi build` builds the Node addon: the two share one
 # compiled library (see the [build-dependencies] note in bindings/python/Cargo.toml).
-host=$(rustc -vV | sed -n 's/^host: //p')
-MATURIN_PEP517_ARGS="--profile bindings --target $host" "$venv/bin/pip" install -q ./bindings/python
+if [ -n "${RANGEREAD_WHEEL:-}" ]; then
+  echo "bindings/python: installing the built wheel $RANGEREAD_WHEEL (not the source tree)"
+  "$venv/bin/pip" install -q --no-index "$RANGEREAD_WHEEL"
+else
+  host=$(rustc -vV | sed -n 's/^host: //p')
+  MATURIN_PEP517_ARGS="--profile bindings --target $host" "$venv/bin/pip" install -q ./bindings/python
+fi
 "$venv/bin/python" -c '
 import rangeread
+import os, sysconfig
+assert rangeread.__file__.startswith(sysconfig.get_paths()["purelib"]), rangeread.__file__
 r = rangeread.Reader().read("tests/data/sample.txt", lines="40:+2")
 assert r.lines == {"start": 40, "end": 42}, r.lines
 print("rangeread", rangeread.__version__, "read lines", r.lines["start"], "to", r.lines["end"], "of", r.path)

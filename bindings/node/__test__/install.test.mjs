@@ -1,5 +1,7 @@
 // Installed as users install it: a fresh project runs `npm install <path to
 // bindings/node>` (offline: the package has no dependencies) and requires 'rangeread'.
+// With RANGEREAD_NODE_TARBALLS (paths separated by the platform's path delimiter), it
+// installs those instead: the released main and platform packages (scripts/dist_check.sh).
 
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -14,7 +16,9 @@ test('a fresh project can npm install the package directory and require it', () 
   const [dir, done] = tempDir('rangeread-project-')
   try {
     fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'host', version: '1.0.0', private: true }))
-    execFileSync(npm, ['install', '--offline', '--no-audit', '--no-fund', pkg], { cwd: dir, stdio: 'pipe' })
+    const tarballs = process.env.RANGEREAD_NODE_TARBALLS
+    const what = tarballs ? tarballs.split(path.delimiter) : [pkg]
+    execFileSync(npm, ['install', '--offline', '--no-audit', '--no-fund', ...what], { cwd: dir, stdio: 'pipe' })
     const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'))
     assert.ok(manifest.dependencies.rangeread, JSON.stringify(manifest))
     const sample = path.join(repo, 'tests', 'data', 'sample.txt')
