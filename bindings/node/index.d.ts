@@ -22,18 +22,45 @@ export interface RangereadError extends Error {
   data: Record<string, unknown>
 }
 
-/** A reader's budgets and policies (snake_case spellings are accepted too). */
-export interface ReaderOptions {
+/** How a file is judged text or binary, and in which encoding (a reader's, or one call's). */
+export interface ClassifyOptions {
+  detection?: 'auto' | 'nul_means_binary' | 'assume_utf8' | 'byte_order_mark' | 'magic_only'
+  /** `'detect'` (legacy encodings guessed; the default), `'no_legacy'` (UTF-8 with
+   * replacement characters instead), or a label the host decided: `'windows-1252'`,
+   * `'latin1'`, `'utf-16le'`, `'shift_jis'` ... */
+  encoding?: string
+  /** Where a NUL byte makes a file binary: the first 8 KiB (default) or anywhere read. */
+  nulBytes?: 'in_sample' | 'in_read'
+  /** `'share'`: over 1% of control bytes is binary (default); `'tolerated'`: never. */
+  controlBytes?: 'share' | 'tolerated'
+  /** Binary when more than this share of the first 8 KiB is invalid UTF-8 (Gemini: 0.1). */
+  invalidUtf8Binary?: number
+}
+
+/** What `classify` found: the Rust `Classification`'s JSON. */
+export type Classification =
+  | { verdict: 'text'; encoding: string; bom_len: number; confidence: number; mime: string | null }
+  | { verdict: 'binary'; mime: string; reason: 'magic' | 'nul' | 'control_bytes' | 'invalid_utf8' }
+
+/** Budgets and text policies a reader has, which one call can also give for itself. */
+export interface CallOptions extends ClassifyOptions {
   /** Lines a read returns at most (2,000 by default; 0: no limit). */
   maxLines?: number
   /** Bytes a read returns at most (100 KiB by default; 0: no limit). */
   maxBytes?: number
-  /** Characters of one line before it is cut (0: no limit). */
+  /** Length of one line before it is cut (2,000 by default; 0: no limit), in `lineUnit`. */
   maxLineChars?: number
+  /** What `maxLineChars` counts: characters (default), UTF-16 units (JavaScript's `length`), or UTF-8 bytes. */
+  lineUnit?: 'chars' | 'utf16' | 'bytes'
   /** Refuse invalid UTF-8 (code `'invalid_utf8'`) instead of replacing it. */
   strictUtf8?: boolean
-  detection?: 'auto' | 'nul_means_binary' | 'assume_utf8' | 'byte_order_mark'
+  /** `'lf'`: each CR LF is an LF in `content` (offsets stay file offsets); default `'keep'`. */
+  lineEndings?: 'keep' | 'lf'
   totals?: 'auto' | 'if_known' | 'always'
+}
+
+/** A reader's budgets and policies (snake_case spellings are accepted too). */
+export interface ReaderOptions extends CallOptions {
   summaries?: boolean
   maxLandmarks?: number
   landmarkWindow?: number
@@ -51,8 +78,9 @@ export interface ReaderOptions {
 /** `[start, end]`: either side `null` for open, negative lines count from the end. */
 export type Pair = [number | null, number | null]
 
-/** What to read: one of these forms (none: the whole file, within the budgets). */
-export type Selection =
+/** What to read: one of these forms (none: the whole file, within the budgets), and
+ * the call's own budgets and policies. */
+export type Selection = (
   | { lines: string | Pair }
   | { bytes: string | Pair; snap?: 'char' | 'line' }
   | { offset: number; limit?: number }
@@ -62,6 +90,7 @@ export type Selection =
   | { block: number }
   | { outline: true }
   | NoSelection
+) & CallOptions
 
 /** No selection: the whole file, within the budgets. */
 export interface NoSelection {
@@ -313,6 +342,11 @@ export declare class Reader {
   readDocumentIn(workspace: Workspace, path: string, request?: DocumentRequest): DocumentRead
   /** `readDocumentIn` off the event loop. */
   readDocumentInAsync(workspace: Workspace, path: string, request?: DocumentRequest): Promise<DocumentRead>
+  /**
+   * Classifies the file at `path` by this reader's rules and the call's
+   * (`detection`, `encoding`, `nulBytes`, `controlBytes`, `invalidUtf8Binary`).
+   */
+  classify(path: string, options?: ClassifyOptions): Classification
 }
 
 /**
@@ -401,6 +435,13 @@ export declare class Workspace {
   /** Whether a path relative to the root matches a protected pattern. */
   isProtected(path: string): boolean
 }
+
+/**
+ * Classifies the file at `path` (`new Reader().classify(path, options)`):
+ * `{verdict: 'text', encoding, bom_len, confidence, mime}` or
+ * `{verdict: 'binary', mime, reason}`.
+ */
+export declare function classify(path: string, options?: ClassifyOptions): Classification
 
 /** The preset `name` as an object: a dialect to change and give to `DialectTool`. */
 export declare function dialect(name: string): Dialect

@@ -839,6 +839,7 @@ module.exports.DialectTool = nativeBinding.DialectTool
 module.exports.Reader = nativeBinding.Reader
 module.exports.ReadResult = nativeBinding.ReadResult
 module.exports.Workspace = nativeBinding.Workspace
+module.exports.classify = nativeBinding.classify
 module.exports.dialect = nativeBinding.dialect
 module.exports.presets = nativeBinding.presets
 module.exports.render = nativeBinding.render
