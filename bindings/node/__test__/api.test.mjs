@@ -266,8 +266,9 @@ test("a project's rule files: a workspace's ruleFiles, and a preset's own", () =
   }
 })
 
-test('text policies per reader and per call', () => {
-  const dir = tempDir()
+test('text policies per reader and per call', (t) => {
+  const [dir, done] = tempDir()
+  t.after(done)
   const dos = path.join(dir, 'dos.txt')
   fs.writeFileSync(dos, Buffer.concat([Buffer.from('one\r\ntwo\r\n'), Buffer.from('😀'.repeat(1500) + '\n')]))
   const reader = new rr.Reader()
@@ -286,8 +287,9 @@ test('text policies per reader and per call', () => {
   assert.throws(() => reader.read(dos, { head: 1, lineEndings: 'crlf' }), { code: 'invalid_params' })
 })
 
-test('encoding and binary policies, and classify', async () => {
-  const dir = tempDir()
+test('encoding and binary policies, and classify', async (t) => {
+  const [dir, done] = tempDir()
+  t.after(done)
   const py = path.join(dir, 'a.py')
   fs.writeFileSync(py, Buffer.from([...Buffer.from('import os'), 0xff, 0x0a]))
   const reader = new rr.Reader()
@@ -316,8 +318,9 @@ test('encoding and binary policies, and classify', async () => {
   assert.throws(() => rr.classify(path.join(dir, 'missing')), { code: 'not_found' })
 })
 
-test('an error carries its values as data, and every answer its record', () => {
-  const dir = tempDir()
+test('an error carries its values as data, and every answer its record', (t) => {
+  const [dir, done] = tempDir()
+  t.after(done)
   fs.writeFileSync(path.join(dir, 'f.txt'), Array.from({ length: 300 }, (_, i) => `line ${i + 1}\n`).join(''))
   const err = (() => {
     try {
