@@ -4,7 +4,8 @@
 
 use std::num::NonZeroU64;
 
-use crate::config::LineUnit;
+use serde::{Deserialize, Serialize};
+
 use crate::error::Result;
 use crate::lines::Lines;
 use crate::result::TruncationReason;
@@ -484,4 +485,18 @@ pub(crate) fn byte_page(
     page.segments.push((0, s));
     page.lines = u64::from(n > 0);
     Ok(page)
+}
+
+/// What the line-length budget counts ([`Reader::line_unit`](crate::Reader::line_unit)).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LineUnit {
+    /// Characters (Unicode scalar values): Python's `len`. The default.
+    #[default]
+    Chars,
+    /// UTF-16 code units: JavaScript's `length`, which Gemini CLI cuts by (an emoji is
+    /// two). A cut never splits a surrogate pair.
+    Utf16,
+    /// UTF-8 bytes of `content`, on a character boundary.
+    Bytes,
 }

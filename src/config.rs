@@ -164,20 +164,6 @@ pub enum LineEndings {
     Lf,
 }
 
-/// What the line-length budget counts ([`Reader::line_unit`](crate::Reader::line_unit)).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum LineUnit {
-    /// Characters (Unicode scalar values): Python's `len`. The default.
-    #[default]
-    Chars,
-    /// UTF-16 code units: JavaScript's `length`, which Gemini CLI cuts by (an emoji is
-    /// two). A cut never splits a surrogate pair.
-    Utf16,
-    /// UTF-8 bytes of `content`, on a character boundary.
-    Bytes,
-}
-
 /// What a read answers when its range starts past the end of the file
 /// ([`Reader::past_end`](crate::Reader::past_end)).
 ///

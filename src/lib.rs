@@ -276,13 +276,14 @@ mod workspace;
 
 pub use cache::{CacheStats, IndexCache};
 
+pub use budget::LineUnit;
 pub use classify::{
     classify, classify_file, is_text, BinaryInfo, BinaryReason, Classification, Encoding,
     LegacyEncoding, TextInfo, MAX_CONTROL_SHARE, SAMPLE_SIZE,
 };
 pub use config::{
-    ControlBytes, Detection, EncodingPolicy, LineEndings, LineUnit, NulBytes, OutlineDetail,
-    PastEnd, Totals, DEFAULT_LANDMARK_WINDOW, DEFAULT_MAX_LANDMARKS, DEFAULT_OUTLINE_MAX_BYTES,
+    ControlBytes, Detection, EncodingPolicy, LineEndings, NulBytes, OutlineDetail, PastEnd, Totals,
+    DEFAULT_LANDMARK_WINDOW, DEFAULT_MAX_LANDMARKS, DEFAULT_OUTLINE_MAX_BYTES,
 };
 pub use decode::Utf8Policy;
 pub use document::Document;

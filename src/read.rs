@@ -4,12 +4,12 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::budget::Limit;
+use crate::budget::{Limit, LineUnit};
 use crate::cache::IndexCache;
 use crate::classify::Classification;
 use crate::config::{
-    Config, ControlBytes, Detection, EncodingPolicy, LineEndings, LineUnit, NulBytes,
-    OutlineDetail, PastEnd, Totals,
+    Config, ControlBytes, Detection, EncodingPolicy, LineEndings, NulBytes, OutlineDetail, PastEnd,
+    Totals,
 };
 use crate::decode::Utf8Policy;
 use crate::document::Document;

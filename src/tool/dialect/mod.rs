@@ -17,7 +17,8 @@ pub(crate) mod template;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::config::{ControlBytes, Detection, EncodingPolicy, LineEndings, LineUnit, NulBytes};
+use crate::budget::LineUnit;
+use crate::config::{ControlBytes, Detection, EncodingPolicy, LineEndings, NulBytes};
 use crate::decode::Utf8Policy;
 
 /// A read tool's behaviour, as data. See the [`tool`](crate::tool) module.
