@@ -51,7 +51,7 @@ pub struct AnswerRecord {
     pub error: Option<ErrorRecord>,
 }
 
-/// An error as data ([`AnswerRecord::error`]): its kind, the parameter and path it
+/// An error as data (the `error` of an [`AnswerRecord`]): its kind, the parameter and path it
 /// concerns, and its values.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[non_exhaustive]
