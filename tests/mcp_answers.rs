@@ -4,74 +4,9 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
-
 use serde_json::{json, Value};
 
-/// A stdio MCP session with `mcp_server`.
-struct Session {
-    child: std::process::Child,
-    stdin: std::process::ChildStdin,
-    out: BufReader<std::process::ChildStdout>,
-    next: u64,
-}
-
-impl Session {
-    fn start(args: &[&str]) -> Session {
-        let mut child = Command::new(common::mcp_server_binary())
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let out = BufReader::new(child.stdout.take().unwrap());
-        let mut s = Session {
-            child,
-            stdin,
-            out,
-            next: 1,
-        };
-        s.request(
-            "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {},
-                   "clientInfo": {"name": "mcp_answers", "version": "0"}}),
-        );
-        writeln!(
-            s.stdin,
-            "{}",
-            json!({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        )
-        .unwrap();
-        s
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next;
-        self.next += 1;
-        let v = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-        writeln!(self.stdin, "{v}").unwrap();
-        self.stdin.flush().unwrap();
-        let mut line = String::new();
-        self.out.read_line(&mut line).unwrap();
-        let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
-        assert_eq!(v["id"], json!(id), "{v}");
-        v["result"].clone()
-    }
-
-    fn call(&mut self, tool: &str, args: Value) -> Value {
-        self.request("tools/call", json!({"name": tool, "arguments": args}))
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use common::mcp::Session;
 
 /// The text items of a result, joined.
 fn text(r: &Value) -> String {

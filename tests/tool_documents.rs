@@ -10,78 +10,25 @@
 mod common;
 mod documents;
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use base64::Engine as _;
 use documents::fixture;
 use serde_json::{json, Value};
 
-/// A stdio MCP session with `mcp_server`.
-struct Session {
-    child: std::process::Child,
-    stdin: std::process::ChildStdin,
-    out: BufReader<std::process::ChildStdout>,
-    next: u64,
+use common::mcp::Session;
+
+/// The unified tool's read, expected to succeed.
+trait Read {
+    fn read(&mut self, args: Value) -> Answer;
 }
 
-impl Session {
-    fn start(args: &[&str]) -> Session {
-        let mut child = Command::new(common::mcp_server_binary())
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let out = BufReader::new(child.stdout.take().unwrap());
-        let mut s = Session {
-            child,
-            stdin,
-            out,
-            next: 1,
-        };
-        s.request(
-            "initialize",
-            json!({"protocolVersion": "2025-06-18", "capabilities": {},
-                   "clientInfo": {"name": "tool_documents", "version": "0"}}),
-        );
-        s.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        s
-    }
-
-    fn send(&mut self, v: Value) {
-        writeln!(self.stdin, "{v}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next;
-        self.next += 1;
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        let mut line = String::new();
-        self.out.read_line(&mut line).unwrap();
-        let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
-        assert_eq!(v["id"], json!(id), "{v}");
-        v["result"].clone()
-    }
-
+impl Read for Session {
     fn read(&mut self, args: Value) -> Answer {
-        let r = self.request(
-            "tools/call",
-            json!({"name": "read_file", "arguments": args}),
-        );
+        let r = self.call("read_file", args.clone());
         assert_eq!(r["isError"], json!(false), "{args}: {r}");
         Answer(r)
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
