@@ -72,36 +72,43 @@ profile=${DIST_PROFILE:-dist}
 echo "dist: cargo profile $profile"
 maturin_args=(--profile "$profile" --target "$triple" --zig --compatibility manylinux2014 --out "$dist")
 
+# maturin runs cargo with the zig toolchain's environment (linker, CC/CXX/AR wrappers, and
+# the target-applies-to-host setting it turns on). A `cargo` first on PATH records that
+# environment for the Node addon below: built with the same one, it reuses every unit the
+# wheel compiled (the library and its dependencies) instead of compiling them again.
+shim=$stage/cargo-shim
+cargo_env=$stage/maturin-cargo-env
+mkdir -p "$shim"
+cat >"$shim/cargo" <<EOF
+#!/bin/sh
+case "\$1" in build | rustc) env -0 >"$cargo_env" ;; esac
+exec "$(command -v cargo)" "\$@"
+EOF
+chmod 755 "$shim/cargo"
+
 step "Python: the abi3 wheel and the sdist (maturin)"
-maturin build -m bindings/python/Cargo.toml "${maturin_args[@]}"
+PATH="$shim:$PATH" maturin build -m bindings/python/Cargo.toml "${maturin_args[@]}"
 maturin sdist -m bindings/python/Cargo.toml --out "$dist"
 
-step "the MCP server: the rangeread-mcp wheel (maturin bin bindings)"
-maturin build -m mcp-server/Cargo.toml "${maturin_args[@]}"
-
-for whl in "$dist"/*.whl; do
-  # `auditwheel show` names the most compatible tag the wheel's symbols allow.
-  shown=$(auditwheel show "$whl")
-  echo "$shown"
-  # (its lines are wrapped at any space)
-  tr -s '\n ' '  ' <<<"$shown" | grep -q 'consistent with the following platform tag: "manylinux_2_17_x86_64"' || {
-    echo "auditwheel does not find $(basename "$whl") consistent with manylinux_2_17_x86_64" >&2
-    exit 1
-  }
-done
-
 step "Node: the addon (napi build) and the napi-rs packages"
-# The addon links through the zig wrapper maturin wrote for the wheels: glibc 2.17 as
-# theirs. (cargo still compiles the library again for it: measured, 17.5 min of the run
-# on the shared machine; why the units differ from the wheel's is not known yet.)
-# shellcheck disable=SC2012 # the newest wrapper by time; its path has no odd characters
-zigcc=$(ls -t "${XDG_CACHE_HOME:-$HOME/.cache}"/cargo-zigbuild/*/wrappers/*/zigcc-"$triple".2.17-*.sh | head -1)
-[ -x "$zigcc" ] || { echo "dist: maturin's zig wrapper for $triple.2.17 is missing" >&2; exit 1; }
+# The addon links through the zig wrapper maturin wrote for the wheels (glibc 2.17 as
+# theirs), in the environment maturin gave cargo (recorded above), Python's own variables
+# aside: the library's units are the wheel's.
+[ -s "$cargo_env" ] || { echo "dist: maturin's cargo environment was not recorded ($cargo_env)" >&2; exit 1; }
+maturin_env=$(python3 - "$cargo_env" <<'EOF'
+import os, re, shlex, sys
+skip = re.compile(r"^(PATH|SHLVL|_|PWD|OLDPWD|PYO3_.*|PYTHON_.*)$")
+for item in open(sys.argv[1], "rb").read().split(b"\0"):
+    key, sep, value = item.decode().partition("=")
+    if sep and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) and not skip.match(key) and os.environ.get(key) != value:
+        print(f"export {key}={shlex.quote(value)}")
+EOF
+)
+echo "dist: the Node addon builds in maturin's cargo environment:" $(sed -n 's/^export \([^=]*\)=.*/\1/p' <<<"$maturin_env")
 (
   cd bindings/node
   npm ci --no-audit --no-fund
-  export CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER=$zigcc CC_x86_64_unknown_linux_gnu=$zigcc
-  export CARGO_TARGET_APPLIES_TO_HOST=false CARGO_UNSTABLE_TARGET_APPLIES_TO_HOST=true
+  eval "$maturin_env"
   npx napi build --platform --profile "$profile" --target "$triple" --js index.js --dts index.d.ts
   git diff --exit-code -- index.js index.d.ts || {
     echo "bindings/node/index.js or index.d.ts is not the generated one: run 'npm run build' in bindings/node and commit it" >&2
@@ -138,6 +145,22 @@ napi=$repo/bindings/node/node_modules/.bin/napi
   npm pack --pack-destination "$dist" ./npm/linux-x64-gnu
   npm pack --pack-destination "$dist" .
 )
+
+step "the MCP server: the rangeread-mcp wheel (maturin bin bindings)"
+# (after the Node addon: the addon is built in the Python wheel's cargo environment,
+# before any other build can touch a unit they share)
+maturin build -m mcp-server/Cargo.toml "${maturin_args[@]}"
+
+for whl in "$dist"/*.whl; do
+  # `auditwheel show` names the most compatible tag the wheel's symbols allow.
+  shown=$(auditwheel show "$whl")
+  echo "$shown"
+  # (its lines are wrapped at any space)
+  tr -s '\n ' '  ' <<<"$shown" | grep -q 'consistent with the following platform tag: "manylinux_2_17_x86_64"' || {
+    echo "auditwheel does not find $(basename "$whl") consistent with manylinux_2_17_x86_64" >&2
+    exit 1
+  }
+done
 
 step "the MCP server's npm packages: the launcher and linux-x64-gnu"
 mcp_stage=$stage/mcp

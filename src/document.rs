@@ -320,12 +320,16 @@ impl Document {
     fn read_once(&mut self, selection: Selection) -> Result<ReadResult> {
         // The arguments first: a bad range is reported as such, also for a binary file.
         selection.validate()?;
-        self.src.check_unchanged()?;
-        self.text()?;
+        // No look at the file before the read: the one after it compares with the state
+        // at open, which covers a change at any time since, and a read that fails looks
+        // too (below), so that a change is reported as such.
         self.index.set_scan_budget(self.config.max_scan_bytes.get());
-        let result = match selection {
-            Selection::Lines(sel) => self.read_lines(sel),
-            Selection::Bytes(sel) => self.read_bytes(sel),
+        let result = match self.text() {
+            Err(e) => Err(e),
+            Ok(_) => match selection {
+                Selection::Lines(sel) => self.read_lines(sel),
+                Selection::Bytes(sel) => self.read_bytes(sel),
+            },
         };
         let result = match result {
             Err(Error::LineBeyondEnd { total_lines, .. }) if self.empty_past_end() => {
@@ -342,6 +346,9 @@ impl Document {
         // that the next call continues the count.
         if matches!(result, Err(Error::ScanBudget { .. })) {
             self.checkin();
+        }
+        if result.is_err() {
+            self.src.check_unchanged()?;
         }
         let result = result?;
         self.src.check_unchanged()?;

@@ -18,7 +18,7 @@ mod platform;
 mod random_access;
 mod stamp;
 
-use platform::{find_holes, on_pseudo_fs, read_at};
+use platform::{find_holes, may_be_pseudo, may_have_holes, read_at, read_small};
 pub use random_access::RandomAccess;
 pub(crate) use stamp::Stamp;
 
@@ -33,6 +33,12 @@ pub(crate) const MAX_HOLES: usize = 4096;
 
 /// Alignment of the buffers positional reads copy into (a cache line).
 const ALIGN: usize = 64;
+
+/// Files up to this size are read whole, in one read, when they are opened: classifying
+/// one reads that much anyway ([`crate::classify::SAMPLE_SIZE`]), and every later step
+/// (lines, content, the final-newline check) is then served from memory instead of a
+/// positional read of a few bytes each.
+const READ_WHOLE_UP_TO: u64 = crate::classify::SAMPLE_SIZE as u64;
 
 /// Upper bound for streaming a regular file that reports size 0 when no byte budget
 /// is set (64 MiB): such files (`/proc`, `/sys`) are small in practice, but the bound
@@ -50,6 +56,14 @@ enum Backend {
         stamp: Stamp,
     },
     Memory(Arc<[u8]>),
+    /// A small regular file, read whole when it was opened (up to [`READ_WHOLE_UP_TO`]).
+    /// It is a file like [`Backend::File`] in every other way (cached, persisted, checked
+    /// for changes on its handle).
+    Read {
+        data: Vec<u8>,
+        file: File,
+        stamp: Stamp,
+    },
     /// A file that reported size 0 and was streamed: the handle stays to notice a real
     /// file that was empty at open and got content while being streamed.
     Streamed {
@@ -140,40 +154,74 @@ impl Source {
     }
 
     pub(crate) fn from_file_streaming_limit(
-        mut file: File,
+        file: File,
         path: &Path,
         limit: u64,
     ) -> Result<Source> {
         let meta = file.metadata().map_err(|e| Error::io(path, e))?;
         check_regular(&meta, path)?;
         let stamp = Stamp::of(&meta);
-        if meta.len() == 0 || on_pseudo_fs(&file) {
-            // Pseudo-files report 0 (procfs) or a page (sysfs) and hold something else:
-            // stream them, bounded, and read what is there.
-            let cap = limit.saturating_add(1);
-            let mut data = Vec::new();
-            (&mut file)
-                .take(cap)
-                .read_to_end(&mut data)
-                .map_err(|e| Error::io(path, e))?;
-            if !data.is_empty() || meta.len() > 0 {
+        let len = meta.len();
+        let pseudo = len == 0 || may_be_pseudo(&meta, &file);
+        let holes = std::sync::OnceLock::new();
+        if !may_have_holes(&meta) {
+            // Every byte has its block: no hole to look for.
+            let _ = holes.set(Vec::new());
+        }
+        if !pseudo && len <= READ_WHOLE_UP_TO {
+            if let Some(data) = read_small(&file, len).map_err(|e| Error::io(path, e))? {
                 return Ok(Source {
                     len: data.len() as u64,
-                    backend: Backend::Streamed {
-                        data: Arc::from(data),
-                        file,
-                        stamp,
-                    },
+                    backend: Backend::Read { data, file, stamp },
                     path: path.to_path_buf(),
                     chunk: DEFAULT_CHUNK,
                     resolved: None,
-                    holes: Default::default(),
+                    holes: std::sync::OnceLock::from(Vec::new()),
                 });
             }
+            // More than it said it holds: it grew meanwhile, or its size says nothing.
+            // Streamed, as a pseudo file is.
+        } else if !pseudo {
+            return Ok(Source {
+                len,
+                backend: Backend::File { file, stamp },
+                path: path.to_path_buf(),
+                chunk: DEFAULT_CHUNK,
+                resolved: None,
+                holes,
+            });
+        }
+        Source::stream(file, path, limit, stamp, len)
+    }
+
+    /// A file whose size says nothing of its content (pseudo files report 0, as procfs
+    /// does, or a page, as sysfs does), streamed into memory, at most `limit` bytes plus
+    /// one so that a reader can tell there was more.
+    fn stream(mut file: File, path: &Path, limit: u64, stamp: Stamp, len: u64) -> Result<Source> {
+        let cap = limit.saturating_add(1);
+        let mut data = Vec::new();
+        (&mut file)
+            .take(cap)
+            .read_to_end(&mut data)
+            .map_err(|e| Error::io(path, e))?;
+        if data.is_empty() && len == 0 {
+            // A real empty file: positional reads (nothing to read), cached as any file.
+            return Ok(Source {
+                len: 0,
+                backend: Backend::File { file, stamp },
+                path: path.to_path_buf(),
+                chunk: DEFAULT_CHUNK,
+                resolved: None,
+                holes: Default::default(),
+            });
         }
         Ok(Source {
-            len: meta.len(),
-            backend: Backend::File { file, stamp },
+            len: data.len() as u64,
+            backend: Backend::Streamed {
+                data: Arc::from(data),
+                file,
+                stamp,
+            },
             path: path.to_path_buf(),
             chunk: DEFAULT_CHUNK,
             resolved: None,
@@ -318,6 +366,7 @@ impl Source {
             Backend::File { .. } => "pread",
             Backend::Memory(_) => "memory",
             Backend::Streamed { .. } => "streamed",
+            Backend::Read { .. } => "pread",
             Backend::Mmap { .. } => "mmap",
         }
     }
@@ -330,8 +379,16 @@ impl Source {
 
     /// Sets how many bytes one read or scan step covers. By default 128 KiB. Tiny values
     /// exercise buffer edges in tests; values below 1 are raised to 1.
+    ///
+    /// A small file that was read whole when opened goes back to positional reads, so
+    /// that the chunk size applies to it as to any file.
     pub fn set_chunk_size(&mut self, bytes: usize) {
         self.chunk = bytes.max(1);
+        let backend = std::mem::replace(&mut self.backend, Backend::Memory(Arc::from([])));
+        self.backend = match backend {
+            Backend::Read { file, stamp, .. } => Backend::File { file, stamp },
+            other => other,
+        };
     }
 
     pub(crate) fn chunk_size(&self) -> usize {
@@ -344,6 +401,7 @@ impl Source {
             Backend::File { .. } => None,
             Backend::Custom { inner, .. } => inner.as_slice(),
             Backend::Memory(b) | Backend::Streamed { data: b, .. } => Some(b),
+            Backend::Read { data, .. } => Some(data),
             Backend::Mmap { map, .. } => Some(map),
         }
     }
@@ -366,7 +424,10 @@ impl Source {
                     .read_exact_at(offset, buf)
                     .map_err(|e| self.custom_error(e))
             }
-            Backend::Memory(_) | Backend::Streamed { .. } | Backend::Mmap { .. } => {
+            Backend::Memory(_)
+            | Backend::Streamed { .. }
+            | Backend::Read { .. }
+            | Backend::Mmap { .. } => {
                 let s = self.as_slice().unwrap_or_default();
                 let start = offset as usize;
                 buf.copy_from_slice(&s[start..start + buf.len()]);
@@ -437,7 +498,10 @@ impl Source {
     pub(crate) fn holes(&self) -> &[(u64, u64)] {
         self.holes.get_or_init(|| match &self.backend {
             Backend::File { file, .. } | Backend::Mmap { file, .. } => find_holes(file, self.len),
-            Backend::Memory(_) | Backend::Streamed { .. } | Backend::Custom { .. } => Vec::new(),
+            Backend::Memory(_)
+            | Backend::Streamed { .. }
+            | Backend::Read { .. }
+            | Backend::Custom { .. } => Vec::new(),
         })
     }
 
@@ -514,7 +578,8 @@ impl Source {
             }
             Backend::File { file, stamp }
             | Backend::Mmap { file, stamp, .. }
-            | Backend::Streamed { file, stamp, .. } => (file, stamp),
+            | Backend::Streamed { file, stamp, .. }
+            | Backend::Read { file, stamp, .. } => (file, stamp),
         };
         let meta = file.metadata().map_err(|e| Error::io(&self.path, e))?;
         if Stamp::of(&meta) == *stamp {
@@ -531,7 +596,8 @@ impl Source {
             Backend::Custom { stamp, .. }
             | Backend::File { stamp, .. }
             | Backend::Mmap { stamp, .. }
-            | Backend::Streamed { stamp, .. } => Some(stamp),
+            | Backend::Streamed { stamp, .. }
+            | Backend::Read { stamp, .. } => Some(stamp),
         }
     }
 

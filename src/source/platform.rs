@@ -81,3 +81,60 @@ pub(super) fn on_pseudo_fs(file: &File) -> bool {
 pub(super) fn on_pseudo_fs(_file: &File) -> bool {
     false
 }
+
+/// Reads a file of `len` bytes (as its metadata says) whole, from offset 0: `None` when
+/// it holds more than that (it grew, or its size says nothing of its content).
+pub(super) fn read_small(file: &File, len: u64) -> io::Result<Option<Vec<u8>>> {
+    // One byte more than the size, to see whether there is more.
+    let want = usize::try_from(len).unwrap_or(usize::MAX).saturating_add(1);
+    let mut data = vec![0u8; want];
+    let mut filled = 0;
+    while filled < want {
+        match read_at(file, &mut data[filled..], filled as u64) {
+            Ok(0) => break,
+            Ok(n) => {
+                filled += n;
+                // A regular file reads short only at its end: the size it reported.
+                if filled as u64 == len {
+                    break;
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    if filled == want {
+        return Ok(None);
+    }
+    data.truncate(filled);
+    Ok(Some(data))
+}
+
+/// Whether the file may live on a kernel pseudo file system, whose sizes say nothing of
+/// the content: only a file with no block of storage can (asking the file system is one
+/// more call, which a file with blocks does not pay).
+pub(super) fn may_be_pseudo(meta: &std::fs::Metadata, file: &File) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if meta.blocks() > 0 {
+            return false;
+        }
+    }
+    let _ = meta;
+    on_pseudo_fs(file)
+}
+
+/// Whether the file may have holes: only one with fewer blocks than its size needs.
+pub(super) fn may_have_holes(meta: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        meta.blocks().saturating_mul(512) < meta.len()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        false
+    }
+}

@@ -138,7 +138,7 @@ impl RandomAccess for Source {
         match &self.backend {
             Backend::Custom { inner, .. } => inner.identity(),
             Backend::Memory(_) | Backend::Streamed { .. } => None,
-            Backend::File { .. } | Backend::Mmap { .. } => {
+            Backend::File { .. } | Backend::Read { .. } | Backend::Mmap { .. } => {
                 Some(self.identity_path().to_string_lossy().into_owned())
             }
         }
