@@ -8,7 +8,7 @@ and its overview (no page selection) against `mutool show PDF outline`;
 BIG_PDF, when given, is a PDF over 300 MiB (tests/documents/setup.sh --big) whose page 5
 is read. Each page is then read again with `--index-dir` (a new directory, where one read
 of the page before timing left what it learned): a second process's read of the page.
-With MCP_SERVER=PATH (the release `mcp_server`), page 1000 is also read through one
+With MCP_SERVER=PATH (the release `rangeread-mcp`), page 1000 is also read through one
 `read_file` call of a fresh server each run: the call's time, and the server's peak RSS
 after it.
 

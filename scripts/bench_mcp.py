@@ -32,7 +32,7 @@ import anyio
 from mcp import Client, StdioServerParameters
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SERVER = os.path.join(REPO, "target", "release", "mcp_server")
+SERVER = os.path.join(REPO, "target", "release", "rangeread-mcp")
 GIB = 1 << 30
 MIB = 1 << 20
 

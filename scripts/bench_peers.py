@@ -6,7 +6,7 @@
         [--big FILE] [--root DIR] [--peers DIR] [--mode sdk,raw]
 
 Servers (scripts/peers.sh builds them into target/peers):
-- ours: target/release/mcp_server --root ROOT --max-lines 0 --max-bytes 2097152 (the line
+- ours: target/release/rangeread-mcp --root ROOT --max-lines 0 --max-bytes 2097152 (the line
   budget off and a 2 MiB byte budget, so that the whole 1 MiB file comes back whole, as
   from the peers; the 250-line reads are the same with the default budgets);
 - node: `@modelcontextprotocol/server-filesystem` (node dist/index.js ROOT);
@@ -47,7 +47,7 @@ def servers(root, peers):
     node = os.path.join(peers, "node", "node_modules", "@modelcontextprotocol",
                         "server-filesystem", "dist", "index.js")
     rust = os.path.join(peers, "rust-mcp-filesystem", "bin", "rust-mcp-filesystem")
-    ours = os.path.join(REPO, "target", "release", "mcp_server")
+    ours = os.path.join(REPO, "target", "release", "rangeread-mcp")
     for path, what in [(ours, "cargo build --release -p rangeread-mcp-server"),
                        (node, "scripts/peers.sh"), (rust, "scripts/peers.sh")]:
         if not os.path.exists(path):

@@ -8,7 +8,7 @@ usage: scripts/callgrind_calls.py [--few 5] [--many 25] [--tool read_file]
            [--args JSON] [--out DIR] -- SERVER_COMMAND...
   e.g. cargo build --release -p rangeread-mcp-server
        scripts/callgrind_calls.py --args '{"path": "whole-1MiB.txt"}' -- \
-           target/release/mcp_server --root ROOT --max-lines 0 --max-bytes 2097152
+           target/release/rangeread-mcp --root ROOT --max-lines 0 --max-bytes 2097152
 
 Prints the instructions of each run and per call; the callgrind files stay in --out
 (default: a temporary directory) for `callgrind_annotate`.

@@ -5,7 +5,7 @@ read of ROOT/whole-1MiB.txt over raw JSON-RPC, 5 calls of warm-up, then the medi
 100 calls; three rounds, the servers in turn.
 
 usage: scripts/mcp_cpu.py ROOT SERVER_BINARY...
-  e.g. scripts/mcp_cpu.py /tmp/root /tmp/mcp_server.before target/release/mcp_server
+  e.g. scripts/mcp_cpu.py /tmp/root /tmp/rangeread-mcp.before target/release/rangeread-mcp
 (each server runs as `SERVER --root ROOT --max-lines 0 --max-bytes 2097152`; Linux only)
 """
 import json, subprocess, sys, os, glob, statistics

@@ -6,7 +6,7 @@ the server at calls 1, 10, 100, 300, 1000 (and the last) and the mean time per c
 usage: scripts/mcp_memory.py SERVER_BINARY ROOT FILE_IN_ROOT CALLS
   e.g. cargo build --release -p rangeread-mcp-server
        head -c 1048576 big.txt > /tmp/root/a.txt
-       scripts/mcp_memory.py target/release/mcp_server /tmp/root a.txt 1000
+       scripts/mcp_memory.py target/release/rangeread-mcp /tmp/root a.txt 1000
 """
 import json, subprocess, sys, os, time
 server, root, fname, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])

@@ -66,7 +66,7 @@ PRESETS = ["read_file", "session_read_file", "file_read", "fs_read", "vault"]
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--server", default=os.path.join(REPO, "target", "release", "mcp_server"))
+    ap.add_argument("--server", default=os.path.join(REPO, "target", "release", "rangeread-mcp"))
     ap.add_argument("--root", default=os.path.join(REPO, "target", "bench-root"))
     default_big = "/work/bench-data/lines-1g.txt"
     ap.add_argument("--big", default=default_big if os.path.exists(default_big) else None)

@@ -9,7 +9,7 @@
 # - DIR/rust-mcp-filesystem: `rust-mcp-filesystem` from crates.io
 #   (`cargo install --root`), tool `read_text_file` (and `read_file_lines` for line
 #   ranges), version $RUST_FS_VERSION;
-# - target/release/mcp_server: this repository's server (`cargo build --release`).
+# - target/release/rangeread-mcp: this repository's server (`cargo build --release`).
 #
 # Needs node >= 18 with npm, and cargo. Already installed versions are kept.
 set -euo pipefail
@@ -41,4 +41,4 @@ cargo build --release -p rangeread-mcp-server
 
 echo "node:  node $NODE_BIN ROOT"
 echo "rust:  $RUST_BIN ROOT"
-echo "ours:  target/release/mcp_server --root ROOT"
+echo "ours:  target/release/rangeread-mcp --root ROOT"

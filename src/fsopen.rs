@@ -15,6 +15,25 @@ use std::path::Path;
 
 use crate::error::{Error, FileKind, Result};
 
+#[cfg(test)]
+thread_local! {
+    static FS_CALLS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts one file-system call of opening or reading a file (an open, a stat, a read, a
+/// seek) on this thread, for the tests that bound how many a read makes.
+#[inline]
+pub(crate) fn fs_call() {
+    #[cfg(test)]
+    FS_CALLS.with(|c| c.set(c.get() + 1));
+}
+
+/// The file-system calls counted on this thread so far (tests only).
+#[cfg(test)]
+pub(crate) fn fs_calls() -> u64 {
+    FS_CALLS.with(std::cell::Cell::get)
+}
+
 /// What a name is, looked at without following a link.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Kind {
@@ -124,12 +143,14 @@ pub(crate) fn open_checked(path: &Path, options: &std::fs::OpenOptions) -> std::
     {
         use rustix::fs::{fstat, openat, Mode, OFlags};
         let _ = options;
+        fs_call();
         let handle = openat(
             rustix::fs::CWD,
             path,
             OFlags::PATH | OFlags::CLOEXEC,
             Mode::empty(),
         )?;
+        fs_call();
         if kind_of(fstat(&handle)?.st_mode) != Kind::File {
             return Ok(File::from(handle));
         }
@@ -157,6 +178,7 @@ pub(crate) fn open_checked(path: &Path, options: &std::fs::OpenOptions) -> std::
 /// whatever is renamed over its name.
 #[cfg(any(target_os = "linux", target_os = "android"))]
 pub(crate) fn reopen(handle: &std::os::fd::OwnedFd) -> rustix::io::Result<std::os::fd::OwnedFd> {
+    fs_call();
     let proc_path = format!("/proc/self/fd/{}", std::os::fd::AsRawFd::as_raw_fd(handle));
     let flags = read_flags() & !rustix::fs::OFlags::NOFOLLOW;
     rustix::fs::openat(

@@ -117,7 +117,7 @@ fn the_stated_crate_counts_are_within_ten_percent_of_cargo_tree() {
     let base = server("");
     assert!(
         base <= 100,
-        "mcp_server's default build compiles {base} crates (at most 100)"
+        "rangeread-mcp's default build compiles {base} crates (at most 100)"
     );
     let docs = server("documents") - base;
     let os = server("object-store") - base;

@@ -710,19 +710,10 @@ fn the_cli_reads_past_a_stored_index_in_one_request() {
     assert!(stderr.contains("object-store: 1 requests"), "{stderr}");
 }
 
-/// The MCP server (package `rangeread-mcp-server`), built for this profile.
+/// The MCP server (package `rangeread-mcp-server`), built for this profile with object
+/// storage: the one build every test that runs the server shares.
 fn mcp_server() -> std::path::PathBuf {
-    built(
-        &[
-            "-p",
-            "rangeread-mcp-server",
-            "--bin",
-            "mcp_server",
-            "--features",
-            "object-store",
-        ],
-        "mcp_server",
-    )
+    common::mcp_server_binary()
 }
 
 /// The MCP server with `--root s3://bucket/prefix`, driven over raw JSON-RPC on stdio:

@@ -205,7 +205,7 @@ impl Setup {
         tool.roots(roots)
     }
 
-    /// The same as `mcp_server` flags.
+    /// The same as `rangeread-mcp` flags.
     fn flags(&self, cmd: &mut Command) {
         let label = |p: &String| self.labels.iter().find(|(q, _)| q == p).map(|l| &l.1);
         let protect = |cmd: &mut Command, p: &String, scope: &str| {
@@ -649,7 +649,7 @@ fn expect_at(e: &Expect, root: &str) -> Expect {
     serde_json::from_value(with_root(&serde_json::to_value(e).unwrap(), root)).unwrap()
 }
 
-/// Runs one case through `mcp_server --preset PEER` over raw JSON-RPC on stdio.
+/// Runs one case through `rangeread-mcp --preset PEER` over raw JSON-RPC on stdio.
 fn run_server(server: &Path, peer: &str, case: &Case) -> Outcome {
     // The server is built with its default features: both document readers.
     let met = |n: &str| matches!(n, "images" | "pdf") || needs_met(Some(n));

@@ -112,7 +112,7 @@ fn every_rust_block_of_the_docs_is_compiled() {
     assert!(compiled >= 5, "only {compiled} docs with Rust blocks found");
 }
 
-/// docs/mcp.md says what `mcp_server --help` says: its synopsis names every preset the
+/// docs/mcp.md says what `rangeread-mcp --help` says: its synopsis names every preset the
 /// server takes, and its table every flag.
 #[test]
 fn the_mcp_docs_name_every_preset_and_every_flag() {
@@ -122,7 +122,7 @@ fn the_mcp_docs_name_every_preset_and_every_flag() {
     let help = &help[help.find("pub const HELP").unwrap()..];
     let help = &help[..help.find("\";").unwrap()];
     let synopsis_at = docs
-        .find("mcp_server [--preset ")
+        .find("rangeread-mcp [--preset ")
         .expect("docs/mcp.md's synopsis");
     let synopsis = &docs[synopsis_at..synopsis_at + docs[synopsis_at..].find("```").unwrap()];
     for name in rangeread::tool::Dialect::preset_names() {
@@ -132,7 +132,7 @@ fn the_mcp_docs_name_every_preset_and_every_flag() {
         );
         assert!(
             help.contains(name),
-            "mcp_server --help does not name the preset {name}"
+            "rangeread-mcp --help does not name the preset {name}"
         );
     }
     let mut flags: Vec<&str> = help
@@ -152,7 +152,7 @@ fn the_mcp_docs_name_every_preset_and_every_flag() {
         };
         assert!(
             rows.iter().any(in_row),
-            "docs/mcp.md's flag table has no row for {flag} (in mcp_server --help)"
+            "docs/mcp.md's flag table has no row for {flag} (in rangeread-mcp --help)"
         );
     }
 }

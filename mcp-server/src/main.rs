@@ -1,4 +1,4 @@
-//! `mcp_server`: a stdio MCP server serving one `read_file`-style tool (the unified
+//! `rangeread-mcp`: a stdio MCP server serving one `read_file`-style tool (the unified
 //! `read_file` by default, or one seed tool's preset) and, when a session store is
 //! configured, `read_session_messages`; built on `rmcp` (the official Rust SDK).
 //!
@@ -370,7 +370,7 @@ fn main() -> ExitCode {
         .build()
         .map_or_else(
             |e| {
-                eprintln!("mcp_server: could not start the runtime: {e}");
+                eprintln!("rangeread-mcp: could not start the runtime: {e}");
                 ExitCode::FAILURE
             },
             |rt| rt.block_on(serve()),
@@ -389,7 +389,7 @@ async fn serve() -> ExitCode {
     let server = match server {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("mcp_server: {e}");
+            eprintln!("rangeread-mcp: {e}");
             return ExitCode::from(2);
         }
     };
@@ -398,14 +398,14 @@ async fn serve() -> ExitCode {
     let service = match server.serve(transport).await {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("mcp_server: could not start: {e}");
+            eprintln!("rangeread-mcp: could not start: {e}");
             return ExitCode::FAILURE;
         }
     };
     match service.waiting().await {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("mcp_server: {e}");
+            eprintln!("rangeread-mcp: {e}");
             ExitCode::FAILURE
         }
     }

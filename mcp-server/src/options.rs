@@ -42,9 +42,9 @@ pub struct Options {
 pub const INDEX_DIR_BYTES: u64 = 1 << 30;
 
 pub const HELP: &str = "\
-mcp_server: a stdio MCP server that reads line and byte ranges of files under a root.
+rangeread-mcp: a stdio MCP server that reads line and byte ranges of files under a root.
 
-usage: mcp_server [OPTIONS]
+usage: rangeread-mcp [OPTIONS]
 
   --preset NAME            the tool served, as its agent serves it (name, schema,
                            description, answer, errors):

@@ -161,7 +161,7 @@ impl AsyncWrite for Queue {
         let out = self.out.clone();
         tokio::spawn(async move {
             if let Err(e) = out.lock().await.write_queued().await {
-                eprintln!("mcp_server: could not write an error answer: {e}");
+                eprintln!("rangeread-mcp: could not write an error answer: {e}");
             }
         });
         Poll::Ready(Ok(()))

@@ -153,11 +153,8 @@ impl Source {
         Source::from_file_streaming_limit(file, path.as_ref(), STREAM_HARD_LIMIT)
     }
 
-    pub(crate) fn from_file_streaming_limit(
-        file: File,
-        path: &Path,
-        limit: u64,
-    ) -> Result<Source> {
+    pub(crate) fn from_file_streaming_limit(file: File, path: &Path, limit: u64) -> Result<Source> {
+        crate::fsopen::fs_call();
         let meta = file.metadata().map_err(|e| Error::io(path, e))?;
         check_regular(&meta, path)?;
         let stamp = Stamp::of(&meta);
@@ -462,6 +459,7 @@ impl Source {
             while out.len() - start < n {
                 let at = offset + (out.len() - start) as u64;
                 let want = n - (out.len() - start);
+                crate::fsopen::fs_call();
                 let got = match rustix::io::pread(file, &mut out.spare_capacity_mut()[..want], at) {
                     Ok((filled, _)) => filled.len(),
                     Err(rustix::io::Errno::INTR) => continue,
@@ -581,6 +579,7 @@ impl Source {
             | Backend::Streamed { file, stamp, .. }
             | Backend::Read { file, stamp, .. } => (file, stamp),
         };
+        crate::fsopen::fs_call();
         let meta = file.metadata().map_err(|e| Error::io(&self.path, e))?;
         if Stamp::of(&meta) == *stamp {
             Ok(())
@@ -626,3 +625,6 @@ impl Source {
         }
     }
 }
+
+#[cfg(all(test, any(target_os = "linux", target_os = "android")))]
+mod tests;

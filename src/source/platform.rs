@@ -8,11 +8,13 @@ use super::MAX_HOLES;
 
 #[cfg(unix)]
 pub(super) fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    crate::fsopen::fs_call();
     std::os::unix::fs::FileExt::read_at(file, buf, offset)
 }
 
 #[cfg(windows)]
 pub(super) fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    crate::fsopen::fs_call();
     std::os::windows::fs::FileExt::seek_read(file, buf, offset)
 }
 
@@ -30,6 +32,7 @@ pub(super) fn find_holes(file: &File, len: u64) -> Vec<(u64, u64)> {
     let mut pos = 0u64;
     while pos < len && holes.len() < MAX_HOLES {
         // The next byte of data; none (ENXIO) means the rest is a hole.
+        crate::fsopen::fs_call();
         let data = match seek(file, SeekFrom::Data(pos)) {
             Ok(d) => d.min(len),
             Err(rustix::io::Errno::NXIO) => len,
@@ -41,6 +44,7 @@ pub(super) fn find_holes(file: &File, len: u64) -> Vec<(u64, u64)> {
         if data >= len {
             break;
         }
+        crate::fsopen::fs_call();
         match seek(file, SeekFrom::Hole(data)) {
             Ok(h) if h > data => pos = h,
             _ => break,
@@ -74,6 +78,7 @@ pub(super) fn on_pseudo_fs(file: &File) -> bool {
         0x0027_e0eb, // cgroup
         0x6367_7270, // cgroup2
     ];
+    crate::fsopen::fs_call();
     rustix::fs::fstatfs(file).is_ok_and(|s| PSEUDO.contains(&(s.f_type as u64)))
 }
 

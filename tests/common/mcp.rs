@@ -1,4 +1,4 @@
-//! A stdio MCP session with the built `mcp_server`, for the tests that drive it by hand
+//! A stdio MCP session with the built `rangeread-mcp`, for the tests that drive it by hand
 //! (JSON-RPC lines in, lines out), without the Python SDK.
 
 use std::io::{BufRead, BufReader, Write};
@@ -15,7 +15,7 @@ pub struct Session {
 }
 
 impl Session {
-    /// Starts `mcp_server ARGS` and runs the MCP handshake.
+    /// Starts `rangeread-mcp ARGS` and runs the MCP handshake.
     pub fn start(args: &[&str]) -> Session {
         let mut child = Command::new(super::mcp_server_binary())
             .args(args)

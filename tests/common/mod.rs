@@ -236,7 +236,7 @@ pub fn unicode_encodings(text: &str) -> Vec<(&'static str, Vec<u8>)> {
     ]
 }
 
-/// `target/<profile>/mcp_server` (package `rangeread-mcp-server`, with the document
+/// `target/<profile>/rangeread-mcp` (package `rangeread-mcp-server`, with the document
 /// readers and object storage), built by cargo if out of date: a no-op when it is up
 /// to date, a rebuild when the library or the server changed (a stale binary would test
 /// old code).
@@ -249,7 +249,13 @@ pub fn mcp_server_binary() -> PathBuf {
         .to_path_buf();
     let mut cargo = std::process::Command::new(env!("CARGO"));
     cargo
-        .args(["build", "-p", "rangeread-mcp-server", "--bin", "mcp_server"])
+        .args([
+            "build",
+            "-p",
+            "rangeread-mcp-server",
+            "--bin",
+            "rangeread-mcp",
+        ])
         // The tests of object storage need the feature: one build serves every test.
         .args(["--features", "object-store,documents"])
         .current_dir(env!("CARGO_MANIFEST_DIR"));
@@ -261,7 +267,7 @@ pub fn mcp_server_binary() -> PathBuf {
         status.success(),
         "cargo build -p rangeread-mcp-server failed"
     );
-    profile_dir.join(format!("mcp_server{}", std::env::consts::EXE_SUFFIX))
+    profile_dir.join(format!("rangeread-mcp{}", std::env::consts::EXE_SUFFIX))
 }
 
 /// A fresh directory (canonical, so that answers name it as the library resolves it)

@@ -90,9 +90,9 @@ fi
 CLAUDE=$NPM/node_modules/@anthropic-ai/claude-code-linux-x64/claude
 [ -x "$CLAUDE" ] || CLAUDE=$NPM/node_modules/@anthropic-ai/claude-code/bin/claude.exe
 
-echo "== building the preset side: mcp_server, the Python and Node bindings"
+echo "== building the preset side: rangeread-mcp, the Python and Node bindings"
 cargo build -q -p rangeread-mcp-server
-MCP=$REPO/target/debug/mcp_server
+MCP=$REPO/target/debug/rangeread-mcp
 BVENV=$WORK/binding-venv
 if [ ! -x "$BVENV/bin/python" ]; then
   python3 -m venv "$BVENV"

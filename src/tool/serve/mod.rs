@@ -206,7 +206,7 @@ impl DialectTool {
     /// dialect needs a [`crate::tool::Role::Session`] parameter). The registry's
     /// workspaces are used as they are: give each the dialect's rule files when it is
     /// made ([`Workspace::with_rule_files`] with [`crate::tool::ProjectRules::files`]),
-    /// as `mcp_server` does.
+    /// as `rangeread-mcp` does.
     pub fn sessions(mut self, sessions: WorkspaceRegistry) -> DialectTool {
         self.scope = Scope::Sessions(Arc::new(sessions));
         self

@@ -1,0 +1,63 @@
+//! How many file-system calls a read of a whole file makes: counted, not timed, so that a
+//! regression shows on any machine (docs/performance.md has the times). A call is an open,
+//! a stat, a positional read or a seek (`crate::fsopen::fs_call`).
+
+use std::path::Path;
+
+use crate::fsopen::fs_calls;
+use crate::{LineSelection, Reader};
+
+/// Source-like text of exactly `size` bytes, ending with a line feed.
+fn text(size: usize) -> Vec<u8> {
+    let line = b"    let value = compute(input, &options).unwrap_or_default(); // why\n";
+    let mut out = line.repeat(size / line.len());
+    out.resize(size - 1, b' ');
+    out.push(b'\n');
+    out
+}
+
+/// The calls a whole read of `path` makes, and the content it gave.
+fn whole_read(path: &Path) -> (u64, usize) {
+    let reader = Reader::new().max_lines(0).max_bytes(0);
+    let before = fs_calls();
+    let result = reader.read(path, LineSelection::range(None, None)).unwrap();
+    (fs_calls() - before, result.content.len())
+}
+
+#[test]
+fn a_whole_small_file_is_one_open_one_read_and_a_stat_on_each_side() {
+    let dir = tempfile::tempdir().unwrap();
+    for size in [1, 100, 4096, crate::classify::SAMPLE_SIZE] {
+        let path = dir.path().join(format!("small-{size}.rs"));
+        std::fs::write(&path, text(size)).unwrap();
+        let (calls, shown) = whole_read(&path);
+        assert_eq!(shown, size);
+        // open with O_PATH, its type, the reopen for reading (Linux); the stat when the
+        // source is made; one read of the whole file; the stat that checks it unchanged.
+        assert_eq!(
+            calls, 6,
+            "a whole read of a {size}-byte file made {calls} file-system calls"
+        );
+    }
+}
+
+#[test]
+fn a_whole_larger_file_reads_each_byte_once_and_looks_for_no_hole() {
+    let dir = tempfile::tempdir().unwrap();
+    for size in [64 << 10, 1 << 20] {
+        let path = dir.path().join(format!("large-{size}.rs"));
+        std::fs::write(&path, text(size)).unwrap();
+        let (calls, shown) = whole_read(&path);
+        assert_eq!(shown, size);
+        // The three calls of opening, two stats, and the reads: the classification's
+        // sample and the content (in pieces of at most a chunk), the line count over
+        // what is not in memory yet. No fstatfs (the file has blocks) and no
+        // SEEK_DATA / SEEK_HOLE (a block for every byte).
+        let reads = calls - 5;
+        let most = 2 + 2 * (size as u64).div_ceil(super::DEFAULT_CHUNK as u64);
+        assert!(
+            reads <= most,
+            "a whole read of a {size}-byte file made {reads} reads (at most {most})"
+        );
+    }
+}
