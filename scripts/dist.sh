@@ -3,7 +3,7 @@
 #
 #   bash scripts/dist.sh            # build everything, then scripts/dist_check.sh
 #   DIST_SKIP_CHECKS=1 bash scripts/dist.sh    # build only (prints that it skipped)
-#   DIST_PROFILE=bindings bash scripts/dist.sh # CI: the same artifacts, built faster
+#   DIST_PROFILE=ci-dist bash scripts/dist.sh  # CI: the same artifacts, built faster
 #
 # dist/ then holds, for version V of Cargo.toml's [workspace.package]:
 #   rangeread-V.crate, rangeread-mcp-server-V.crate    crates.io (`cargo publish` dry run)
@@ -24,9 +24,10 @@
 # x86_64-unknown-linux-gnu only; glibc 2.17 for the wheels through zig (from PyPI).
 # The cargo profile `dist` (Cargo.toml) is strip + fat LTO + one codegen unit: the smallest
 # artifacts, and a long single-threaded link for each of the three. CI (.ci/run) builds
-# with DIST_PROFILE=bindings (16 codegen units, no LTO) to stay within its time: the same
-# packaging and checks, larger binaries. The target directory is kept, so a second run
-# only packs and checks again.
+# with DIST_PROFILE=ci-dist (dev, no debug info; Cargo.toml says why) and packages the
+# crates without compiling them again, to stay within its time: the same packaging and
+# checks, unoptimized binaries. The target directory is kept, so a second run only packs
+# and checks again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -183,7 +184,14 @@ done
 step "crates: cargo publish --dry-run, the library then the server"
 # One command for both: cargo packages them in dependency order and verifies the server
 # against the library just packaged (not crates.io's).
-cargo publish --dry-run --locked -p rangeread -p rangeread-mcp-server
+# CI (DIST_PROFILE=ci-dist) packages without the compile: `cargo publish` compiles each
+# package again on a release, and on 2 cores CI has no time for it twice.
+verify=()
+if [ "$profile" = ci-dist ]; then
+  verify=(--no-verify)
+  echo "dist: the crates are packaged, not compiled again (--no-verify; \`cargo publish\` compiles them on a release)"
+fi
+cargo publish --dry-run --locked "${verify[@]}" -p rangeread -p rangeread-mcp-server
 # The dry run keeps its .crate files only in a temporary directory: write them again
 # (verified just above) where cargo puts packages.
 cargo package --locked --no-verify -p rangeread -p rangeread-mcp-server
