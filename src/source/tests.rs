@@ -61,3 +61,24 @@ fn a_whole_larger_file_reads_each_byte_once_and_looks_for_no_hole() {
         );
     }
 }
+
+#[test]
+fn a_whole_small_file_through_a_workspace_costs_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("src")).unwrap();
+    std::fs::write(dir.path().join("src/small.rs"), text(4096)).unwrap();
+    let ws = crate::Workspace::builder(dir.path()).build().unwrap();
+    let reader = Reader::new().max_lines(0).max_bytes(0);
+    let before = fs_calls();
+    let result = reader
+        .read_in(&ws, "src/small.rs", LineSelection::range(None, None))
+        .unwrap();
+    let calls = fs_calls() - before;
+    assert_eq!(result.content.len(), 4096);
+    // The name opened beneath the root with O_PATH (openat2), its type, the reopen for
+    // reading; the stat when the source is made, one read, the stat after it.
+    assert_eq!(
+        calls, 6,
+        "a whole read through a workspace made {calls} file-system calls"
+    );
+}

@@ -68,6 +68,7 @@ pub(super) fn open_regular(
     let path_flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
     // From the root in one kernel call when the path fits in one, so that a directory
     // moved since the walk is seen; else beside the walk's handle of the directory.
+    crate::fsopen::fs_call();
     let handle = if inner.openat2 && relative.as_os_str().len() < MAX_PATH_BYTES {
         let resolve =
             ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
@@ -81,23 +82,30 @@ pub(super) fn open_regular(
     } else {
         openat(parent.fd(), name, path_flags, Mode::empty())?
     };
+    crate::fsopen::fs_call();
     let st = fstat(&handle)?;
     let kind = kind_of(st.st_mode);
     if kind != Kind::File {
         return Ok(Opening::Not(kind));
     }
     let fd = match reopen(&handle) {
+        // The handle's own inode: nothing to check again.
         Ok(fd) => fd,
-        // No `/proc`: the name again, checked against the handle below.
-        Err(Errno::NOENT) => openat(parent.fd(), name, read_flags(), Mode::empty())?,
+        // No `/proc`: the name again, checked against the handle.
+        Err(Errno::NOENT) => {
+            crate::fsopen::fs_call();
+            let fd = openat(parent.fd(), name, read_flags(), Mode::empty())?;
+            crate::fsopen::fs_call();
+            let again = fstat(&fd)?;
+            if kind_of(again.st_mode) != Kind::File
+                || (again.st_dev, again.st_ino) != (st.st_dev, st.st_ino)
+            {
+                return Ok(Opening::Race);
+            }
+            fd
+        }
         Err(e) => return Err(e.into()),
     };
-    let again = fstat(&fd)?;
-    if kind_of(again.st_mode) != Kind::File
-        || (again.st_dev, again.st_ino) != (st.st_dev, st.st_ino)
-    {
-        return Ok(Opening::Race);
-    }
     Ok(Opening::File(File::from(fd)))
 }
 
