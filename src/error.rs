@@ -370,6 +370,20 @@ pub enum Error {
         /// Which limit was reached and what to ask instead.
         message: String,
     },
+    /// A tool's refusal in its own words (a [`crate::tool::Dialect`]'s text) of what
+    /// `cause` names: its kind, path and values are `cause`'s, so that a host branches
+    /// on them as on the library's error (OpenHands' `view_range` past the end is
+    /// [`ErrorKind::BeyondEnd`] with `total_lines`, its binary refusal
+    /// [`ErrorKind::Binary`]).
+    #[error("{message}")]
+    Refused {
+        /// The tool's text.
+        message: String,
+        /// The parameter the text is about, as the caller spelled it.
+        parameter: String,
+        /// The library's error.
+        cause: Box<Error>,
+    },
     /// Any other I/O error, with the path it happened on.
     #[error("I/O error on {}: {source}", escaped(.path))]
     Io {
@@ -409,6 +423,7 @@ impl Error {
             Error::LineBeyondEnd { .. } | Error::ByteBeyondEnd { .. } => ErrorKind::BeyondEnd,
             Error::InvalidSelection { .. } => ErrorKind::InvalidRange,
             Error::InvalidParameter { .. } => ErrorKind::InvalidParams,
+            Error::Refused { cause, .. } => cause.kind(),
             Error::InvalidUtf8 { .. } => ErrorKind::InvalidUtf8,
             Error::InvalidText { .. } => ErrorKind::InvalidEncoding,
             Error::Binary { .. } => ErrorKind::Binary,

@@ -237,6 +237,8 @@ export interface MediaItem { mime_type: string; data: string; at: number; name: 
 
 /** What an answer showed, whether and where it was cut and by which budget, or what went wrong. */
 export interface AnswerRecord {
+  /** What the answer shows. */
+  kind: 'text' | 'past_end' | 'listing' | 'image' | 'pages' | 'cells' | 'file' | 'note' | 'error'
   lines: { start: number; end: number } | null
   bytes: { start: number; end: number } | null
   total_lines: number | null
@@ -252,6 +254,26 @@ export interface AnswerRecord {
   } | null
   /** Whether that budget is the host's, one the agent's own tool does not have. */
   host_budget: boolean
+  /** The tool's clip of its output, when it cut the text read (`lines`, `bytes`: the head kept). */
+  clipped: { chars: number; total_chars: number; middle: boolean } | null
+  /** The first line asked for, when it lies past the end and the answer is not an error. */
+  past_end_start: number | null
+  /** The entries of a listing, pages of a PDF or cells of a notebook shown, of how many. */
+  parts: {
+    unit: 'entries' | 'pages' | 'cells'
+    shown: number
+    total: number
+    first: number | null
+    last: number | null
+    next: number | null
+  } | null
+  /** The image or file sent with the answer. */
+  media: {
+    mime: string
+    bytes: number
+    original: { width: number; height: number } | null
+    sent: { width: number; height: number } | null
+  } | null
   error: {
     kind: ErrorKind
     parameter: string | null

@@ -36,6 +36,7 @@ impl Error {
             | Error::Io { path, .. } => Some(path),
             #[cfg(feature = "sessions")]
             Error::StoreNotFound { path, .. } | Error::Store { path, .. } => Some(path),
+            Error::Refused { cause, .. } => cause.path(),
             _ => None,
         }
     }
@@ -52,7 +53,9 @@ impl Error {
     /// ```
     pub fn parameter(&self) -> Option<&str> {
         match self {
-            Error::InvalidParameter { parameter, .. } => Some(parameter),
+            Error::InvalidParameter { parameter, .. } | Error::Refused { parameter, .. } => {
+                Some(parameter)
+            }
             Error::ZeroLine { field, .. } => Some(field),
             Error::LineStartAfterEnd { parameter, .. }
             | Error::LineBeyondEnd { parameter, .. }
@@ -77,6 +80,7 @@ impl Error {
     pub fn values(&self) -> serde_json::Map<String, serde_json::Value> {
         use serde_json::json;
         let v = match self {
+            Error::Refused { cause, .. } => return cause.values(),
             Error::NotRegularFile { kind, .. } => json!({ "file_kind": kind }),
             Error::ScanBudget {
                 budget,

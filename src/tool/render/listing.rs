@@ -75,7 +75,7 @@ pub(crate) fn list(
     path: &str,
     given: &str,
     show: PathShow,
-) -> Result<String> {
+) -> Result<(String, Listed)> {
     let dir = match workspace {
         Some(ws) => ws.resolve(path)?,
         None => Path::new(path).to_path_buf(),
@@ -148,7 +148,18 @@ pub(crate) fn list(
             &[("count", &found.hidden), ("path", &shown)],
         );
     }
-    Ok(out)
+    let listed = Listed {
+        shown: max as u64,
+        total: total as u64,
+    };
+    Ok((out, listed))
+}
+
+/// How many entries a listing shows, of how many.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Listed {
+    pub shown: u64,
+    pub total: u64,
 }
 
 #[cfg(test)]
@@ -202,7 +213,7 @@ mod tests {
             hidden: Some(" ({count} hidden in {path})".into()),
             ..form()
         };
-        let text = list(&form, Some(&ws), "d", "D", PathShow::Relative).unwrap();
+        let (text, _) = list(&form, Some(&ws), "d", "D", PathShow::Relative).unwrap();
         // `a.b` sorts before `sub` and `sub/deeper` before `sub/x`; nothing of level 3,
         // nothing hidden; two hidden entries in `d` itself.
         assert_eq!(
@@ -219,7 +230,7 @@ mod tests {
             hidden: None,
             ..form
         };
-        let text = list(&form, Some(&ws), "d", "D", PathShow::Relative).unwrap();
+        let (text, _) = list(&form, Some(&ws), "d", "D", PathShow::Relative).unwrap();
         assert_eq!(text, "D: D/.env D/.g<cut>");
     }
 
@@ -237,11 +248,15 @@ mod tests {
             .build()
             .unwrap();
         let text = list(&form(), Some(&ws), ".", "here", PathShow::Relative).unwrap();
+        let (text, listed) = text;
+        assert_eq!((listed.shown, listed.total), (3, 4));
         assert_eq!(text, "here:\nD\n a/\n b/\n\nF\n y.txt\n+1 (first 3)\n");
         let empty = tempfile::tempdir().unwrap();
         let ws = Workspace::new(empty.path()).unwrap();
         assert_eq!(
-            list(&form(), Some(&ws), ".", "e", PathShow::Relative).unwrap(),
+            list(&form(), Some(&ws), ".", "e", PathShow::Relative)
+                .unwrap()
+                .0,
             "e:\n (empty)\n"
         );
         let e = list(&form(), Some(&ws), "../x", "x", PathShow::Relative).unwrap_err();

@@ -40,6 +40,8 @@ pub(crate) struct Answer {
     /// The budget that cut the read is the host's, one the agent's own tool does not
     /// have: its text cannot say where to continue, the dialect's continuation does.
     pub host_budget: bool,
+    /// The answer as data, made with the body from the same facts.
+    pub record: AnswerRecord,
 }
 
 /// The answer's substance.
@@ -55,34 +57,31 @@ pub(crate) enum Body {
 }
 
 impl Answer {
-    /// A text instead of content (a listing, an outline).
-    pub(crate) fn note(plan: Plan, text: String) -> Answer {
-        Answer::past_end(plan, text, None)
+    /// A text instead of content (a listing, an outline, a note past the end), and its
+    /// record.
+    pub(crate) fn note(plan: Plan, text: String, record: AnswerRecord) -> Answer {
+        Answer::of(plan, Body::Note(text), record)
     }
 
-    pub(crate) fn past_end(plan: Plan, note: String, empty_line: Option<u64>) -> Answer {
+    /// An answer of `body` with no read's details.
+    pub(crate) fn of(plan: Plan, body: Body, record: AnswerRecord) -> Answer {
         Answer {
             plan,
-            body: match empty_line {
-                Some(n) => Body::EmptyLine(n),
-                None => Body::Note(note),
-            },
+            body,
             requested: None,
             outline: None,
             root: None,
             session: None,
             notes: Vec::new(),
             host_budget: false,
+            record,
         }
     }
 }
 
 /// Renders a successful call, with its [`AnswerRecord`].
-pub(crate) fn render(d: &Dialect, a: Answer) -> ToolResponse {
-    let record = match &a.body {
-        Body::Read(r) => AnswerRecord::read(r, a.host_budget),
-        _ => AnswerRecord::empty(),
-    };
+pub(crate) fn render(d: &Dialect, mut a: Answer) -> ToolResponse {
+    let record = std::mem::take(&mut a.record);
     let mut out = render_body(d, a);
     out.record = Some(record);
     out
