@@ -62,11 +62,9 @@ pub enum Error {
     /// ([`crate::Reader::max_scan_bytes`]): the line numbers of a deep read, or the totals,
     /// of a file too large to count within one call.
     #[error(
-        "Read stopped: counting the lines of {} would scan more than the scan budget of \
-         {budget} bytes (counted up to byte {scanned} of {file_size}). Ask for a byte range \
-         (start_byte) or the last lines (tail) instead, which need no count; or call again: \
-         a server that keeps its line index continues the count where it stopped.",
-        escaped(.path)
+        "{} Ask for a byte range (start_byte) or the last lines (tail) instead, which need \
+         no count; or call again: {SCAN_CONTINUES}",
+        scan_stopped(.path, *.budget, *.scanned, *.file_size)
     )]
     ScanBudget {
         /// The path as the caller gave it.
@@ -497,6 +495,20 @@ impl Error {
             message: message.into(),
         }
     }
+}
+
+/// The end of [`Error::ScanBudget`]'s advice: what calling again does.
+pub(crate) const SCAN_CONTINUES: &str =
+    "a server that keeps its line index continues the count where it stopped.";
+
+/// What [`Error::ScanBudget`] says happened, before its advice (which a tool words in its
+/// own parameters).
+pub(crate) fn scan_stopped(path: &Path, budget: u64, scanned: u64, file_size: u64) -> String {
+    format!(
+        "Read stopped: counting the lines of {} would scan more than the scan budget of \
+         {budget} bytes (counted up to byte {scanned} of {file_size}).",
+        escaped(path)
+    )
 }
 
 /// What kind of [`Error`] happened: [`Error::kind`]. Several variants of [`Error`] can

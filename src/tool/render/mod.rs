@@ -1,6 +1,7 @@
 //! The one renderer: a read's result in a [`Dialect`]'s form — numbered text with its
 //! header, notes and markers, the unified content-and-notes answer, or a JSON shape.
 
+pub(crate) mod advice;
 pub(crate) mod content;
 pub(crate) mod documents;
 pub(crate) mod listing;
@@ -222,6 +223,9 @@ fn error_text(d: &Dialect, e: &Error, place: &Place, dirs: &str) -> String {
             ("name", &parameter.as_str()),
         ];
         return fill(template, &vals);
+    }
+    if let Some(text) = advice::scan_budget(d, e) {
+        return text;
     }
     let (template, path) = match e {
         Error::NotFound { path } => (&t.not_found, Some(path)),
