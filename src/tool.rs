@@ -118,7 +118,7 @@ pub use dialect::{
     Unit,
 };
 pub use render::record::{
-    AnswerKind, AnswerRecord, Clipped, ErrorRecord, MediaRecord, PartUnit, Parts,
+    AnswerKind, AnswerRecord, Clipped, ErrorRecord, MediaRecord, PartUnit, Parts, TokenCut,
 };
 pub use render::shapes::{
     CutLineInfo, FingerprintMeta, FsReadMetadata, FsReadResponse, LinesRead, OmittedContent,

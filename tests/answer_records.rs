@@ -268,9 +268,30 @@ fn every_preset_records_a_whole_read_a_range_and_a_read_past_its_page() {
         let what = format!("{preset}, long.rs without a range");
         let r = tool.respond(args(&d, &path, Ask::Whole, long_lines).unwrap());
         let rec = record(&what, &r);
+        let first_page = d
+            .caps
+            .tokens
+            .as_ref()
+            .is_some_and(|t| t.first_page.is_some());
+        assert_eq!(rec.token_cap.is_some(), first_page, "{what}: {rec:?}");
         match rec.kind {
             AnswerKind::Text => {
-                check_text(&what, &r, &long);
+                let shown = check_text(&what, &r, &long);
+                // The agent's token cap cut a first page: the lines up to it.
+                if let Some(cap) = rec.token_cap {
+                    let (s, e) = shown.unwrap_or_else(|| panic!("{what}: no lines"));
+                    assert!(cap.tokens > cap.max, "{what}: {rec:?}");
+                    assert!(
+                        s == 1 && e < long_lines && rec.is_partial,
+                        "{what}: {rec:?}"
+                    );
+                    let next = format!("{}", e + 1);
+                    assert!(
+                        said(&r).contains(&next),
+                        "{what}: no {next} in {}",
+                        said(&r)
+                    );
+                }
             }
             // Zed's outline of a large file: its line count, and that it is not all.
             AnswerKind::Note => {

@@ -254,6 +254,8 @@ export interface AnswerRecord {
   } | null
   /** Whether that budget is the host's, one the agent's own tool does not have. */
   host_budget: boolean
+  /** The agent's token cap, when it cut a whole-file read to a first page (`lines`). */
+  token_cap: { tokens: number; max: number } | null
   /** The tool's clip of its output, when it cut the text read (`lines`, `bytes`: the head kept). */
   clipped: { chars: number; total_chars: number; middle: boolean } | null
   /** The first line asked for, when it lies past the end and the answer is not an error. */

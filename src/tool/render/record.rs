@@ -53,6 +53,9 @@ pub struct AnswerRecord {
     /// Whether the budget that cut the answer is the host's, one the agent's own tool
     /// does not have (the answer then says where to continue all the same).
     pub host_budget: bool,
+    /// The agent's own token cap, when it cut a whole-file read to a first page (Claude
+    /// Code's Read): `lines` are the page, the next starts after it.
+    pub token_cap: Option<TokenCut>,
     /// The tool's clip of its output ([`crate::tool::Output::clip`], OpenHands' 16,000
     /// characters), when it cut the text read: `lines` and `bytes` above are then what
     /// the kept head shows, whole lines only.
@@ -115,6 +118,16 @@ pub struct Parts {
     pub last: Option<u64>,
     /// Where to continue when the budget stopped the answer: the next page or cell.
     pub next: Option<u64>,
+}
+
+/// A token cap that cut a whole-file read to its first page ([`AnswerRecord::token_cap`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct TokenCut {
+    /// The estimated tokens of the whole text.
+    pub tokens: u64,
+    /// The cap, in tokens.
+    pub max: u64,
 }
 
 /// A text cut by the tool's clip of its output ([`AnswerRecord::clipped`]).

@@ -19,6 +19,7 @@ use crate::tool::decode::Request;
 use crate::tool::dialect::template::fill;
 use crate::tool::dialect::template::size_text;
 use crate::tool::dialect::{CapLift, Caps, Dialect, FirstPage, TokenCap};
+use crate::tool::render::record::TokenCut;
 use crate::tool::serve::ctx::Ctx;
 
 /// What decoding may turn one byte of a file into, in UTF-8 bytes (a Windows-1252 byte
@@ -132,13 +133,13 @@ pub(crate) fn check_size(ctx: &Ctx, r: &Request) -> Result<()> {
     ))
 }
 
-/// Checks a read against the range and token caps: the read, or its first page and
-/// the banner after it, or the refusal.
+/// Checks a read against the range and token caps: the read, or its first page with
+/// the banner after it and the cap that cut it, or the refusal.
 pub(crate) fn check_read(
     ctx: &Ctx,
     r: &Request,
     read: ReadResult,
-) -> Result<(ReadResult, Option<String>)> {
+) -> Result<(ReadResult, Option<(String, TokenCut)>)> {
     let d = ctx.dialect;
     let l = limits(d, r, r.lift);
     if let (Some(cap), Some(_), Some(max)) = (&d.caps.range_size, &r.limit, l.range) {
@@ -176,7 +177,8 @@ pub(crate) fn check_read(
                 chars_per_token: l.chars_per_token,
                 suffix: &suffix,
             };
-            first_page(ctx, page, read, &v).map(|(p, banner)| (p, Some(banner)))
+            let cap = TokenCut { tokens, max };
+            first_page(ctx, page, read, &v).map(|(p, banner)| (p, Some((banner, cap))))
         }
         _ => Err(param(
             path_name(d),

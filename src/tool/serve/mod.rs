@@ -354,7 +354,8 @@ impl DialectTool {
         let (result, page) = crate::tool::serve::caps::check_read(ctx, &request, result)?;
         // A first page is the agent's own cut, its banner says where to go on.
         let host_budget = page.is_none() && result.truncated.is_some_and(|t| !ctx.own_budget(t));
-        notes.extend(page);
+        let (banner, token_cap) = page.unzip();
+        notes.extend(banner);
         if let Some(refusal) = &d.lines.refuse_unranged_over {
             let total = result.total_lines.unwrap_or(0);
             if !plan.ranged() && total > refusal.lines {
@@ -390,7 +391,10 @@ impl DialectTool {
             }
             _ => None,
         };
-        let record = AnswerRecord::shown(d, &result, host_budget);
+        let record = AnswerRecord {
+            token_cap,
+            ..AnswerRecord::shown(d, &result, host_budget)
+        };
         Ok(Answer {
             plan,
             body: Body::Read(Box::new(result)),
