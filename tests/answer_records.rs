@@ -392,6 +392,43 @@ fn a_start_past_the_end_is_recorded_with_the_files_line_count() {
 }
 
 #[test]
+fn the_line_after_the_last_line_feed_is_recorded_as_no_line_at_the_end() {
+    let files = Files::new();
+    let sample = files.text("sample.txt");
+    assert!(sample.ends_with('\n'));
+    let lines = line_spans(&sample).len() as u64;
+    for preset in Dialect::presets() {
+        let tool = files.tool(preset, Reader::new());
+        let d = tool.dialect().clone();
+        let path = files.path("sample.txt");
+        let Some(call) = args(&d, &path, Ask::Lines(lines + 1, lines + 1), lines) else {
+            continue;
+        };
+        let what = format!("{preset}, line {}", lines + 1);
+        let r = tool.respond(call);
+        let rec = record(&what, &r);
+        assert_eq!(rec.total_lines, Some(lines), "{what}: {rec:?}");
+        assert!(rec.lines.is_none(), "{what}: {rec:?}");
+        if d.lines.split_lines {
+            // A tool that splits on line feeds shows the empty line after the last one.
+            assert_eq!(rec.kind, AnswerKind::Text, "{what}: {rec:?}");
+            let end = sample.len() as u64;
+            assert_eq!(
+                rec.bytes.map(|b| (b.start, b.end)),
+                Some((end, end)),
+                "{what}"
+            );
+            assert_eq!(rec.file_size, Some(end), "{what}: {rec:?}");
+        } else {
+            assert!(
+                matches!(rec.kind, AnswerKind::PastEnd | AnswerKind::Error),
+                "{what}: {rec:?}"
+            );
+        }
+    }
+}
+
+#[test]
 fn a_binary_file_a_missing_file_and_a_directory_are_recorded() {
     let files = Files::new();
     let elf = files.bytes("program.elf");
