@@ -276,8 +276,13 @@ fn text(
             return fill(e, &[("path", &shown_path(d, r))]);
         }
     }
+    // What the read shows, worked out once for every part of the text.
     let bytes = matches!(plan.selection, Selection::Bytes(_));
     let partial = r.is_partial || r.truncated.is_some();
+    let total = r
+        .total_lines
+        .map_or_else(|| "?".to_string(), |n| n.to_string());
+    let path = shown_path(d, r);
     // `strip_cr` is for numbered lines; `strip_cr_for` for the content as it is too.
     let strip_raw = o.strip_cr_for.contains(&plan.way.role());
     let strip_cr = o.strip_cr || strip_raw;
@@ -297,12 +302,8 @@ fn text(
             (false, true, Some(l)) => o.range.as_deref().map(|t| span(t, l.start, l.end)),
             _ => None,
         };
-        let path = shown_path(d, r);
         let lang = language_for(Path::new(&r.path)).unwrap_or("");
         let (start, end) = r.lines.map_or((0, 0), |l| (l.start, l.end));
-        let total = r
-            .total_lines
-            .map_or_else(|| "?".to_string(), |n| n.to_string());
         fill_into(
             &mut out,
             h,
@@ -318,9 +319,6 @@ fn text(
     }
     if let (Some(h), false, Some(l)) = (&o.partial_header, bytes, r.lines) {
         if partial || !r.cut_lines.is_empty() {
-            let total = r
-                .total_lines
-                .map_or_else(|| "?".to_string(), |n| n.to_string());
             fill_into(
                 &mut out,
                 h,
@@ -378,16 +376,14 @@ fn text(
             None => fill(&o.next_byte, &[("byte", &t.next_start_byte)]),
         };
         let budget = budget_text(t.reason, t.limit);
-        let total = r
-            .total_lines
-            .map_or_else(|| "?".to_string(), |n| n.to_string());
-        let (template, start, end, total) = match (bytes || r.lines.is_none(), r.lines) {
-            (false, Some(l)) => (o.truncated.as_ref(), l.start, l.end, total),
+        let size = r.file_size.to_string();
+        let (template, start, end, of) = match (bytes || r.lines.is_none(), r.lines) {
+            (false, Some(l)) => (o.truncated.as_ref(), l.start, l.end, total.as_str()),
             _ => (
                 o.truncated_bytes.as_ref().or(o.truncated.as_ref()),
                 r.bytes.start,
                 r.bytes.end,
-                r.file_size.to_string(),
+                size.as_str(),
             ),
         };
         // A budget the agent does not have: its own texts cannot say where to go on.
@@ -399,10 +395,10 @@ fn text(
                 &[
                     ("start", &start),
                     ("end", &end),
-                    ("total", &total),
+                    ("total", &of),
                     ("next", &next),
                     ("budget", &budget),
-                    ("path", &shown_path(d, r).as_str()),
+                    ("path", &path.as_str()),
                 ],
             );
         }
@@ -613,13 +609,7 @@ pub(crate) fn metadata<'a>(result: &'a ReadResult, root: Option<&Path>) -> ReadM
     ReadMetadata {
         resolved_path: resolved,
         file_size: result.file_size,
-        // A read that returned the whole file has counted every line.
-        total_lines: result
-            .total_lines
-            .or(match (result.is_partial, result.lines) {
-                (false, Some(l)) => Some(l.end),
-                _ => None,
-            }),
+        total_lines: record::counted_total(result),
         encoding: &result.encoding,
         bom: result.bom,
         encoding_confidence: (result.encoding_confidence < 1.0)

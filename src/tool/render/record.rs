@@ -186,6 +186,15 @@ pub struct ErrorRecord {
     pub message: String,
 }
 
+/// The file's line count as a read knows it: counted, or, for a read that returned the
+/// whole file, its last line (every line was counted on the way).
+pub(crate) fn counted_total(r: &ReadResult) -> Option<u64> {
+    r.total_lines.or(match (r.is_partial, r.lines) {
+        (false, Some(l)) if r.truncated.is_none() => Some(l.end),
+        _ => None,
+    })
+}
+
 impl AnswerRecord {
     /// The record of a read; `host_budget`: the budget that cut it is the host's.
     pub(crate) fn read(r: &ReadResult, host_budget: bool) -> AnswerRecord {
@@ -193,11 +202,7 @@ impl AnswerRecord {
             kind: AnswerKind::Text,
             lines: r.lines,
             bytes: Some(r.bytes),
-            total_lines: r.total_lines.or(match (r.is_partial, r.lines) {
-                // A read that returned the whole file has counted every line.
-                (false, Some(l)) if r.truncated.is_none() => Some(l.end),
-                _ => None,
-            }),
+            total_lines: counted_total(r),
             file_size: Some(r.file_size),
             cut_lines: r.cut_lines.clone(),
             is_partial: r.is_partial,
