@@ -368,6 +368,25 @@ pub enum Error {
         /// Which limit was reached and what to ask instead.
         message: String,
     },
+    /// A read larger than a tool's cap allows: a file over the size it reads at once, an
+    /// unranged read of a file over its line count, a text over its token cap. Kind
+    /// [`ErrorKind::TooLarge`]; a tool words it in its own text ([`Error::Refused`]).
+    #[error(
+        "{} is too large to read at once: {size} {unit}, over the limit of {limit} {unit}; \
+         ask for a range of lines",
+        escaped(.path)
+    )]
+    TooLarge {
+        /// The path as the caller gave it.
+        path: PathBuf,
+        /// What `size` and `limit` count: `bytes` (the file's size), `lines` (the file's
+        /// line count) or `tokens` (the text's estimated tokens).
+        unit: &'static str,
+        /// How large the file or text is.
+        size: u64,
+        /// The cap.
+        limit: u64,
+    },
     /// A tool's refusal in its own words (a [`crate::tool::Dialect`]'s text) of what
     /// `cause` names: its kind, path and values are `cause`'s, so that a host branches
     /// on them as on the library's error (OpenHands' `view_range` past the end is
@@ -448,6 +467,7 @@ impl Error {
             Error::PageBeyondEnd { .. } | Error::CellNotFound { .. } => ErrorKind::InvalidRange,
             Error::InvalidDocument { .. } => ErrorKind::InvalidDocument,
             Error::DocumentLimit { .. } => ErrorKind::DocumentLimit,
+            Error::TooLarge { .. } => ErrorKind::TooLarge,
             Error::Io { .. } => ErrorKind::Io,
         }
     }
@@ -582,6 +602,8 @@ pub enum ErrorKind {
     InvalidDocument,
     /// [`Error::DocumentLimit`]: `document_limit`.
     DocumentLimit,
+    /// [`Error::TooLarge`]: `too_large`.
+    TooLarge,
     /// [`Error::Io`]: `io`.
     Io,
 }
@@ -622,6 +644,7 @@ impl ErrorKind {
             ErrorKind::FeatureDisabled => "feature_disabled",
             ErrorKind::InvalidDocument => "invalid_document",
             ErrorKind::DocumentLimit => "document_limit",
+            ErrorKind::TooLarge => "too_large",
             ErrorKind::Io => "io",
         }
     }

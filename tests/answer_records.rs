@@ -298,9 +298,11 @@ fn every_preset_records_a_whole_read_a_range_and_a_read_past_its_page() {
                 assert_eq!(rec.total_lines, Some(long_lines), "{what}: {rec:?}");
                 assert!(rec.is_partial && rec.lines.is_none(), "{what}: {rec:?}");
             }
+            // A refusal of a read over the tool's cap (Goose's 2,000 lines unranged).
             AnswerKind::Error => {
                 let e = rec.error.as_ref().unwrap();
-                assert_eq!(e.kind, ErrorKind::InvalidParams, "{what}: {e:?}");
+                assert_eq!(e.kind, ErrorKind::TooLarge, "{what}: {e:?}");
+                too_large(&what, rec, long.len() as u64, long_lines);
             }
             other => panic!("{what}: {other:?}"),
         }
@@ -593,6 +595,66 @@ fn images_pdf_pages_and_notebook_cells_are_recorded_where_the_preset_serves_them
         }
     }
     assert!(served.iter().all(|&n| n >= 2), "served: {served:?}");
+}
+
+/// Checks a refusal of a read over a tool's cap: its size is the file's (bytes, lines)
+/// or the text's tokens, over the limit.
+fn too_large(what: &str, rec: &AnswerRecord, bytes: u64, lines: u64) {
+    let e = rec.error.as_ref().unwrap();
+    let (size, limit) = (&e.values["size"], &e.values["limit"]);
+    assert!(size.as_u64() > limit.as_u64(), "{what}: {e:?}");
+    match e.values["unit"].as_str() {
+        Some("bytes") => {
+            assert_eq!(size, &json!(bytes), "{what}: {e:?}");
+            assert_eq!(rec.file_size, Some(bytes), "{what}: {rec:?}");
+        }
+        Some("lines") => {
+            assert_eq!(size, &json!(lines), "{what}: {e:?}");
+            assert_eq!(rec.total_lines, Some(lines), "{what}: {rec:?}");
+        }
+        Some("tokens") => {}
+        other => panic!("{what}: unit {other:?}"),
+    }
+}
+
+#[test]
+fn a_file_over_a_tools_size_cap_is_refused_as_too_large_with_its_size() {
+    let files = Files::new();
+    // The sample text over and over, past 10 MiB (OpenHands refuses any read of it).
+    let sample = files.text("sample.txt");
+    let big = sample.repeat((10 << 20) / sample.len() + 1);
+    let (bytes, lines) = (big.len() as u64, line_spans(&big).len() as u64);
+    std::fs::write(files.path("big.txt"), &big).unwrap();
+    let mut refused = Vec::new();
+    for preset in Dialect::presets() {
+        let tool = files.tool(preset, Reader::new());
+        let d = tool.dialect().clone();
+        let r = tool.respond(args(&d, &files.path("big.txt"), Ask::Whole, lines).unwrap());
+        let what = format!("{preset}, a file of {bytes} bytes");
+        let rec = record(&what, &r);
+        let Some(e) = &rec.error else {
+            continue;
+        };
+        assert_eq!(e.kind, ErrorKind::TooLarge, "{what}: {e:?}");
+        too_large(&what, rec, bytes, lines);
+        refused.push(preset);
+    }
+    // Each preset whose data caps the file's size refused it.
+    let capped: Vec<&str> = Dialect::presets()
+        .into_iter()
+        .filter(|n| {
+            let caps = Dialect::preset(n).unwrap().caps;
+            let under = |c: Option<&rangeread::tool::SizeCap>| c.is_some_and(|c| c.bytes < bytes);
+            under(caps.file_size.as_ref()) || under(caps.file_size_any_read.as_ref())
+        })
+        .collect();
+    assert!(!capped.is_empty());
+    for preset in capped {
+        assert!(
+            refused.contains(&preset),
+            "{preset} did not refuse: {refused:?}"
+        );
+    }
 }
 
 /// A document the preset does not serve: its refusal of a binary file, its note, or

@@ -9,7 +9,7 @@ export type ErrorKind =
   | 'binary' | 'outside_workspace' | 'protected' | 'invalid_path' | 'invalid_pattern'
   | 'session_not_found' | 'invalid_query' | 'no_matching_session' | 'store_not_found' | 'store'
   | 'invalid_image' | 'image_too_large' | 'feature_disabled' | 'invalid_document'
-  | 'document_limit' | 'io' | 'panic'
+  | 'document_limit' | 'too_large' | 'io' | 'panic'
 
 /** What every call throws: an `Error` with the kind as `code` (as Node's own `ENOENT`s). */
 export interface RangereadError extends Error {

@@ -33,6 +33,7 @@ impl Error {
             | Error::FeatureDisabled { path, .. }
             | Error::InvalidDocument { path, .. }
             | Error::DocumentLimit { path, .. }
+            | Error::TooLarge { path, .. }
             | Error::Io { path, .. } => Some(path),
             #[cfg(feature = "sessions")]
             Error::StoreNotFound { path, .. } | Error::Store { path, .. } => Some(path),
@@ -133,6 +134,16 @@ impl Error {
                 ..
             } => json!({ "width": width, "height": height, "limit": limit }),
             Error::FeatureDisabled { feature, .. } => json!({ "feature": feature }),
+            // The size under the name a read's record gives it, where it is the file's.
+            Error::TooLarge {
+                unit, size, limit, ..
+            } => match *unit {
+                "lines" => {
+                    json!({ "unit": unit, "size": size, "limit": limit, "total_lines": size })
+                }
+                "bytes" => json!({ "unit": unit, "size": size, "limit": limit, "file_size": size }),
+                _ => json!({ "unit": unit, "size": size, "limit": limit }),
+            },
             Error::PageBeyondEnd { start, page_count } => {
                 json!({ "start": start, "page_count": page_count })
             }

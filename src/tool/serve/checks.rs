@@ -5,7 +5,6 @@
 use crate::error::{Error, Result};
 use crate::select::{LineSelection, Selection};
 use crate::tool::decode::args::param;
-use crate::tool::decode::paths::path_name;
 use crate::tool::decode::{Plan, Way};
 use crate::tool::dialect::template::fill;
 use crate::tool::dialect::Dialect;
@@ -67,7 +66,8 @@ pub(crate) fn before_read(ctx: &Ctx, path: &str, plan: &Plan) -> Result<()> {
                     ("max_mib", &max_mib.as_str()),
                 ],
             );
-            return Err(param(path_name(d), message));
+            let over = ("bytes", size, cap.bytes);
+            return Err(crate::tool::serve::caps::too_large(d, path, message, over));
         }
     }
     let Some(checks) = range else {

@@ -359,17 +359,16 @@ impl DialectTool {
         if let Some(refusal) = &d.lines.refuse_unranged_over {
             let total = result.total_lines.unwrap_or(0);
             if !plan.ranged() && total > refusal.lines {
-                return Err(param(
-                    "path",
-                    fill(
-                        &refusal.message,
-                        &[
-                            ("path", &request.path),
-                            ("total", &total),
-                            ("limit", &refusal.lines),
-                        ],
-                    ),
-                ));
+                let message = fill(
+                    &refusal.message,
+                    &[
+                        ("path", &request.path),
+                        ("total", &total),
+                        ("limit", &refusal.lines),
+                    ],
+                );
+                let over = ("lines", total, refusal.lines);
+                return Err(caps::too_large(d, &request.path, message, over));
             }
         }
         if let (Some(o), false) = (&d.oversize, plan.ranged()) {
