@@ -506,6 +506,41 @@ fn a_binary_file_a_missing_file_and_a_directory_are_recorded() {
 }
 
 #[test]
+fn a_listing_cut_by_a_limit_or_a_clip_records_the_entries_it_shows() {
+    let files = Files::new();
+    let dir = files.path("many");
+    std::fs::create_dir(&dir).unwrap();
+    // More entries than Goose lists (50) and than OpenHands' 16,000 characters hold.
+    let count = 700;
+    for i in 0..count {
+        let name = format!("test_fixture_recorded_response_{i:04}.json");
+        std::fs::write(dir.join(name), "{}\n").unwrap();
+    }
+    let mut listed = 0;
+    for preset in Dialect::presets() {
+        let tool = files.tool(preset, Reader::new());
+        let d = tool.dialect().clone();
+        if d.directory.is_none() {
+            continue;
+        }
+        listed += 1;
+        let what = format!("{preset}, a directory of {count} files");
+        let r = tool.respond(args(&d, &dir, Ask::Whole, 10).unwrap());
+        let rec = record(&what, &r);
+        let parts = rec.parts.unwrap_or_else(|| panic!("{what}: {rec:?}"));
+        assert_eq!(parts.total, count, "{what}: {rec:?}");
+        assert!(parts.shown < count && rec.is_partial, "{what}: {rec:?}");
+        // Exactly the entries said to be shown are in the answer, whole.
+        let seen = said(&r);
+        let whole = (0..count)
+            .filter(|i| seen.contains(&format!("test_fixture_recorded_response_{i:04}.json")))
+            .count() as u64;
+        assert_eq!(whole, parts.shown, "{what}: {rec:?}");
+    }
+    assert!(listed >= 2, "only {listed} presets list a directory");
+}
+
+#[test]
 fn images_pdf_pages_and_notebook_cells_are_recorded_where_the_preset_serves_them() {
     let files = Files::new();
     let (png, pdf) = (files.bytes("image.png"), files.bytes("hello.pdf"));

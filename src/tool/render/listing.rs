@@ -106,6 +106,8 @@ pub(crate) fn list(
     let mut body = String::new();
     let grouped = form.order == ListingOrder::Grouped;
     let dirs = entries.iter().filter(|e| e.is_dir).count();
+    // Where each entry's text ends in the body, for what a clip of it keeps.
+    let mut ends = Vec::with_capacity(entries.len());
     for (i, e) in entries.iter().enumerate() {
         if grouped && i == 0 && dirs > 0 {
             body.push_str(&form.dirs_title);
@@ -122,13 +124,28 @@ pub(crate) fn list(
             &form.file_entry
         };
         fill_into(&mut body, template, &[("name", &e.name), ("path", &shown)]);
+        ends.push(body.len());
     }
     if grouped && dirs > 0 && dirs == entries.len() {
         body.push_str(&form.dirs_end);
     }
     let mut out = fill(&form.title, &[("path", &shown)]);
-    match form.clip.as_ref().and_then(|c| clip_chars(&body, c)) {
-        Some(cut) => out.push_str(&cut),
+    let mut listed = max;
+    match form
+        .clip
+        .as_ref()
+        .and_then(|c| clip_chars(&body, c).map(|cut| (c, cut)))
+    {
+        Some((clip, cut)) => {
+            // The entries whose whole text the clip kept (a clip that keeps the tail
+            // too shows some at the end: those are not counted).
+            let kept = body
+                .char_indices()
+                .nth(usize::try_from(clip.chars).unwrap_or(usize::MAX))
+                .map_or(body.len(), |(at, _)| at);
+            listed = ends.iter().filter(|&&end| end <= kept).count();
+            out.push_str(&cut);
+        }
         None => out.push_str(&body),
     }
     if total == 0 {
@@ -149,7 +166,7 @@ pub(crate) fn list(
         );
     }
     let listed = Listed {
-        shown: max as u64,
+        shown: listed as u64,
         total: total as u64,
     };
     Ok((out, listed))
