@@ -389,6 +389,16 @@ fn a_start_past_the_end_is_recorded_with_the_files_line_count() {
                 assert_eq!(rec.past_end_start, Some(start), "{what}: {rec:?}");
             }
         }
+        // The record as the bindings and a JSON host get it.
+        let v = serde_json::to_value(rec).unwrap();
+        assert_eq!(v["total_lines"], json!(lines), "{what}: {v}");
+        match rec.kind {
+            AnswerKind::Error => assert_eq!(v["error"]["kind"], json!("beyond_end"), "{v}"),
+            _ => assert_eq!(
+                (&v["kind"], &v["past_end_start"]),
+                (&json!("past_end"), &json!(start))
+            ),
+        }
     }
     assert!(asked >= 12, "only {asked} presets could ask for a start");
 }
