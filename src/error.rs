@@ -62,11 +62,9 @@ pub enum Error {
     /// ([`crate::Reader::max_scan_bytes`]): the line numbers of a deep read, or the totals,
     /// of a file too large to count within one call.
     #[error(
-        "Read stopped: counting the lines of {} would scan more than the scan budget of \
-         {budget} bytes (counted up to byte {scanned} of {file_size}). Ask for a byte range \
-         (start_byte) or the last lines (tail) instead, which need no count; or call again: \
-         a server that keeps its line index continues the count where it stopped.",
-        escaped(.path)
+        "{} Ask for a byte range (start_byte) or the last lines (tail) instead, which need \
+         no count; or call again: {SCAN_CONTINUES}",
+        scan_stopped(.path, *.budget, *.scanned, *.file_size)
     )]
     ScanBudget {
         /// The path as the caller gave it.
@@ -370,6 +368,39 @@ pub enum Error {
         /// Which limit was reached and what to ask instead.
         message: String,
     },
+    /// A read larger than a tool's cap allows: a file over the size it reads at once, an
+    /// unranged read of a file over its line count, a text over its token cap. Kind
+    /// [`ErrorKind::TooLarge`]; a tool words it in its own text ([`Error::Refused`]).
+    #[error(
+        "{} is too large to read at once: {size} {unit}, over the limit of {limit} {unit}; \
+         ask for a range of lines",
+        escaped(.path)
+    )]
+    TooLarge {
+        /// The path as the caller gave it.
+        path: PathBuf,
+        /// What `size` and `limit` count: `bytes` (the file's size), `lines` (the file's
+        /// line count) or `tokens` (the text's estimated tokens).
+        unit: &'static str,
+        /// How large the file or text is.
+        size: u64,
+        /// The cap.
+        limit: u64,
+    },
+    /// A tool's refusal in its own words (a [`crate::tool::Dialect`]'s text) of what
+    /// `cause` names: its kind, path and values are `cause`'s, so that a host branches
+    /// on them as on the library's error (OpenHands' `view_range` past the end is
+    /// [`ErrorKind::BeyondEnd`] with `total_lines`, its binary refusal
+    /// [`ErrorKind::Binary`]).
+    #[error("{message}")]
+    Refused {
+        /// The tool's text.
+        message: String,
+        /// The parameter the text is about, as the caller spelled it.
+        parameter: String,
+        /// The library's error.
+        cause: Box<Error>,
+    },
     /// Any other I/O error, with the path it happened on.
     #[error("I/O error on {}: {source}", escaped(.path))]
     Io {
@@ -409,6 +440,7 @@ impl Error {
             Error::LineBeyondEnd { .. } | Error::ByteBeyondEnd { .. } => ErrorKind::BeyondEnd,
             Error::InvalidSelection { .. } => ErrorKind::InvalidRange,
             Error::InvalidParameter { .. } => ErrorKind::InvalidParams,
+            Error::Refused { cause, .. } => cause.kind(),
             Error::InvalidUtf8 { .. } => ErrorKind::InvalidUtf8,
             Error::InvalidText { .. } => ErrorKind::InvalidEncoding,
             Error::Binary { .. } => ErrorKind::Binary,
@@ -435,6 +467,7 @@ impl Error {
             Error::PageBeyondEnd { .. } | Error::CellNotFound { .. } => ErrorKind::InvalidRange,
             Error::InvalidDocument { .. } => ErrorKind::InvalidDocument,
             Error::DocumentLimit { .. } => ErrorKind::DocumentLimit,
+            Error::TooLarge { .. } => ErrorKind::TooLarge,
             Error::Io { .. } => ErrorKind::Io,
         }
     }
@@ -482,6 +515,20 @@ impl Error {
             message: message.into(),
         }
     }
+}
+
+/// The end of [`Error::ScanBudget`]'s advice: what calling again does.
+pub(crate) const SCAN_CONTINUES: &str =
+    "a server that keeps its line index continues the count where it stopped.";
+
+/// What [`Error::ScanBudget`] says happened, before its advice (which a tool words in its
+/// own parameters).
+pub(crate) fn scan_stopped(path: &Path, budget: u64, scanned: u64, file_size: u64) -> String {
+    format!(
+        "Read stopped: counting the lines of {} would scan more than the scan budget of \
+         {budget} bytes (counted up to byte {scanned} of {file_size}).",
+        escaped(path)
+    )
 }
 
 /// What kind of [`Error`] happened: [`Error::kind`]. Several variants of [`Error`] can
@@ -555,6 +602,8 @@ pub enum ErrorKind {
     InvalidDocument,
     /// [`Error::DocumentLimit`]: `document_limit`.
     DocumentLimit,
+    /// [`Error::TooLarge`]: `too_large`.
+    TooLarge,
     /// [`Error::Io`]: `io`.
     Io,
 }
@@ -595,6 +644,7 @@ impl ErrorKind {
             ErrorKind::FeatureDisabled => "feature_disabled",
             ErrorKind::InvalidDocument => "invalid_document",
             ErrorKind::DocumentLimit => "document_limit",
+            ErrorKind::TooLarge => "too_large",
             ErrorKind::Io => "io",
         }
     }

@@ -117,7 +117,9 @@ pub use dialect::{
     PastEndAnswer, PathRules, PathShow, RangeChecks, Refusal, Role, SizeCap, Special, TokenCap,
     Unit,
 };
-pub use render::record::{AnswerRecord, ErrorRecord};
+pub use render::record::{
+    AnswerKind, AnswerRecord, Clipped, ErrorRecord, MediaRecord, PartUnit, Parts, TokenCut,
+};
 pub use render::shapes::{
     CutLineInfo, FingerprintMeta, FsReadMetadata, FsReadResponse, LinesRead, OmittedContent,
     ReadMetadata, SessionReadFileResponse,

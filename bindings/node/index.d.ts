@@ -9,7 +9,7 @@ export type ErrorKind =
   | 'binary' | 'outside_workspace' | 'protected' | 'invalid_path' | 'invalid_pattern'
   | 'session_not_found' | 'invalid_query' | 'no_matching_session' | 'store_not_found' | 'store'
   | 'invalid_image' | 'image_too_large' | 'feature_disabled' | 'invalid_document'
-  | 'document_limit' | 'io' | 'panic'
+  | 'document_limit' | 'too_large' | 'io' | 'panic'
 
 /** What every call throws: an `Error` with the kind as `code` (as Node's own `ENOENT`s). */
 export interface RangereadError extends Error {
@@ -237,6 +237,8 @@ export interface MediaItem { mime_type: string; data: string; at: number; name: 
 
 /** What an answer showed, whether and where it was cut and by which budget, or what went wrong. */
 export interface AnswerRecord {
+  /** What the answer shows. */
+  kind: 'text' | 'past_end' | 'listing' | 'image' | 'pages' | 'cells' | 'file' | 'note' | 'error'
   lines: { start: number; end: number } | null
   bytes: { start: number; end: number } | null
   total_lines: number | null
@@ -252,6 +254,28 @@ export interface AnswerRecord {
   } | null
   /** Whether that budget is the host's, one the agent's own tool does not have. */
   host_budget: boolean
+  /** The agent's token cap, when it cut a whole-file read to a first page (`lines`). */
+  token_cap: { tokens: number; max: number } | null
+  /** The tool's clip of its output, when it cut the text read (`lines`, `bytes`: the head kept). */
+  clipped: { chars: number; total_chars: number; middle: boolean } | null
+  /** The first line asked for, when it lies past the end and the answer is not an error. */
+  past_end_start: number | null
+  /** The entries of a listing, pages of a PDF or cells of a notebook shown, of how many. */
+  parts: {
+    unit: 'entries' | 'pages' | 'cells'
+    shown: number
+    total: number
+    first: number | null
+    last: number | null
+    next: number | null
+  } | null
+  /** The image or file sent with the answer. */
+  media: {
+    mime: string
+    bytes: number
+    original: { width: number; height: number } | null
+    sent: { width: number; height: number } | null
+  } | null
   error: {
     kind: ErrorKind
     parameter: string | null

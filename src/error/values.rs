@@ -33,9 +33,11 @@ impl Error {
             | Error::FeatureDisabled { path, .. }
             | Error::InvalidDocument { path, .. }
             | Error::DocumentLimit { path, .. }
+            | Error::TooLarge { path, .. }
             | Error::Io { path, .. } => Some(path),
             #[cfg(feature = "sessions")]
             Error::StoreNotFound { path, .. } | Error::Store { path, .. } => Some(path),
+            Error::Refused { cause, .. } => cause.path(),
             _ => None,
         }
     }
@@ -52,7 +54,9 @@ impl Error {
     /// ```
     pub fn parameter(&self) -> Option<&str> {
         match self {
-            Error::InvalidParameter { parameter, .. } => Some(parameter),
+            Error::InvalidParameter { parameter, .. } | Error::Refused { parameter, .. } => {
+                Some(parameter)
+            }
             Error::ZeroLine { field, .. } => Some(field),
             Error::LineStartAfterEnd { parameter, .. }
             | Error::LineBeyondEnd { parameter, .. }
@@ -77,6 +81,7 @@ impl Error {
     pub fn values(&self) -> serde_json::Map<String, serde_json::Value> {
         use serde_json::json;
         let v = match self {
+            Error::Refused { cause, .. } => return cause.values(),
             Error::NotRegularFile { kind, .. } => json!({ "file_kind": kind }),
             Error::ScanBudget {
                 budget,
@@ -129,6 +134,16 @@ impl Error {
                 ..
             } => json!({ "width": width, "height": height, "limit": limit }),
             Error::FeatureDisabled { feature, .. } => json!({ "feature": feature }),
+            // The size under the name a read's record gives it, where it is the file's.
+            Error::TooLarge {
+                unit, size, limit, ..
+            } => match *unit {
+                "lines" => {
+                    json!({ "unit": unit, "size": size, "limit": limit, "total_lines": size })
+                }
+                "bytes" => json!({ "unit": unit, "size": size, "limit": limit, "file_size": size }),
+                _ => json!({ "unit": unit, "size": size, "limit": limit }),
+            },
             Error::PageBeyondEnd { start, page_count } => {
                 json!({ "start": start, "page_count": page_count })
             }

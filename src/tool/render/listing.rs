@@ -75,7 +75,7 @@ pub(crate) fn list(
     path: &str,
     given: &str,
     show: PathShow,
-) -> Result<String> {
+) -> Result<(String, Listed)> {
     let dir = match workspace {
         Some(ws) => ws.resolve(path)?,
         None => Path::new(path).to_path_buf(),
@@ -106,6 +106,8 @@ pub(crate) fn list(
     let mut body = String::new();
     let grouped = form.order == ListingOrder::Grouped;
     let dirs = entries.iter().filter(|e| e.is_dir).count();
+    // Where each entry's text ends in the body, for what a clip of it keeps.
+    let mut ends = Vec::with_capacity(entries.len());
     for (i, e) in entries.iter().enumerate() {
         if grouped && i == 0 && dirs > 0 {
             body.push_str(&form.dirs_title);
@@ -122,13 +124,28 @@ pub(crate) fn list(
             &form.file_entry
         };
         fill_into(&mut body, template, &[("name", &e.name), ("path", &shown)]);
+        ends.push(body.len());
     }
     if grouped && dirs > 0 && dirs == entries.len() {
         body.push_str(&form.dirs_end);
     }
     let mut out = fill(&form.title, &[("path", &shown)]);
-    match form.clip.as_ref().and_then(|c| clip_chars(&body, c)) {
-        Some(cut) => out.push_str(&cut),
+    let mut listed = max;
+    match form
+        .clip
+        .as_ref()
+        .and_then(|c| clip_chars(&body, c).map(|cut| (c, cut)))
+    {
+        Some((clip, cut)) => {
+            // The entries whose whole text the clip kept (a clip that keeps the tail
+            // too shows some at the end: those are not counted).
+            let kept = body
+                .char_indices()
+                .nth(usize::try_from(clip.chars).unwrap_or(usize::MAX))
+                .map_or(body.len(), |(at, _)| at);
+            listed = ends.iter().filter(|&&end| end <= kept).count();
+            out.push_str(&cut);
+        }
         None => out.push_str(&body),
     }
     if total == 0 {
@@ -148,7 +165,18 @@ pub(crate) fn list(
             &[("count", &found.hidden), ("path", &shown)],
         );
     }
-    Ok(out)
+    let listed = Listed {
+        shown: listed as u64,
+        total: total as u64,
+    };
+    Ok((out, listed))
+}
+
+/// How many entries a listing shows, of how many.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Listed {
+    pub shown: u64,
+    pub total: u64,
 }
 
 #[cfg(test)]
@@ -202,7 +230,7 @@ mod tests {
             hidden: Some(" ({count} hidden in {path})".into()),
             ..form()
         };
-        let text = list(&form, Some(&ws), "d", "D", PathShow::Relative).unwrap();
+        let (text, _) = list(&form, Some(&ws), "d", "D", PathShow::Relative).unwrap();
         // `a.b` sorts before `sub` and `sub/deeper` before `sub/x`; nothing of level 3,
         // nothing hidden; two hidden entries in `d` itself.
         assert_eq!(
@@ -219,7 +247,7 @@ mod tests {
             hidden: None,
             ..form
         };
-        let text = list(&form, Some(&ws), "d", "D", PathShow::Relative).unwrap();
+        let (text, _) = list(&form, Some(&ws), "d", "D", PathShow::Relative).unwrap();
         assert_eq!(text, "D: D/.env D/.g<cut>");
     }
 
@@ -237,11 +265,15 @@ mod tests {
             .build()
             .unwrap();
         let text = list(&form(), Some(&ws), ".", "here", PathShow::Relative).unwrap();
+        let (text, listed) = text;
+        assert_eq!((listed.shown, listed.total), (3, 4));
         assert_eq!(text, "here:\nD\n a/\n b/\n\nF\n y.txt\n+1 (first 3)\n");
         let empty = tempfile::tempdir().unwrap();
         let ws = Workspace::new(empty.path()).unwrap();
         assert_eq!(
-            list(&form(), Some(&ws), ".", "e", PathShow::Relative).unwrap(),
+            list(&form(), Some(&ws), ".", "e", PathShow::Relative)
+                .unwrap()
+                .0,
             "e:\n (empty)\n"
         );
         let e = list(&form(), Some(&ws), "../x", "x", PathShow::Relative).unwrap_err();

@@ -1,6 +1,7 @@
 //! The one renderer: a read's result in a [`Dialect`]'s form — numbered text with its
 //! header, notes and markers, the unified content-and-notes answer, or a JSON shape.
 
+pub(crate) mod advice;
 pub(crate) mod content;
 pub(crate) mod documents;
 pub(crate) mod listing;
@@ -40,6 +41,8 @@ pub(crate) struct Answer {
     /// The budget that cut the read is the host's, one the agent's own tool does not
     /// have: its text cannot say where to continue, the dialect's continuation does.
     pub host_budget: bool,
+    /// The answer as data, made with the body from the same facts.
+    pub record: AnswerRecord,
 }
 
 /// The answer's substance.
@@ -55,34 +58,31 @@ pub(crate) enum Body {
 }
 
 impl Answer {
-    /// A text instead of content (a listing, an outline).
-    pub(crate) fn note(plan: Plan, text: String) -> Answer {
-        Answer::past_end(plan, text, None)
+    /// A text instead of content (a listing, an outline, a note past the end), and its
+    /// record.
+    pub(crate) fn note(plan: Plan, text: String, record: AnswerRecord) -> Answer {
+        Answer::of(plan, Body::Note(text), record)
     }
 
-    pub(crate) fn past_end(plan: Plan, note: String, empty_line: Option<u64>) -> Answer {
+    /// An answer of `body` with no read's details.
+    pub(crate) fn of(plan: Plan, body: Body, record: AnswerRecord) -> Answer {
         Answer {
             plan,
-            body: match empty_line {
-                Some(n) => Body::EmptyLine(n),
-                None => Body::Note(note),
-            },
+            body,
             requested: None,
             outline: None,
             root: None,
             session: None,
             notes: Vec::new(),
             host_budget: false,
+            record,
         }
     }
 }
 
 /// Renders a successful call, with its [`AnswerRecord`].
-pub(crate) fn render(d: &Dialect, a: Answer) -> ToolResponse {
-    let record = match &a.body {
-        Body::Read(r) => AnswerRecord::read(r, a.host_budget),
-        _ => AnswerRecord::empty(),
-    };
+pub(crate) fn render(d: &Dialect, mut a: Answer) -> ToolResponse {
+    let record = std::mem::take(&mut a.record);
     let mut out = render_body(d, a);
     out.record = Some(record);
     out
@@ -224,6 +224,9 @@ fn error_text(d: &Dialect, e: &Error, place: &Place, dirs: &str) -> String {
         ];
         return fill(template, &vals);
     }
+    if let Some(text) = advice::scan_budget(d, e) {
+        return text;
+    }
     let (template, path) = match e {
         Error::NotFound { path } => (&t.not_found, Some(path)),
         Error::IsDirectory { path } => (&t.is_directory, Some(path)),
@@ -273,8 +276,13 @@ fn text(
             return fill(e, &[("path", &shown_path(d, r))]);
         }
     }
+    // What the read shows, worked out once for every part of the text.
     let bytes = matches!(plan.selection, Selection::Bytes(_));
     let partial = r.is_partial || r.truncated.is_some();
+    let total = r
+        .total_lines
+        .map_or_else(|| "?".to_string(), |n| n.to_string());
+    let path = shown_path(d, r);
     // `strip_cr` is for numbered lines; `strip_cr_for` for the content as it is too.
     let strip_raw = o.strip_cr_for.contains(&plan.way.role());
     let strip_cr = o.strip_cr || strip_raw;
@@ -294,12 +302,8 @@ fn text(
             (false, true, Some(l)) => o.range.as_deref().map(|t| span(t, l.start, l.end)),
             _ => None,
         };
-        let path = shown_path(d, r);
         let lang = language_for(Path::new(&r.path)).unwrap_or("");
         let (start, end) = r.lines.map_or((0, 0), |l| (l.start, l.end));
-        let total = r
-            .total_lines
-            .map_or_else(|| "?".to_string(), |n| n.to_string());
         fill_into(
             &mut out,
             h,
@@ -315,9 +319,6 @@ fn text(
     }
     if let (Some(h), false, Some(l)) = (&o.partial_header, bytes, r.lines) {
         if partial || !r.cut_lines.is_empty() {
-            let total = r
-                .total_lines
-                .map_or_else(|| "?".to_string(), |n| n.to_string());
             fill_into(
                 &mut out,
                 h,
@@ -375,16 +376,14 @@ fn text(
             None => fill(&o.next_byte, &[("byte", &t.next_start_byte)]),
         };
         let budget = budget_text(t.reason, t.limit);
-        let total = r
-            .total_lines
-            .map_or_else(|| "?".to_string(), |n| n.to_string());
-        let (template, start, end, total) = match (bytes || r.lines.is_none(), r.lines) {
-            (false, Some(l)) => (o.truncated.as_ref(), l.start, l.end, total),
+        let size = r.file_size.to_string();
+        let (template, start, end, of) = match (bytes || r.lines.is_none(), r.lines) {
+            (false, Some(l)) => (o.truncated.as_ref(), l.start, l.end, total.as_str()),
             _ => (
                 o.truncated_bytes.as_ref().or(o.truncated.as_ref()),
                 r.bytes.start,
                 r.bytes.end,
-                r.file_size.to_string(),
+                size.as_str(),
             ),
         };
         // A budget the agent does not have: its own texts cannot say where to go on.
@@ -396,10 +395,10 @@ fn text(
                 &[
                     ("start", &start),
                     ("end", &end),
-                    ("total", &total),
+                    ("total", &of),
                     ("next", &next),
                     ("budget", &budget),
-                    ("path", &shown_path(d, r).as_str()),
+                    ("path", &path.as_str()),
                 ],
             );
         }
@@ -610,13 +609,7 @@ pub(crate) fn metadata<'a>(result: &'a ReadResult, root: Option<&Path>) -> ReadM
     ReadMetadata {
         resolved_path: resolved,
         file_size: result.file_size,
-        // A read that returned the whole file has counted every line.
-        total_lines: result
-            .total_lines
-            .or(match (result.is_partial, result.lines) {
-                (false, Some(l)) => Some(l.end),
-                _ => None,
-            }),
+        total_lines: record::counted_total(result),
         encoding: &result.encoding,
         bom: result.bom,
         encoding_confidence: (result.encoding_confidence < 1.0)

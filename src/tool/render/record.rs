@@ -3,8 +3,12 @@
 
 use serde::Serialize;
 
+use crate::documents::DocumentRead;
 use crate::error::{Error, ErrorKind};
+use crate::images::Size;
 use crate::result::{ByteSpan, CutLine, LineSpan, ReadResult, Truncation};
+use crate::tool::dialect::{Clip, ClipKeep, Dialect};
+use crate::tool::render::documents::Doc;
 
 /// What an answer showed, whether and where it was cut and by which budget, or what
 /// went wrong: the same shape for every preset ([`crate::tool::ToolResponse::record`]),
@@ -27,6 +31,8 @@ use crate::result::{ByteSpan, CutLine, LineSpan, ReadResult, Truncation};
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct AnswerRecord {
+    /// What the answer shows: lines of the file, a listing, an image ...
+    pub kind: AnswerKind,
     /// The lines shown, 1-based and inclusive (`None`: no line was shown, or a byte
     /// read whose lines were not counted).
     pub lines: Option<LineSpan>,
@@ -47,8 +53,120 @@ pub struct AnswerRecord {
     /// Whether the budget that cut the answer is the host's, one the agent's own tool
     /// does not have (the answer then says where to continue all the same).
     pub host_budget: bool,
+    /// The agent's own token cap, when it cut a whole-file read to a first page (Claude
+    /// Code's Read): `lines` are the page, the next starts after it.
+    pub token_cap: Option<TokenCut>,
+    /// The tool's clip of its output ([`crate::tool::Output::clip`], OpenHands' 16,000
+    /// characters), when it cut the text read: `lines` and `bytes` above are then what
+    /// the kept head shows, whole lines only.
+    pub clipped: Option<Clipped>,
+    /// The first line asked for, when it lies past the end of the file and the answer
+    /// says so without an error (a note, or nothing); `total_lines` says where the file
+    /// ends. An error past the end is an `error` of kind `beyond_end`.
+    pub past_end_start: Option<u64>,
+    /// The entries of a listing, the pages of a PDF or the cells of a notebook shown,
+    /// out of how many.
+    pub parts: Option<Parts>,
+    /// The image or file sent with the answer (its type and size, and an image's
+    /// dimensions).
+    pub media: Option<MediaRecord>,
     /// What went wrong, for an error answer.
     pub error: Option<ErrorRecord>,
+}
+
+/// What an answer shows ([`AnswerRecord::kind`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum AnswerKind {
+    /// Lines or bytes of the file's text.
+    #[default]
+    Text,
+    /// A first line past the end of the file, answered without an error.
+    PastEnd,
+    /// A directory's entries.
+    Listing,
+    /// An image.
+    Image,
+    /// A PDF's pages (or its overview).
+    Pages,
+    /// A notebook's cells.
+    Cells,
+    /// A file sent whole (a PDF as some tools send it).
+    File,
+    /// A text about the file instead of its content: the outline of a file too large to
+    /// show, or the tool's answer to a binary or oversized file.
+    Note,
+    /// An error ([`AnswerRecord::error`]).
+    Error,
+}
+
+/// The parts of a listing or document an answer shows ([`AnswerRecord::parts`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Parts {
+    /// What is counted.
+    pub unit: PartUnit,
+    /// How many are shown.
+    pub shown: u64,
+    /// How many there are.
+    pub total: u64,
+    /// The first shown: a page from 1, a cell from 0 (`None` for a listing, or when none
+    /// is shown).
+    pub first: Option<u64>,
+    /// The last shown.
+    pub last: Option<u64>,
+    /// Where to continue when the budget stopped the answer: the next page or cell.
+    pub next: Option<u64>,
+}
+
+/// A token cap that cut a whole-file read to its first page ([`AnswerRecord::token_cap`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct TokenCut {
+    /// The estimated tokens of the whole text.
+    pub tokens: u64,
+    /// The cap, in tokens.
+    pub max: u64,
+}
+
+/// A text cut by the tool's clip of its output ([`AnswerRecord::clipped`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Clipped {
+    /// The most characters the tool shows.
+    pub chars: u64,
+    /// The characters of the text read, before the clip.
+    pub total_chars: u64,
+    /// Whether the middle was left out (head and tail kept), rather than the end.
+    pub middle: bool,
+}
+
+/// What [`Parts`] counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum PartUnit {
+    /// Entries of a directory listing.
+    Entries,
+    /// Pages of a PDF, from 1.
+    Pages,
+    /// Cells of a notebook, from 0.
+    Cells,
+}
+
+/// An image or file sent with an answer ([`AnswerRecord::media`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct MediaRecord {
+    /// Its MIME type (`image/png` ...).
+    pub mime: String,
+    /// The bytes sent.
+    pub bytes: u64,
+    /// An image's size in the file.
+    pub original: Option<Size>,
+    /// An image's size as sent (smaller when it was scaled down).
+    pub sent: Option<Size>,
 }
 
 /// An error as data (the `error` of an [`AnswerRecord`]): its kind, the parameter and path it
@@ -68,39 +186,196 @@ pub struct ErrorRecord {
     pub message: String,
 }
 
+/// The file's line count as a read knows it: counted, or, for a read that returned the
+/// whole file, its last line (every line was counted on the way).
+pub(crate) fn counted_total(r: &ReadResult) -> Option<u64> {
+    r.total_lines.or(match (r.is_partial, r.lines) {
+        (false, Some(l)) if r.truncated.is_none() => Some(l.end),
+        _ => None,
+    })
+}
+
 impl AnswerRecord {
     /// The record of a read; `host_budget`: the budget that cut it is the host's.
     pub(crate) fn read(r: &ReadResult, host_budget: bool) -> AnswerRecord {
         AnswerRecord {
+            kind: AnswerKind::Text,
             lines: r.lines,
             bytes: Some(r.bytes),
-            total_lines: r.total_lines.or(match (r.is_partial, r.lines) {
-                // A read that returned the whole file has counted every line.
-                (false, Some(l)) if r.truncated.is_none() => Some(l.end),
-                _ => None,
-            }),
+            total_lines: counted_total(r),
             file_size: Some(r.file_size),
             cut_lines: r.cut_lines.clone(),
             is_partial: r.is_partial,
             truncated: r.truncated,
             host_budget: host_budget && r.truncated.is_some(),
-            error: None,
+            ..AnswerRecord::default()
         }
     }
 
-    /// The record of an answer that shows no lines of the file (a listing, a note).
-    pub(crate) fn empty() -> AnswerRecord {
-        AnswerRecord::default()
+    /// The record of a read as `d` shows it: cut further by the dialect's clip, if it
+    /// has one and the text is longer.
+    pub(crate) fn shown(d: &Dialect, r: &ReadResult, host_budget: bool) -> AnswerRecord {
+        let record = AnswerRecord::read(r, host_budget);
+        match &d.output.clip {
+            Some(clip) => record.clip(&r.content, clip),
+            None => record,
+        }
+    }
+
+    /// This record of a read of `content`, cut at `clip`'s characters.
+    fn clip(mut self, content: &str, clip: &Clip) -> AnswerRecord {
+        let limit = usize::try_from(clip.chars).unwrap_or(usize::MAX);
+        let Some((at, _)) = content.char_indices().nth(limit) else {
+            return self;
+        };
+        self.clipped = Some(Clipped {
+            chars: clip.chars,
+            total_chars: content.chars().count() as u64,
+            middle: clip.keep == ClipKeep::HeadAndTail,
+        });
+        self.is_partial = true;
+        if clip.keep == ClipKeep::HeadAndTail {
+            return self;
+        }
+        // The whole lines of the head kept; the clip, not the read's budget, ends it.
+        let whole = content[..at].rfind('\n').map_or(0, |i| i + 1);
+        let count = crate::text::line_feeds(&content.as_bytes()[..whole]).count() as u64;
+        self.lines = self.lines.filter(|_| count > 0).map(|l| LineSpan {
+            start: l.start,
+            end: l.start + count - 1,
+        });
+        // Bytes of the file only where the text is the file's bytes (UTF-8, as read).
+        self.bytes = self
+            .bytes
+            .filter(|b| b.end - b.start == content.len() as u64)
+            .map(|b| ByteSpan {
+                start: b.start,
+                end: b.start + whole as u64,
+            });
+        let end = self.lines.map_or(0, |l| l.end);
+        self.cut_lines.retain(|c| c.line <= end);
+        self.truncated = None;
+        self.host_budget = false;
+        self
+    }
+
+    /// The record of an answer that shows no lines of the file.
+    pub(crate) fn of(kind: AnswerKind) -> AnswerRecord {
+        AnswerRecord {
+            kind,
+            ..AnswerRecord::default()
+        }
+    }
+
+    /// The record of a first line `start` past the end of a file of `total` lines,
+    /// answered without an error.
+    pub(crate) fn past_end(start: u64, total: u64) -> AnswerRecord {
+        AnswerRecord {
+            past_end_start: Some(start),
+            total_lines: Some(total),
+            ..AnswerRecord::of(AnswerKind::PastEnd)
+        }
+    }
+
+    /// The record of a listing that shows `shown` of a directory's `total` entries.
+    pub(crate) fn listing(shown: u64, total: u64) -> AnswerRecord {
+        AnswerRecord {
+            is_partial: shown < total,
+            parts: Some(Parts {
+                unit: PartUnit::Entries,
+                shown,
+                total,
+                first: None,
+                last: None,
+                next: None,
+            }),
+            ..AnswerRecord::of(AnswerKind::Listing)
+        }
+    }
+
+    /// The record of a document answer: an image, PDF pages, notebook cells, a file
+    /// sent whole.
+    pub(crate) fn document(doc: &Doc) -> AnswerRecord {
+        let read = match doc {
+            Doc::Raw { mime, data, .. } => {
+                let bytes = data.len() as u64;
+                return AnswerRecord {
+                    file_size: Some(bytes),
+                    media: Some(MediaRecord {
+                        mime: mime.clone(),
+                        bytes,
+                        original: None,
+                        sent: None,
+                    }),
+                    ..AnswerRecord::of(AnswerKind::File)
+                };
+            }
+            Doc::Read(read) => read.as_ref(),
+        };
+        match read {
+            DocumentRead::Text(r) => AnswerRecord::read(r, false),
+            DocumentRead::Image(i) => AnswerRecord {
+                file_size: Some(i.file_size),
+                media: Some(MediaRecord {
+                    mime: i.mime.clone(),
+                    bytes: i.bytes,
+                    original: Some(i.original),
+                    sent: Some(i.sent),
+                }),
+                ..AnswerRecord::of(AnswerKind::Image)
+            },
+            DocumentRead::Pdf(p) => {
+                let shown = p.pages.iter().map(|page| page.page);
+                let parts = Parts {
+                    unit: PartUnit::Pages,
+                    shown: p.pages.len() as u64,
+                    total: p.page_count,
+                    first: shown.clone().min(),
+                    last: shown.max(),
+                    next: p.truncated.as_ref().map(|t| t.next_page),
+                };
+                AnswerRecord {
+                    file_size: Some(p.file_size),
+                    is_partial: parts.shown < parts.total || p.pages.iter().any(|x| x.cut),
+                    parts: Some(parts),
+                    ..AnswerRecord::of(AnswerKind::Pages)
+                }
+            }
+            DocumentRead::Notebook(n) => {
+                let shown = n.cells.iter().map(|c| c.index);
+                let parts = Parts {
+                    unit: PartUnit::Cells,
+                    shown: n.cells.len() as u64,
+                    total: n.cell_count,
+                    first: shown.clone().min(),
+                    last: shown.max(),
+                    next: n.truncated.as_ref().map(|t| t.next_cell),
+                };
+                AnswerRecord {
+                    file_size: Some(n.file_size),
+                    is_partial: parts.shown < parts.total,
+                    parts: Some(parts),
+                    ..AnswerRecord::of(AnswerKind::Cells)
+                }
+            }
+        }
     }
 
     /// The record of an error answer, with the message it shows.
     pub(crate) fn error(e: &Error, message: &str) -> AnswerRecord {
+        let values = e.values();
+        let number = |name: &str| values.get(name).and_then(serde_json::Value::as_u64);
+        // What the error knows of the file, where a read's record has it.
+        let (total_lines, file_size) = (number("total_lines"), number("file_size"));
         AnswerRecord {
+            kind: AnswerKind::Error,
+            total_lines,
+            file_size,
             error: Some(ErrorRecord {
                 kind: e.kind(),
                 parameter: e.parameter().map(str::to_string),
                 path: e.path().map(|p| p.to_string_lossy().into_owned()),
-                values: e.values(),
+                values,
                 message: message.to_string(),
             }),
             ..AnswerRecord::default()

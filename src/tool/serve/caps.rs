@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::result::{ReadResult, Truncation, TruncationReason};
 use crate::select::LineSelection;
 use crate::tool::decode::args::param;
@@ -19,6 +19,7 @@ use crate::tool::decode::Request;
 use crate::tool::dialect::template::fill;
 use crate::tool::dialect::template::size_text;
 use crate::tool::dialect::{CapLift, Caps, Dialect, FirstPage, TokenCap};
+use crate::tool::render::record::TokenCut;
 use crate::tool::serve::ctx::Ctx;
 
 /// What decoding may turn one byte of a file into, in UTF-8 bytes (a Windows-1252 byte
@@ -119,26 +120,24 @@ pub(crate) fn check_size(ctx: &Ctx, r: &Request) -> Result<()> {
     let suffix = suffix(d, r, |l| {
         l.size.is_some_and(|m| size <= m) && l.tokens.is_none_or(|t| size / l.chars_per_token <= t)
     });
-    Err(param(
-        path_name(d),
-        fill(
-            &cap.message,
-            &[
-                ("size", &size_text(size)),
-                ("max", &size_text(max)),
-                ("suffix", &suffix),
-            ],
-        ),
-    ))
+    let message = fill(
+        &cap.message,
+        &[
+            ("size", &size_text(size)),
+            ("max", &size_text(max)),
+            ("suffix", &suffix),
+        ],
+    );
+    Err(too_large(d, &r.path, message, ("bytes", size, max)))
 }
 
-/// Checks a read against the range and token caps: the read, or its first page and
-/// the banner after it, or the refusal.
+/// Checks a read against the range and token caps: the read, or its first page with
+/// the banner after it and the cap that cut it, or the refusal.
 pub(crate) fn check_read(
     ctx: &Ctx,
     r: &Request,
     read: ReadResult,
-) -> Result<(ReadResult, Option<String>)> {
+) -> Result<(ReadResult, Option<(String, TokenCut)>)> {
     let d = ctx.dialect;
     let l = limits(d, r, r.lift);
     if let (Some(cap), Some(_), Some(max)) = (&d.caps.range_size, &r.limit, l.range) {
@@ -176,15 +175,37 @@ pub(crate) fn check_read(
                 chars_per_token: l.chars_per_token,
                 suffix: &suffix,
             };
-            first_page(ctx, page, read, &v).map(|(p, banner)| (p, Some(banner)))
+            let cap = TokenCut { tokens, max };
+            first_page(ctx, page, read, &v).map(|(p, banner)| (p, Some((banner, cap))))
         }
-        _ => Err(param(
-            path_name(d),
-            fill(
+        _ => {
+            let message = fill(
                 &cap.message,
                 &[("tokens", &tokens), ("max", &max), ("suffix", &suffix)],
-            ),
-        )),
+            );
+            Err(too_large(d, &r.path, message, ("tokens", tokens, max)))
+        }
+    }
+}
+
+/// A tool's refusal (`message`) of a read over one of its caps, as data: `unit`, the size
+/// and the limit ([`Error::TooLarge`]); `path` as the caller gave it.
+pub(crate) fn too_large(
+    d: &Dialect,
+    path: &str,
+    message: String,
+    over: (&'static str, u64, u64),
+) -> Error {
+    let (unit, size, limit) = over;
+    Error::Refused {
+        message,
+        parameter: path_name(d).to_string(),
+        cause: Box::new(Error::TooLarge {
+            path: path.into(),
+            unit,
+            size,
+            limit,
+        }),
     }
 }
 

@@ -5,7 +5,6 @@
 use crate::error::{Error, Result};
 use crate::select::{LineSelection, Selection};
 use crate::tool::decode::args::param;
-use crate::tool::decode::paths::path_name;
 use crate::tool::decode::{Plan, Way};
 use crate::tool::dialect::template::fill;
 use crate::tool::dialect::Dialect;
@@ -67,7 +66,8 @@ pub(crate) fn before_read(ctx: &Ctx, path: &str, plan: &Plan) -> Result<()> {
                     ("max_mib", &max_mib.as_str()),
                 ],
             );
-            return Err(param(path_name(d), message));
+            let over = ("bytes", size, cap.bytes);
+            return Err(crate::tool::serve::caps::too_large(d, path, message, over));
         }
     }
     let Some(checks) = range else {
@@ -93,18 +93,38 @@ pub(crate) fn before_read(ctx: &Ctx, path: &str, plan: &Plan) -> Result<()> {
             ("total", total.to_string()),
         ]
     };
-    let refuse = |template: &str, end: i64| {
+    // The tool's words over the library's error, when there is one for the fault.
+    let refuse = |template: &str, end: i64, cause: Option<Error>| {
         let v = vals(end);
         let values: Vec<(&str, &dyn crate::tool::dialect::template::Value)> =
             v.iter().map(|(k, x)| (*k, x as _)).collect();
-        Err(param(name, fill(template, &values)))
+        let message = fill(template, &values);
+        Err(match cause {
+            Some(cause) => Error::Refused {
+                message,
+                parameter: name.to_string(),
+                cause: Box::new(cause),
+            },
+            None => param(name, message),
+        })
     };
     if start < 1 || start > total_i {
-        return refuse(&checks.start, end.unwrap_or(-1));
+        let beyond = u64::try_from(start).ok().filter(|&s| s > total);
+        let cause = beyond.map(|start| Error::LineBeyondEnd {
+            start,
+            total_lines: total,
+            parameter: name.to_string(),
+        });
+        return refuse(&checks.start, end.unwrap_or(-1), cause);
     }
     let end = end.map_or(total_i, |e| e.min(total_i));
     if end < start {
-        return refuse(&checks.order, end);
+        let cause = Error::LineStartAfterEnd {
+            start,
+            end,
+            parameter: name.to_string(),
+        };
+        return refuse(&checks.order, end, Some(cause));
     }
     Ok(())
 }

@@ -8,7 +8,6 @@ use crate::error::{Error, Result};
 use crate::read::Reader;
 use crate::result::{ReadResult, Truncation, TruncationReason};
 use crate::select::{ByteSelection, LineSelection, Selection};
-use crate::tool::decode::args::param;
 use crate::tool::decode::paths::path_name;
 use crate::tool::decode::{bounds, Plan, Way};
 use crate::tool::dialect::template::fill;
@@ -170,10 +169,11 @@ impl Ctx<'_> {
 /// (the library's error knows the MIME type only).
 pub(crate) fn binary_error(d: &Dialect, e: Error, path: &str) -> Error {
     match (e, &d.errors.binary) {
-        (Error::Binary { mime, .. }, Some(t)) => param(
-            path_name(d),
-            fill(t, &[("path", &path), ("mime", &mime.as_str())]),
-        ),
+        (Error::Binary { mime, file_size }, Some(t)) => Error::Refused {
+            message: fill(t, &[("path", &path), ("mime", &mime.as_str())]),
+            parameter: path_name(d).to_string(),
+            cause: Box::new(Error::Binary { mime, file_size }),
+        },
         (e, _) => e,
     }
 }

@@ -22,12 +22,14 @@ use crate::error::{Error, Result};
 use crate::pool::BufferPool;
 use crate::read::Reader;
 
+use crate::result::ByteSpan;
 use crate::tool::decode::args::{args_of, param, JsonArgs};
 use crate::tool::decode::paths::path_name;
 use crate::tool::decode::paths::Place;
 use crate::tool::decode::{decode, plan, Plan, Request};
 use crate::tool::dialect::template::fill;
 use crate::tool::dialect::{Dialect, Limits, PastEndAnswer};
+use crate::tool::render::record::{AnswerKind, AnswerRecord};
 use crate::tool::render::{self, Answer, Body};
 use crate::tool::render::{listing, oversize};
 use crate::tool::serve::ctx::Ctx;
@@ -306,23 +308,18 @@ impl DialectTool {
     fn read_answer(&self, ctx: &Ctx, plan: Plan, request: Request) -> Result<Answer> {
         let d = &self.dialect;
         if let Some(doc) = crate::tool::serve::doc_answer::read(ctx, &request, &plan)? {
-            return Ok(Answer {
-                plan,
-                body: Body::Document(Box::new(doc)),
-                requested: None,
-                outline: None,
-                root: ctx.workspace.map(|w| w.root().to_path_buf()),
-                session: request.session,
-                notes: Vec::new(),
-                host_budget: false,
-            });
+            let record = AnswerRecord::document(&doc);
+            let mut a = Answer::of(plan, Body::Document(Box::new(doc)), record);
+            a.root = ctx.workspace.map(|w| w.root().to_path_buf());
+            a.session = request.session;
+            return Ok(a);
         }
         crate::tool::serve::caps::check_size(ctx, &request)?;
         checks::before_read(ctx, &request.path, &plan)?;
         // What the file's name, size or kind answers instead of its lines.
-        let instead = |text| Ok(Answer::past_end(plan.clone(), text, None));
+        let instead = |text, record| Ok(Answer::note(plan.clone(), text, record));
         if let Some(text) = files::before(d, ctx.workspace, ctx.path)? {
-            return instead(text);
+            return instead(text, AnswerRecord::of(AnswerKind::Note));
         }
         let (result, requested) = match ctx.read(&plan) {
             Ok(r) => r,
@@ -333,13 +330,20 @@ impl DialectTool {
             }
             Err(Error::IsDirectory { .. }) if d.directory.is_some() => {
                 let form = d.directory.as_ref().expect("checked above");
-                let text =
+                let (text, listed) =
                     listing::list(form, ctx.workspace, ctx.path, &request.path, d.paths.show)?;
-                return Ok(Answer::note(plan, text));
+                let record = AnswerRecord::listing(listed.shown, listed.total);
+                return Ok(Answer::note(plan, text, record));
             }
             Err(Error::Binary { mime, file_size }) => {
                 match files::binary_answer(d, ctx.workspace, ctx.path, &mime) {
-                    Some(text) => return instead(text),
+                    Some(text) => {
+                        let record = AnswerRecord {
+                            file_size: Some(file_size),
+                            ..AnswerRecord::of(AnswerKind::Note)
+                        };
+                        return instead(text, record);
+                    }
                     None => return Err(Error::Binary { mime, file_size }),
                 }
             }
@@ -350,28 +354,34 @@ impl DialectTool {
         let (result, page) = crate::tool::serve::caps::check_read(ctx, &request, result)?;
         // A first page is the agent's own cut, its banner says where to go on.
         let host_budget = page.is_none() && result.truncated.is_some_and(|t| !ctx.own_budget(t));
-        notes.extend(page);
+        let (banner, token_cap) = page.unzip();
+        notes.extend(banner);
         if let Some(refusal) = &d.lines.refuse_unranged_over {
             let total = result.total_lines.unwrap_or(0);
             if !plan.ranged() && total > refusal.lines {
-                return Err(param(
-                    "path",
-                    fill(
-                        &refusal.message,
-                        &[
-                            ("path", &request.path),
-                            ("total", &total),
-                            ("limit", &refusal.lines),
-                        ],
-                    ),
-                ));
+                let message = fill(
+                    &refusal.message,
+                    &[
+                        ("path", &request.path),
+                        ("total", &total),
+                        ("limit", &refusal.lines),
+                    ],
+                );
+                let over = ("lines", total, refusal.lines);
+                return Err(caps::too_large(d, &request.path, message, over));
             }
         }
         if let (Some(o), false) = (&d.oversize, plan.ranged()) {
             let landmarks = || Ok(ctx.outline(o.outline_detail)?.landmarks);
             let (size, shown) = (result.file_size, result.resolved_path.as_str());
             if let Some(text) = oversize::answer(o, size, shown, landmarks, |n| ctx.head(n))? {
-                return Ok(Answer::note(plan, text));
+                let record = AnswerRecord {
+                    total_lines: result.total_lines,
+                    file_size: Some(size),
+                    is_partial: true,
+                    ..AnswerRecord::of(AnswerKind::Note)
+                };
+                return Ok(Answer::note(plan, text, record));
             }
         }
         let outline = match &d.output.outline {
@@ -379,6 +389,10 @@ impl DialectTool {
                 Some(ctx.outline(OutlineDetail::Definitions)?)
             }
             _ => None,
+        };
+        let record = AnswerRecord {
+            token_cap,
+            ..AnswerRecord::shown(d, &result, host_budget)
         };
         Ok(Answer {
             plan,
@@ -389,6 +403,7 @@ impl DialectTool {
             session: request.session,
             notes,
             host_budget,
+            record,
         })
     }
 
@@ -413,8 +428,18 @@ impl DialectTool {
             total
         };
         if d.lines.split_lines && start <= split_total {
-            // The empty last line itself.
-            return Ok(Answer::past_end(plan.clone(), String::new(), Some(start)));
+            // The empty last line itself: no line of the file's text, at its end.
+            let size = files::stat(ctx.workspace, ctx.path)?.0;
+            let record = AnswerRecord {
+                bytes: Some(ByteSpan {
+                    start: size,
+                    end: size,
+                }),
+                total_lines: Some(total),
+                file_size: Some(size),
+                ..AnswerRecord::of(AnswerKind::Text)
+            };
+            return Ok(Answer::of(plan.clone(), Body::EmptyLine(start), record));
         }
         let vals: [(&str, &dyn crate::tool::dialect::template::Value); 3] = [
             ("start", &start),
@@ -428,11 +453,13 @@ impl DialectTool {
             total_lines,
             parameter: plan.start_name.clone(),
         };
+        // The file's lines as the library counts them, whatever the text says.
+        let record = AnswerRecord::past_end(start, total);
         match &d.lines.past_end {
             PastEndAnswer::Error => Err(beyond(total)),
             PastEndAnswer::Message(_) => Err(beyond(split_total)),
-            PastEndAnswer::Note(t) => Ok(Answer::past_end(plan.clone(), fill(t, &vals), None)),
-            PastEndAnswer::Empty => Ok(Answer::past_end(plan.clone(), String::new(), None)),
+            PastEndAnswer::Note(t) => Ok(Answer::note(plan.clone(), fill(t, &vals), record)),
+            PastEndAnswer::Empty => Ok(Answer::note(plan.clone(), String::new(), record)),
         }
     }
 }

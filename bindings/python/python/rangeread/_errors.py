@@ -90,8 +90,9 @@ class BinaryFileError(Error, ValueError):
 
 
 class DocumentError(Error, ValueError):
-    """``invalid_image``, ``image_too_large``, ``invalid_document``, ``document_limit``:
-    an image or document that cannot be read within its bounds."""
+    """``invalid_image``, ``image_too_large``, ``invalid_document``, ``document_limit``,
+    ``too_large``: an image, document or file that cannot be read within its bounds (a
+    tool's answer records ``too_large`` for a read over its cap)."""
 
 
 class ChangedError(Error, OSError):
@@ -127,6 +128,7 @@ _BY_KIND = {
     "image_too_large": DocumentError,
     "invalid_document": DocumentError,
     "document_limit": DocumentError,
+    "too_large": DocumentError,
     "changed": ChangedError,
     "scan_budget": ScanBudgetError,
     "panic": PanicError,

@@ -346,9 +346,13 @@ class ToolResponse:
     structured: Optional[Any]
     record: Optional[Dict[str, Any]]
     """The answer as data, the same shape for every preset (Rust's ``AnswerRecord``):
-    ``lines``, ``bytes``, ``total_lines``, ``truncated`` (``reason``, ``limit``,
-    ``next_start_line``, ``next_start_byte``), ``host_budget``, ``error`` (``kind``,
-    ``parameter``, ``path``, ``values``, ``message``)."""
+    ``kind`` (``text``, ``past_end``, ``listing``, ``image``, ``pages``, ``cells``,
+    ``file``, ``note``, ``error``), ``lines``, ``bytes``, ``total_lines``,
+    ``file_size``, ``cut_lines``, ``is_partial``, ``truncated`` (``reason``, ``limit``,
+    ``next_start_line``, ``next_start_byte``), ``host_budget``, ``token_cap``, ``clipped``,
+    ``past_end_start``, ``parts`` (``unit``, ``shown``, ``total``, ``first``, ``last``,
+    ``next``), ``media`` (``mime``, ``bytes``, ``original``, ``sent``), ``error``
+    (``kind``, ``parameter``, ``path``, ``values``, ``message``)."""
     media: List[ToolMedia]
     items: List[ToolItem]
     def to_dict(self) -> Dict[str, Any]: ...
