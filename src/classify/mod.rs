@@ -20,6 +20,10 @@ use legacy::legacy;
 /// How many bytes from the start of a file classification looks at (8 KiB).
 pub const SAMPLE_SIZE: usize = 8 * 1024;
 
+// A file the source step reads whole when it opens it is exactly what one sample covers:
+// the sample then costs no read of its own.
+const _: () = assert!(SAMPLE_SIZE as u64 == crate::source::READ_WHOLE_UP_TO);
+
 /// The share of disallowed control bytes above which a sample is binary (1%).
 ///
 /// Disallowed are the bytes below `0x20` other than tab, LF, CR, form feed, escape and

@@ -34,11 +34,11 @@ pub(crate) const MAX_HOLES: usize = 4096;
 /// Alignment of the buffers positional reads copy into (a cache line).
 const ALIGN: usize = 64;
 
-/// Files up to this size are read whole, in one read, when they are opened: classifying
-/// one reads that much anyway ([`crate::classify::SAMPLE_SIZE`]), and every later step
-/// (lines, content, the final-newline check) is then served from memory instead of a
-/// positional read of a few bytes each.
-const READ_WHOLE_UP_TO: u64 = crate::classify::SAMPLE_SIZE as u64;
+/// Files up to this size (8 KiB) are read whole, in one read, when they are opened:
+/// classifying one reads that much anyway (the classification's sample is as large, which
+/// the classify step asserts), and every later step (lines, content, the final-newline
+/// check) is then served from memory instead of a positional read of a few bytes each.
+pub(crate) const READ_WHOLE_UP_TO: u64 = 8 << 10;
 
 /// Upper bound for streaming a regular file that reports size 0 when no byte budget
 /// is set (64 MiB): such files (`/proc`, `/sys`) are small in practice, but the bound

@@ -27,7 +27,7 @@ fn whole_read(path: &Path) -> (u64, usize) {
 #[test]
 fn a_whole_small_file_is_one_open_one_read_and_a_stat_on_each_side() {
     let dir = tempfile::tempdir().unwrap();
-    for size in [1, 100, 4096, crate::classify::SAMPLE_SIZE] {
+    for size in [1, 100, 4096, super::READ_WHOLE_UP_TO as usize] {
         let path = dir.path().join(format!("small-{size}.rs"));
         std::fs::write(&path, text(size)).unwrap();
         let (calls, shown) = whole_read(&path);
