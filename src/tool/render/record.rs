@@ -97,7 +97,7 @@ pub enum AnswerKind {
     /// A text about the file instead of its content: the outline of a file too large to
     /// show, or the tool's answer to a binary or oversized file.
     Note,
-    /// An error ([`AnswerRecord::error`]).
+    /// An error (the record's `error` field).
     Error,
 }
 
