@@ -197,6 +197,20 @@ cargo publish --dry-run --locked "${verify[@]}" -p rangeread -p rangeread-mcp-se
 cargo package --locked --no-verify -p rangeread -p rangeread-mcp-server
 cp "target/package/rangeread-$version.crate" "target/package/rangeread-mcp-server-$version.crate" "$dist/"
 
+# docs.rs builds the crate's documentation with nightly and `--cfg docsrs` (the feature
+# labels): a release checks that build here. CI (ci-dist) leaves it out: a full nightly
+# check of every dependency in its own target directory, over 2 minutes on 2 cores.
+if [ "$profile" != ci-dist ]; then
+  step "crates: the documentation as docs.rs builds it (nightly, --cfg docsrs)"
+  if cargo +nightly --version >/dev/null 2>&1; then
+    RUSTDOCFLAGS="--cfg docsrs -D warnings" cargo +nightly doc --no-deps --all-features \
+      --target-dir target/docsrs
+  else
+    echo "dist: the docs.rs build needs a nightly toolchain (rustup toolchain install nightly)" >&2
+    exit 1
+  fi
+fi
+
 step "Python: a wheel built from the sdist"
 # The sdist builds: pip unpacks it and builds a wheel from it alone (maturin from PyPI),
 # in the dev profile and the workspace's target directory (the tests' compiled
