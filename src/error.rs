@@ -175,6 +175,8 @@ pub enum Error {
         "Binary files are not supported. File detected as {mime}. Please use another tool or method to process this file."
     )]
     Binary {
+        /// The path as the caller gave it.
+        path: PathBuf,
         /// The detected MIME type (`application/octet-stream` when unknown).
         mime: String,
         /// The file's size in bytes, for hosts that answer `(N bytes)`.
@@ -372,18 +374,21 @@ pub enum Error {
     /// unranged read of a file over its line count, a text over its token cap. Kind
     /// [`ErrorKind::TooLarge`]; a tool words it in its own text ([`Error::Refused`]).
     #[error(
-        "{} is too large to read at once: {size} {unit}, over the limit of {limit} {unit}; \
-         ask for a range of lines",
-        escaped(.path)
+        "{} is too large to read at once: {}over the limit of {limit} {unit}; ask for {}",
+        escaped(.path),
+        .size.map(|s| format!("{s} {unit}, ")).unwrap_or_default(),
+        if *.unit == "range_bytes" { "fewer lines" } else { "a range of lines" }
     )]
     TooLarge {
         /// The path as the caller gave it.
         path: PathBuf,
         /// What `size` and `limit` count: `bytes` (the file's size), `lines` (the file's
-        /// line count) or `tokens` (the text's estimated tokens).
+        /// line count), `tokens` (the text's estimated tokens) or `range_bytes` (the
+        /// text of the lines asked for, as Claude Code's Read caps a range).
         unit: &'static str,
-        /// How large the file or text is.
-        size: u64,
+        /// How large the file or text is; `None` when the read stopped at the limit
+        /// without measuring the rest (`range_bytes`: the range holds more than `limit`).
+        size: Option<u64>,
         /// The cap.
         limit: u64,
     },

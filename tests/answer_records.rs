@@ -277,6 +277,22 @@ fn every_preset_records_a_whole_read_a_range_and_a_read_past_its_page() {
         match rec.kind {
             AnswerKind::Text => {
                 let shown = check_text(&what, &r, &long);
+                // The tool's own count for a call without one ended the answer: the
+                // record names it as the cut, and where the next call starts.
+                match d.lines.default_limit.filter(|_| rec.token_cap.is_none()) {
+                    Some(n) => {
+                        assert_eq!(rec.default_limit, Some(n), "{what}: {rec:?}");
+                        assert_eq!(shown, Some((1, n)), "{what}: {rec:?}");
+                        let t = rec.truncated.unwrap_or_else(|| panic!("{what}: {rec:?}"));
+                        assert_eq!(
+                            (t.reason, t.limit, t.next_start_line),
+                            (TruncationReason::MaxLines, n, Some(n + 1)),
+                            "{what}: {rec:?}"
+                        );
+                        assert!(!rec.host_budget, "{what}: {rec:?}");
+                    }
+                    None => assert_eq!(rec.default_limit, None, "{what}: {rec:?}"),
+                }
                 // The agent's token cap cut a first page: the lines up to it.
                 if let Some(cap) = rec.token_cap {
                     let (s, e) = shown.unwrap_or_else(|| panic!("{what}: no lines"));
@@ -456,6 +472,10 @@ fn a_binary_file_a_missing_file_and_a_directory_are_recorded() {
                 assert_eq!(e.kind, ErrorKind::Binary, "{what}: {e:?}");
                 assert_eq!(e.values["file_size"], json!(elf.len()), "{what}: {e:?}");
                 assert!(e.values["mime"].as_str().is_some(), "{what}: {e:?}");
+                assert!(
+                    e.path.as_deref().is_some_and(|p| p.ends_with("program.elf")),
+                    "{what}: {e:?}"
+                );
                 assert_eq!(rec.file_size, Some(elf.len() as u64), "{what}: {rec:?}");
             }
             // A tool that answers a binary file with a note of its own.
@@ -718,4 +738,34 @@ fn not_served(what: &str, r: &ToolResponse, bytes: &[u8]) {
         }
         other => panic!("{what}: {other:?}"),
     }
+}
+
+#[test]
+fn a_range_over_claude_codes_range_cap_is_too_large_naming_the_count() {
+    let files = Files::new();
+    // Three lines of 1.2 MB each: lines 1-3 hold more than the 3.2 MB a range may.
+    let line = "y".repeat(1_200_000) + "\n";
+    std::fs::write(files.path("wide.txt"), line.repeat(3)).unwrap();
+    let tool = files.tool("claude-code", Reader::new());
+    let r = tool.respond(json!({"file_path": files.path("wide.txt"), "offset": 1, "limit": 3}));
+    let what = "claude-code, lines 1-3 of 3.6 MB";
+    let rec = record(what, &r);
+    let e = rec.error.as_ref().unwrap_or_else(|| panic!("{what}: {rec:?}"));
+    assert_eq!(e.kind, ErrorKind::TooLarge, "{what}: {e:?}");
+    assert_eq!(e.parameter.as_deref(), Some("limit"), "{what}: {e:?}");
+    assert!(
+        e.path.as_deref().is_some_and(|p| p.ends_with("wide.txt")),
+        "{what}: {e:?}"
+    );
+    assert_eq!(e.values["unit"], json!("range_bytes"), "{what}: {e:?}");
+    assert_eq!(e.values["limit"], json!(3_200_000), "{what}: {e:?}");
+    // The read stopped at the cap: the range's size is not known, only that it is over.
+    assert_eq!(e.values["size"], Value::Null, "{what}: {e:?}");
+    assert!(said(&r).contains("smaller limit"), "{what}: {}", said(&r));
+    // Two of the lines fit the range cap; their tokens are over the token cap, a
+    // refusal whose size is known.
+    let r = tool.respond(json!({"file_path": files.path("wide.txt"), "offset": 1, "limit": 2}));
+    let e = record(what, &r).error.clone().expect("the token cap's refusal");
+    assert_eq!(e.values["unit"], json!("tokens"), "{e:?}");
+    assert!(e.values["size"].as_u64() > e.values["limit"].as_u64(), "{e:?}");
 }

@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::documents::DocumentRead;
 use crate::error::{Error, ErrorKind};
 use crate::images::Size;
-use crate::result::{ByteSpan, CutLine, LineSpan, ReadResult, Truncation};
+use crate::result::{ByteSpan, CutLine, LineSpan, ReadResult, Truncation, TruncationReason};
 use crate::tool::dialect::{Clip, ClipKeep, Dialect};
 use crate::tool::render::documents::Doc;
 
@@ -53,6 +53,10 @@ pub struct AnswerRecord {
     /// Whether the budget that cut the answer is the host's, one the agent's own tool
     /// does not have (the answer then says where to continue all the same).
     pub host_budget: bool,
+    /// The tool's own count of lines for a call that gives none (Codex's and Gemini
+    /// CLI's 2,000 lines, Crush's 200), when it ended the answer before the end of the file:
+    /// `truncated` then names a line limit of this count and where the next call starts.
+    pub default_limit: Option<u64>,
     /// The agent's own token cap, when it cut a whole-file read to a first page (Claude
     /// Code's Read): `lines` are the page, the next starts after it.
     pub token_cap: Option<TokenCut>,
@@ -256,6 +260,27 @@ impl AnswerRecord {
         self.cut_lines.retain(|c| c.line <= end);
         self.truncated = None;
         self.host_budget = false;
+        self
+    }
+
+    /// This record of a read that asked for the tool's own default count of `n` lines:
+    /// when the count, not the end of the file, ended it, the record names the count as
+    /// the cut and says where to continue (a read cut otherwise already says so).
+    pub(crate) fn default_cut(mut self, n: u64) -> AnswerRecord {
+        let (Some(l), Some(b), Some(size)) = (self.lines, self.bytes, self.file_size) else {
+            return self;
+        };
+        let cut = self.truncated.is_none() && self.clipped.is_none() && self.token_cap.is_none();
+        if !cut || l.end + 1 - l.start != n || b.end >= size {
+            return self;
+        }
+        self.default_limit = Some(n);
+        self.truncated = Some(Truncation {
+            reason: TruncationReason::MaxLines,
+            limit: n,
+            next_start_byte: b.end,
+            next_start_line: Some(l.end + 1),
+        });
         self
     }
 

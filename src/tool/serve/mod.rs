@@ -335,7 +335,11 @@ impl DialectTool {
                 let record = AnswerRecord::listing(listed.shown, listed.total);
                 return Ok(Answer::note(plan, text, record));
             }
-            Err(Error::Binary { mime, file_size }) => {
+            Err(Error::Binary {
+                path,
+                mime,
+                file_size,
+            }) => {
                 match files::binary_answer(d, ctx.workspace, ctx.path, &mime) {
                     Some(text) => {
                         let record = AnswerRecord {
@@ -344,7 +348,13 @@ impl DialectTool {
                         };
                         return instead(text, record);
                     }
-                    None => return Err(Error::Binary { mime, file_size }),
+                    None => {
+                        return Err(Error::Binary {
+                            path,
+                            mime,
+                            file_size,
+                        })
+                    }
                 }
             }
             Err(e) => return Err(e.start_named(&plan.start_name)),
@@ -390,10 +400,13 @@ impl DialectTool {
             }
             _ => None,
         };
-        let record = AnswerRecord {
+        let mut record = AnswerRecord {
             token_cap,
             ..AnswerRecord::shown(d, &result, host_budget)
         };
+        if let Some(n) = plan.default_count {
+            record = record.default_cut(n);
+        }
         Ok(Answer {
             plan,
             body: Body::Read(Box::new(result)),
