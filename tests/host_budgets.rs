@@ -3,8 +3,11 @@
 //! each cut answer says where to continue, and following it (the record's continuation,
 //! passed back in the preset's own parameters) covers the file exactly once.
 
+mod common;
+
 use std::path::Path;
 
+use common::calls::{preset_call, Ask};
 use rangeread::tool::{Dialect, DialectTool, Role, ToolItem, ToolResponse};
 use rangeread::{Reader, Workspace};
 use serde_json::{json, Map, Value};
@@ -25,21 +28,10 @@ fn file() -> (tempfile::TempDir, std::path::PathBuf, String) {
 /// The arguments every call of `d` carries: the path and the parameters it requires
 /// (a count as large as the file, a start at its start).
 fn base_args(d: &Dialect, path: &Path) -> Map<String, Value> {
-    let mut args = Map::new();
-    for p in &d.params {
-        let v = match p.role {
-            Role::Path => json!(path),
-            Role::Session => json!("default"),
-            Role::Command => json!("view"),
-            _ if !p.required => continue,
-            Role::Head | Role::Tail | Role::Limit | Role::EndLine => json!(LINES),
-            Role::Skip => json!(0),
-            Role::StartLine | Role::Offset => json!(1),
-            _ => continue,
-        };
-        args.insert(p.name.clone(), v);
+    match preset_call(d, path, Ask::Whole, LINES as u64) {
+        Some(Value::Object(args)) => args,
+        other => panic!("{}: {other:?}", d.preset),
     }
-    args
 }
 
 /// The next call's arguments in `d`'s own parameters: from line `line` (bytes from

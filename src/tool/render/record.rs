@@ -124,6 +124,31 @@ pub struct Parts {
     pub next: Option<u64>,
 }
 
+impl Parts {
+    /// The parts numbered `shown` (pages, cells) of `total`, with the next to continue at.
+    fn of(
+        unit: PartUnit,
+        shown: impl Iterator<Item = u64>,
+        total: u64,
+        next: Option<u64>,
+    ) -> Parts {
+        let mut parts = Parts {
+            unit,
+            shown: 0,
+            total,
+            first: None,
+            last: None,
+            next,
+        };
+        for i in shown {
+            parts.shown += 1;
+            parts.first = Some(parts.first.map_or(i, |f| f.min(i)));
+            parts.last = Some(parts.last.map_or(i, |l| l.max(i)));
+        }
+        parts
+    }
+}
+
 /// A token cap that cut a whole-file read to its first page ([`AnswerRecord::token_cap`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
@@ -350,15 +375,12 @@ impl AnswerRecord {
                 ..AnswerRecord::of(AnswerKind::Image)
             },
             DocumentRead::Pdf(p) => {
-                let shown = p.pages.iter().map(|page| page.page);
-                let parts = Parts {
-                    unit: PartUnit::Pages,
-                    shown: p.pages.len() as u64,
-                    total: p.page_count,
-                    first: shown.clone().min(),
-                    last: shown.max(),
-                    next: p.truncated.as_ref().map(|t| t.next_page),
-                };
+                let parts = Parts::of(
+                    PartUnit::Pages,
+                    p.pages.iter().map(|page| page.page),
+                    p.page_count,
+                    p.truncated.as_ref().map(|t| t.next_page),
+                );
                 AnswerRecord {
                     file_size: Some(p.file_size),
                     is_partial: parts.shown < parts.total || p.pages.iter().any(|x| x.cut),
@@ -367,15 +389,12 @@ impl AnswerRecord {
                 }
             }
             DocumentRead::Notebook(n) => {
-                let shown = n.cells.iter().map(|c| c.index);
-                let parts = Parts {
-                    unit: PartUnit::Cells,
-                    shown: n.cells.len() as u64,
-                    total: n.cell_count,
-                    first: shown.clone().min(),
-                    last: shown.max(),
-                    next: n.truncated.as_ref().map(|t| t.next_cell),
-                };
+                let parts = Parts::of(
+                    PartUnit::Cells,
+                    n.cells.iter().map(|c| c.index),
+                    n.cell_count,
+                    n.truncated.as_ref().map(|t| t.next_cell),
+                );
                 AnswerRecord {
                     file_size: Some(n.file_size),
                     is_partial: parts.shown < parts.total,

@@ -339,24 +339,22 @@ impl DialectTool {
                 path,
                 mime,
                 file_size,
-            }) => {
-                match files::binary_answer(d, ctx.workspace, ctx.path, &mime) {
-                    Some(text) => {
-                        let record = AnswerRecord {
-                            file_size: Some(file_size),
-                            ..AnswerRecord::of(AnswerKind::Note)
-                        };
-                        return instead(text, record);
-                    }
-                    None => {
-                        return Err(Error::Binary {
-                            path,
-                            mime,
-                            file_size,
-                        })
-                    }
+            }) => match files::binary_answer(d, ctx.workspace, ctx.path, &mime) {
+                Some(text) => {
+                    let record = AnswerRecord {
+                        file_size: Some(file_size),
+                        ..AnswerRecord::of(AnswerKind::Note)
+                    };
+                    return instead(text, record);
                 }
-            }
+                None => {
+                    return Err(Error::Binary {
+                        path,
+                        mime,
+                        file_size,
+                    })
+                }
+            },
             Err(e) => return Err(e.start_named(&plan.start_name)),
         };
         refuse::check(d, &result, path_name(d), |n| ctx.line(n))?;
