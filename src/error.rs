@@ -22,6 +22,12 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 ///
 /// The `Display` text of each variant is stable and part of the crate's contract.
 /// [`Error::kind`] gives a short machine-readable name for each variant.
+///
+/// The values' numbers: counts, sizes, offsets and line numbers the read resolved are
+/// `u64` (an `Option` where a value may be absent). A line number echoed as the caller
+/// gave it is `i64`, as in [`crate::RequestedLines`], because a line selection may count
+/// from the end (`-1` is the last line): the `start` and `end` of [`Error::ZeroLine`]
+/// and [`Error::LineStartAfterEnd`]. Pixels are `u32`, as in [`crate::images::Size`].
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
