@@ -38,10 +38,8 @@ pub(crate) struct Answer {
     pub session: Option<String>,
     /// Texts after the lines (notices about the text, a first page's banner).
     pub notes: Vec<String>,
-    /// The budget that cut the read is the host's, one the agent's own tool does not
-    /// have: its text cannot say where to continue, the dialect's continuation does.
-    pub host_budget: bool,
-    /// The answer as data, made with the body from the same facts.
+    /// The answer as data; the text says what it says (whose budget cut the read,
+    /// [`AnswerRecord::host_budget`]).
     pub record: AnswerRecord,
 }
 
@@ -74,7 +72,6 @@ impl Answer {
             root: None,
             session: None,
             notes: Vec::new(),
-            host_budget: false,
             record,
         }
     }
@@ -83,13 +80,14 @@ impl Answer {
 /// Renders a successful call, with its [`AnswerRecord`].
 pub(crate) fn render(d: &Dialect, mut a: Answer) -> ToolResponse {
     let record = std::mem::take(&mut a.record);
-    let mut out = render_body(d, a);
+    let mut out = render_body(d, a, &record);
     out.record = Some(record);
     out
 }
 
-/// The text (and the form's own structured content) of a successful call.
-fn render_body(d: &Dialect, a: Answer) -> ToolResponse {
+/// The text (and the form's own structured content) of a successful call; `record`:
+/// what it shows, as data.
+fn render_body(d: &Dialect, a: Answer, record: &AnswerRecord) -> ToolResponse {
     let r = match a.body {
         Body::Read(r) => *r,
         Body::Note(text) => return structured(d, ToolResponse::ok(text)),
@@ -110,9 +108,7 @@ fn render_body(d: &Dialect, a: Answer) -> ToolResponse {
     match d.output.form {
         Form::Text => structured(
             d,
-            ToolResponse::ok(
-                text(d, &a.plan, &r, a.outline.as_ref(), a.host_budget) + &a.notes.concat(),
-            ),
+            ToolResponse::ok(text(d, &a.plan, &r, a.outline.as_ref(), record) + &a.notes.concat()),
         ),
         Form::ContentAndNotes => {
             let notes = crate::render::notes(&r);
@@ -272,7 +268,8 @@ struct Shown<'a> {
     total: String,
     /// The path as the answer shows it.
     path: String,
-    /// The budget that cut the read is the host's.
+    /// The budget that cut the read is the host's, and nothing cut it shorter (a clip
+    /// of the agent's own, whose notice says so).
     host_budget: bool,
     /// A CR before each line feed is dropped from numbered lines (`strip_cr`), and from
     /// the content shown as it is too (`strip_raw`).
@@ -281,7 +278,7 @@ struct Shown<'a> {
 }
 
 impl<'a> Shown<'a> {
-    fn of(d: &Dialect, plan: &Plan, r: &'a ReadResult, host_budget: bool) -> Shown<'a> {
+    fn of(d: &Dialect, plan: &Plan, r: &'a ReadResult, record: &AnswerRecord) -> Shown<'a> {
         let strip_raw = d.output.strip_cr_for.contains(&plan.way.role());
         Shown {
             r,
@@ -291,7 +288,7 @@ impl<'a> Shown<'a> {
                 .total_lines
                 .map_or_else(|| "?".to_string(), |n| n.to_string()),
             path: shown_path(d, r),
-            host_budget,
+            host_budget: record.host_budget,
             strip_cr: d.output.strip_cr || strip_raw,
             strip_raw,
         }
@@ -304,7 +301,7 @@ fn text(
     plan: &Plan,
     r: &ReadResult,
     outline: Option<&Outline>,
-    host_budget: bool,
+    record: &AnswerRecord,
 ) -> String {
     let o = &d.output;
     // An empty file, or one that holds only a byte order mark (at most 4 bytes).
@@ -313,7 +310,7 @@ fn text(
             return fill(e, &[("path", &shown_path(d, r))]);
         }
     }
-    let s = Shown::of(d, plan, r, host_budget);
+    let s = Shown::of(d, plan, r, record);
     let mut out = String::with_capacity(r.content.len() + r.content.len() / 4 + 64);
     out.extend(crate::tool::render::notes::clamped_note(
         d,

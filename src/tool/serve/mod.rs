@@ -413,7 +413,6 @@ impl DialectTool {
             root: ctx.workspace.map(|w| w.root().to_path_buf()),
             session: request.session,
             notes,
-            host_budget,
             record,
         })
     }
