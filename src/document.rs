@@ -215,6 +215,7 @@ impl Document {
         match self.classification()? {
             Classification::Text(t) => Ok(t),
             Classification::Binary(b) => Err(Error::Binary {
+                path: self.src.path().to_path_buf(),
                 mime: b.mime.to_string(),
                 file_size: self.src.len(),
             }),
@@ -689,6 +690,7 @@ impl Document {
             && memchr::memchr(0, decoded.text.as_bytes()).is_some()
         {
             return Err(Error::Binary {
+                path: self.src.path().to_path_buf(),
                 mime: "application/octet-stream".into(),
                 file_size,
             });

@@ -150,7 +150,7 @@ pub(crate) fn kind_of(class: &Classification, path: &Path, file_size: u64) -> Re
     if let Some(f) = mime.and_then(ImageFormat::from_mime) {
         return Ok(DocumentKind::Image(f));
     }
-    if let Some(e) = class.binary_error(file_size) {
+    if let Some(e) = class.binary_error(path, file_size) {
         return Err(e);
     }
     let notebook = path

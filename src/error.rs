@@ -22,6 +22,12 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 ///
 /// The `Display` text of each variant is stable and part of the crate's contract.
 /// [`Error::kind`] gives a short machine-readable name for each variant.
+///
+/// The values' numbers: counts, sizes, offsets and line numbers the read resolved are
+/// `u64` (an `Option` where a value may be absent). A line number echoed as the caller
+/// gave it is `i64`, as in [`crate::RequestedLines`], because a line selection may count
+/// from the end (`-1` is the last line): the `start` and `end` of [`Error::ZeroLine`]
+/// and [`Error::LineStartAfterEnd`]. Pixels are `u32`, as in [`crate::images::Size`].
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -175,6 +181,8 @@ pub enum Error {
         "Binary files are not supported. File detected as {mime}. Please use another tool or method to process this file."
     )]
     Binary {
+        /// The path as the caller gave it.
+        path: PathBuf,
         /// The detected MIME type (`application/octet-stream` when unknown).
         mime: String,
         /// The file's size in bytes, for hosts that answer `(N bytes)`.
@@ -372,18 +380,21 @@ pub enum Error {
     /// unranged read of a file over its line count, a text over its token cap. Kind
     /// [`ErrorKind::TooLarge`]; a tool words it in its own text ([`Error::Refused`]).
     #[error(
-        "{} is too large to read at once: {size} {unit}, over the limit of {limit} {unit}; \
-         ask for a range of lines",
-        escaped(.path)
+        "{} is too large to read at once: {}over the limit of {limit} {unit}; ask for {}",
+        escaped(.path),
+        .size.map(|s| format!("{s} {unit}, ")).unwrap_or_default(),
+        if *.unit == "range_bytes" { "fewer lines" } else { "a range of lines" }
     )]
     TooLarge {
         /// The path as the caller gave it.
         path: PathBuf,
         /// What `size` and `limit` count: `bytes` (the file's size), `lines` (the file's
-        /// line count) or `tokens` (the text's estimated tokens).
+        /// line count), `tokens` (the text's estimated tokens) or `range_bytes` (the
+        /// text of the lines asked for, as Claude Code's Read caps a range).
         unit: &'static str,
-        /// How large the file or text is.
-        size: u64,
+        /// How large the file or text is; `None` when the read stopped at the limit
+        /// without measuring the rest (`range_bytes`: the range holds more than `limit`).
+        size: Option<u64>,
         /// The cap.
         limit: u64,
     },

@@ -11,15 +11,17 @@
 //! executable, and a notebook and a one-page PDF written beside them (the repository
 //! ships neither), in a directory of their own.
 
+mod common;
 mod documents;
 
 use std::path::{Path, PathBuf};
 
+use common::calls::{preset_call, Ask};
 use rangeread::tool::{
-    AnswerKind, AnswerRecord, Dialect, DialectTool, PartUnit, Role, ToolItem, ToolResponse,
+    AnswerKind, AnswerRecord, Dialect, DialectTool, PartUnit, ToolItem, ToolResponse,
 };
 use rangeread::{ErrorKind, Reader, TruncationReason, Workspace};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 /// The sources put end to end for the long file (over 2,500 lines).
 const SOURCES: &[&str] = &[
@@ -93,55 +95,6 @@ impl Files {
             .reader(reader)
             .workspace(Workspace::new(&self.root).unwrap())
     }
-}
-
-/// What a call asks for.
-#[derive(Clone, Copy)]
-enum Ask {
-    /// No range: what the tool reads by default.
-    Whole,
-    /// Lines `start..=end`.
-    Lines(u64, u64),
-}
-
-/// The parameter that says where a line range starts, in the order the test prefers.
-fn start_role(d: &Dialect) -> Option<Role> {
-    [Role::StartLine, Role::Offset, Role::Skip, Role::LineRange]
-        .into_iter()
-        .find(|r| d.params.iter().any(|p| p.role == *r))
-}
-
-/// The call's arguments in `d`'s own parameters; a required count is the file's length
-/// (`lines`), so that it reads the whole file. `None`: `d` cannot ask for it.
-fn args(d: &Dialect, path: &Path, ask: Ask, lines: u64) -> Option<Value> {
-    let start = start_role(d);
-    let range = match ask {
-        Ask::Lines(s, e) if start.is_some() => Some((s, e)),
-        Ask::Lines(..) => return None,
-        Ask::Whole => None,
-    };
-    let mut args = Map::new();
-    for p in &d.params {
-        let v = match (p.role, range) {
-            (Role::Path, _) => json!(path),
-            (Role::Session, _) => json!("default"),
-            (Role::Command, _) => json!("view"),
-            (Role::StartLine | Role::Offset, Some((s, _))) if Some(p.role) == start => json!(s),
-            (Role::Skip, Some((s, _))) if Some(p.role) == start => json!(s - 1),
-            (Role::LineRange, Some((s, e))) if Some(p.role) == start => json!([s, e]),
-            (Role::EndLine, Some((_, e))) if start == Some(Role::StartLine) => json!(e),
-            (Role::Limit, Some((s, e))) if matches!(start, Some(Role::Offset | Role::Skip)) => {
-                json!(e + 1 - s)
-            }
-            _ if !p.required => continue,
-            (Role::Head | Role::Tail | Role::Limit | Role::EndLine, _) => json!(lines),
-            (Role::StartLine | Role::Offset, _) => json!(1),
-            (Role::Skip, _) => json!(0),
-            (other, _) => panic!("{}: a required {other:?} parameter {}", d.preset, p.name),
-        };
-        args.insert(p.name.clone(), v);
-    }
-    Some(Value::Object(args))
 }
 
 /// Each line's byte range in `text`, its line feed included.
@@ -240,13 +193,13 @@ fn every_preset_records_a_whole_read_a_range_and_a_read_past_its_page() {
         let tool = files.tool(preset, Reader::new());
         let d = tool.dialect().clone();
         let path = files.path("sample.txt");
-        let call = args(&d, &path, Ask::Whole, sample_lines as u64).unwrap();
+        let call = preset_call(&d, &path, Ask::Whole, sample_lines as u64).unwrap();
         let what = format!("{preset}, whole sample.txt");
         if let Some(lines) = check_text(&what, &tool.respond(call), &sample) {
             assert_eq!(lines, (1, sample_lines as u64), "{what}");
         }
         let rec = tool
-            .respond(args(&d, &path, Ask::Whole, sample_lines as u64).unwrap())
+            .respond(preset_call(&d, &path, Ask::Whole, sample_lines as u64).unwrap())
             .record
             .unwrap();
         assert!(
@@ -256,7 +209,7 @@ fn every_preset_records_a_whole_read_a_range_and_a_read_past_its_page() {
 
         // Lines 1200-1230 of the long file, where the tool can ask for a range.
         let path = files.path("long.rs");
-        if let Some(call) = args(&d, &path, Ask::Lines(1200, 1230), long_lines) {
+        if let Some(call) = preset_call(&d, &path, Ask::Lines(1200, 1230), long_lines) {
             let what = format!("{preset}, lines 1200-1230");
             let (s, e) = check_text(&what, &tool.respond(call), &long)
                 .unwrap_or_else(|| panic!("{what}: no lines in the record"));
@@ -266,7 +219,7 @@ fn every_preset_records_a_whole_read_a_range_and_a_read_past_its_page() {
 
         // The long file without a range: past every preset's page, or its refusal.
         let what = format!("{preset}, long.rs without a range");
-        let r = tool.respond(args(&d, &path, Ask::Whole, long_lines).unwrap());
+        let r = tool.respond(preset_call(&d, &path, Ask::Whole, long_lines).unwrap());
         let rec = record(&what, &r);
         let first_page = d
             .caps
@@ -277,6 +230,22 @@ fn every_preset_records_a_whole_read_a_range_and_a_read_past_its_page() {
         match rec.kind {
             AnswerKind::Text => {
                 let shown = check_text(&what, &r, &long);
+                // The tool's own count for a call without one ended the answer: the
+                // record names it as the cut, and where the next call starts.
+                match d.lines.default_limit.filter(|_| rec.token_cap.is_none()) {
+                    Some(n) => {
+                        assert_eq!(rec.default_limit, Some(n), "{what}: {rec:?}");
+                        assert_eq!(shown, Some((1, n)), "{what}: {rec:?}");
+                        let t = rec.truncated.unwrap_or_else(|| panic!("{what}: {rec:?}"));
+                        assert_eq!(
+                            (t.reason, t.limit, t.next_start_line),
+                            (TruncationReason::MaxLines, n, Some(n + 1)),
+                            "{what}: {rec:?}"
+                        );
+                        assert!(!rec.host_budget, "{what}: {rec:?}");
+                    }
+                    None => assert_eq!(rec.default_limit, None, "{what}: {rec:?}"),
+                }
                 // The agent's token cap cut a first page: the lines up to it.
                 if let Some(cap) = rec.token_cap {
                     let (s, e) = shown.unwrap_or_else(|| panic!("{what}: no lines"));
@@ -329,7 +298,7 @@ fn a_host_budget_below_the_agents_is_recorded_as_the_hosts_cut() {
     for preset in Dialect::presets() {
         for (host, reader, reason) in &hosts {
             let tool = files.tool(preset, reader.clone());
-            let call = args(tool.dialect(), &files.path("sample.txt"), Ask::Whole, lines);
+            let call = preset_call(tool.dialect(), &files.path("sample.txt"), Ask::Whole, lines);
             let what = format!("{preset}, host budget of {host}");
             let r = tool.respond(call.unwrap());
             let shown = check_text(&what, &r, &sample);
@@ -367,7 +336,8 @@ fn a_start_past_the_end_is_recorded_with_the_files_line_count() {
     for preset in Dialect::presets() {
         let tool = files.tool(preset, Reader::new());
         let path = files.path("sample.txt");
-        let Some(call) = args(tool.dialect(), &path, Ask::Lines(start, start + 5), lines) else {
+        let Some(call) = preset_call(tool.dialect(), &path, Ask::Lines(start, start + 5), lines)
+        else {
             continue;
         };
         asked += 1;
@@ -413,7 +383,7 @@ fn the_line_after_the_last_line_feed_is_recorded_as_no_line_at_the_end() {
         let tool = files.tool(preset, Reader::new());
         let d = tool.dialect().clone();
         let path = files.path("sample.txt");
-        let Some(call) = args(&d, &path, Ask::Lines(lines + 1, lines + 1), lines) else {
+        let Some(call) = preset_call(&d, &path, Ask::Lines(lines + 1, lines + 1), lines) else {
             continue;
         };
         let what = format!("{preset}, line {}", lines + 1);
@@ -449,13 +419,20 @@ fn a_binary_file_a_missing_file_and_a_directory_are_recorded() {
         let d = tool.dialect().clone();
 
         let what = format!("{preset}, program.elf");
-        let r = tool.respond(args(&d, &files.path("program.elf"), Ask::Whole, 1000).unwrap());
+        let r =
+            tool.respond(preset_call(&d, &files.path("program.elf"), Ask::Whole, 1000).unwrap());
         let rec = record(&what, &r);
         match (&rec.error, rec.kind) {
             (Some(e), _) => {
                 assert_eq!(e.kind, ErrorKind::Binary, "{what}: {e:?}");
                 assert_eq!(e.values["file_size"], json!(elf.len()), "{what}: {e:?}");
                 assert!(e.values["mime"].as_str().is_some(), "{what}: {e:?}");
+                assert!(
+                    e.path
+                        .as_deref()
+                        .is_some_and(|p| p.ends_with("program.elf")),
+                    "{what}: {e:?}"
+                );
                 assert_eq!(rec.file_size, Some(elf.len() as u64), "{what}: {rec:?}");
             }
             // A tool that answers a binary file with a note of its own.
@@ -476,7 +453,7 @@ fn a_binary_file_a_missing_file_and_a_directory_are_recorded() {
         }
 
         let what = format!("{preset}, a missing file");
-        let r = tool.respond(args(&d, &files.path("nope.txt"), Ask::Whole, 10).unwrap());
+        let r = tool.respond(preset_call(&d, &files.path("nope.txt"), Ask::Whole, 10).unwrap());
         let e = record(&what, &r).error.clone().expect("an error");
         assert_eq!(e.kind, ErrorKind::NotFound, "{what}: {e:?}");
         assert!(
@@ -485,7 +462,7 @@ fn a_binary_file_a_missing_file_and_a_directory_are_recorded() {
         );
 
         let what = format!("{preset}, a directory");
-        let r = tool.respond(args(&d, &files.path("src"), Ask::Whole, 10).unwrap());
+        let r = tool.respond(preset_call(&d, &files.path("src"), Ask::Whole, 10).unwrap());
         let rec = record(&what, &r);
         match (&rec.error, d.directory.is_some()) {
             (Some(e), false) => {
@@ -535,7 +512,7 @@ fn a_listing_cut_by_a_limit_or_a_clip_records_the_entries_it_shows() {
         }
         listed += 1;
         let what = format!("{preset}, a directory of {count} files");
-        let r = tool.respond(args(&d, &dir, Ask::Whole, 10).unwrap());
+        let r = tool.respond(preset_call(&d, &dir, Ask::Whole, 10).unwrap());
         let rec = record(&what, &r);
         let parts = rec.parts.unwrap_or_else(|| panic!("{what}: {rec:?}"));
         assert_eq!(parts.total, count, "{what}: {rec:?}");
@@ -564,8 +541,9 @@ fn images_pdf_pages_and_notebook_cells_are_recorded_where_the_preset_serves_them
                 .as_ref()
                 .is_some_and(|r| r.extensions.contains_key(ext))
         };
-        let call =
-            |name: &str| tool.respond(args(&d, &files.path(name), Ask::Whole, 1000).unwrap());
+        let call = |name: &str| {
+            tool.respond(preset_call(&d, &files.path(name), Ask::Whole, 1000).unwrap())
+        };
 
         let what = format!("{preset}, image.png");
         let r = call("image.png");
@@ -674,7 +652,7 @@ fn a_file_over_a_tools_size_cap_is_refused_as_too_large_with_its_size() {
     for preset in Dialect::presets() {
         let tool = files.tool(preset, Reader::new());
         let d = tool.dialect().clone();
-        let r = tool.respond(args(&d, &files.path("big.txt"), Ask::Whole, lines).unwrap());
+        let r = tool.respond(preset_call(&d, &files.path("big.txt"), Ask::Whole, lines).unwrap());
         let what = format!("{preset}, a file of {bytes} bytes");
         let rec = record(&what, &r);
         let Some(e) = &rec.error else {
@@ -718,4 +696,43 @@ fn not_served(what: &str, r: &ToolResponse, bytes: &[u8]) {
         }
         other => panic!("{what}: {other:?}"),
     }
+}
+
+#[test]
+fn a_range_over_claude_codes_range_cap_is_too_large_naming_the_count() {
+    let files = Files::new();
+    // Three lines of 1.2 MB each: lines 1-3 hold more than the 3.2 MB a range may.
+    let line = "y".repeat(1_200_000) + "\n";
+    std::fs::write(files.path("wide.txt"), line.repeat(3)).unwrap();
+    let tool = files.tool("claude-code", Reader::new());
+    let r = tool.respond(json!({"file_path": files.path("wide.txt"), "offset": 1, "limit": 3}));
+    let what = "claude-code, lines 1-3 of 3.6 MB";
+    let rec = record(what, &r);
+    let e = rec
+        .error
+        .as_ref()
+        .unwrap_or_else(|| panic!("{what}: {rec:?}"));
+    assert_eq!(e.kind, ErrorKind::TooLarge, "{what}: {e:?}");
+    assert_eq!(e.parameter.as_deref(), Some("limit"), "{what}: {e:?}");
+    assert!(
+        e.path.as_deref().is_some_and(|p| p.ends_with("wide.txt")),
+        "{what}: {e:?}"
+    );
+    assert_eq!(e.values["unit"], json!("range_bytes"), "{what}: {e:?}");
+    assert_eq!(e.values["limit"], json!(3_200_000), "{what}: {e:?}");
+    // The read stopped at the cap: the range's size is not known, only that it is over.
+    assert_eq!(e.values["size"], Value::Null, "{what}: {e:?}");
+    assert!(said(&r).contains("smaller limit"), "{what}: {}", said(&r));
+    // Two of the lines fit the range cap; their tokens are over the token cap, a
+    // refusal whose size is known.
+    let r = tool.respond(json!({"file_path": files.path("wide.txt"), "offset": 1, "limit": 2}));
+    let e = record(what, &r)
+        .error
+        .clone()
+        .expect("the token cap's refusal");
+    assert_eq!(e.values["unit"], json!("tokens"), "{e:?}");
+    assert!(
+        e.values["size"].as_u64() > e.values["limit"].as_u64(),
+        "{e:?}"
+    );
 }

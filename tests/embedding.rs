@@ -32,7 +32,7 @@ fn a_short_blob_with_one_zero_byte_is_binary_not_utf16() {
             .read(root.join(name), LineSelection::head(1))
             .unwrap_err();
         assert!(
-            matches!(&err, Error::Binary { mime, file_size } if mime == "application/octet-stream" && *file_size > 0),
+            matches!(&err, Error::Binary { mime, file_size, .. } if mime == "application/octet-stream" && *file_size > 0),
             "{name}: {err}"
         );
     }
@@ -209,15 +209,24 @@ fn past_end_empty_answers_an_empty_result_for_lines_and_bytes() {
 }
 
 #[test]
-fn a_binary_error_carries_the_file_size() {
+fn a_binary_error_carries_the_path_and_the_file_size() {
     let (_d, root) = dir_with(&[("shot.png", PNG)]);
+    let path = root.join("shot.png");
     let err = Reader::new()
-        .read(root.join("shot.png"), LineSelection::head(1))
+        .read(&path, LineSelection::head(1))
         .unwrap_err();
     assert!(
-        matches!(&err, Error::Binary { mime, file_size } if mime == "image/png" && *file_size == PNG.len() as u64),
+        matches!(&err, Error::Binary { mime, file_size, .. } if mime == "image/png" && *file_size == PNG.len() as u64),
         "{err:?}"
     );
+    assert_eq!(err.path(), Some(path.as_path()));
+    // Inside a workspace: the path as the caller gave it, relative to the root.
+    let ws = Workspace::new(&root).unwrap();
+    let err = Reader::new()
+        .read_in(&ws, "shot.png", LineSelection::head(1))
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Binary);
+    assert_eq!(err.path(), Some(std::path::Path::new("shot.png")));
 }
 
 #[test]

@@ -3,8 +3,11 @@
 //! each cut answer says where to continue, and following it (the record's continuation,
 //! passed back in the preset's own parameters) covers the file exactly once.
 
+mod common;
+
 use std::path::Path;
 
+use common::calls::{preset_call, Ask};
 use rangeread::tool::{Dialect, DialectTool, Role, ToolItem, ToolResponse};
 use rangeread::{Reader, Workspace};
 use serde_json::{json, Map, Value};
@@ -25,21 +28,10 @@ fn file() -> (tempfile::TempDir, std::path::PathBuf, String) {
 /// The arguments every call of `d` carries: the path and the parameters it requires
 /// (a count as large as the file, a start at its start).
 fn base_args(d: &Dialect, path: &Path) -> Map<String, Value> {
-    let mut args = Map::new();
-    for p in &d.params {
-        let v = match p.role {
-            Role::Path => json!(path),
-            Role::Session => json!("default"),
-            Role::Command => json!("view"),
-            _ if !p.required => continue,
-            Role::Head | Role::Tail | Role::Limit | Role::EndLine => json!(LINES),
-            Role::Skip => json!(0),
-            Role::StartLine | Role::Offset => json!(1),
-            _ => continue,
-        };
-        args.insert(p.name.clone(), v);
+    match preset_call(d, path, Ask::Whole, LINES as u64) {
+        Some(Value::Object(args)) => args,
+        other => panic!("{}: {other:?}", d.preset),
     }
-    args
 }
 
 /// The next call's arguments in `d`'s own parameters: from line `line` (bytes from
@@ -207,4 +199,30 @@ fn claude_code_with_a_host_line_budget_says_where_to_continue_in_its_own_voice()
         })
         .collect();
     assert!(items.contains("offset=51"), "{items}");
+}
+
+#[test]
+fn a_host_budget_under_openhands_clip_never_sends_the_model_past_lines_it_did_not_see() {
+    let (_d, root, text) = file();
+    // Each line of `file()` twice: the host's 200 lines are about 20 KB, over OpenHands'
+    // 16,000-character clip of its output.
+    let wide: String = text.lines().map(|l| format!("{l} {l}\n")).collect();
+    std::fs::write(root.join("wide.txt"), &wide).unwrap();
+    let tool = DialectTool::new(Dialect::preset("openhands").unwrap())
+        .reader(Reader::new().max_lines(200));
+    let r = tool.respond(json!({"command": "view", "path": root.join("wide.txt")}));
+    assert!(!r.is_error, "{}", r.text);
+    let record = r.record.as_ref().unwrap();
+    let clipped = record.clipped.expect("the clip cut the text");
+    assert!(!clipped.middle, "{record:?}");
+    // The clip, the agent's own cut, ended the answer: its notice says so, and nothing
+    // names a line after the host's cut (line 201), which would skip what the clip hid.
+    let last = record.lines.expect("whole lines kept").end;
+    assert!(last < 200, "{record:?}");
+    assert!(
+        record.truncated.is_none() && !record.host_budget,
+        "{record:?}"
+    );
+    assert!(r.text.contains("<response clipped>"), "{}", r.text);
+    assert!(!r.text.contains("201"), "{}", &r.text[r.text.len() - 600..]);
 }

@@ -6,11 +6,14 @@
 //!
 //! The file is the repository's own sources put end to end (over 2,500 lines, 100 KiB).
 
+mod common;
+
 use std::path::Path;
 
+use common::calls::{preset_call, Ask};
 use rangeread::tool::{Dialect, DialectTool, Role};
 use rangeread::{ErrorKind, Workspace};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 const SOURCES: &[&str] = &[
     "src/tool/render/mod.rs",
@@ -20,32 +23,12 @@ const SOURCES: &[&str] = &[
     "src/tool/serve/caps.rs",
 ];
 
-/// A call of `d` for lines from 2,000 on (or the whole file, for a tool with no start),
+/// A call of `d` for lines 2,000-2,010 (or the whole file, for a tool with no start),
 /// in its own parameters.
 fn deep_read(d: &Dialect, path: &Path) -> Value {
-    let start = [Role::StartLine, Role::Offset, Role::Skip, Role::LineRange]
-        .into_iter()
-        .find(|r| d.params.iter().any(|p| p.role == *r));
-    let mut args = Map::new();
-    for p in &d.params {
-        let v = match p.role {
-            Role::Path => json!(path),
-            Role::Session => json!("default"),
-            Role::Command => json!("view"),
-            r if Some(r) == start => match r {
-                Role::Skip => json!(1999),
-                Role::LineRange => json!([2000, 2010]),
-                _ => json!(2000),
-            },
-            _ if !p.required => continue,
-            Role::Head | Role::Tail | Role::Limit | Role::EndLine => json!(10),
-            Role::StartLine | Role::Offset => json!(1),
-            Role::Skip => json!(0),
-            other => panic!("{}: a required {other:?} parameter {}", d.preset, p.name),
-        };
-        args.insert(p.name.clone(), v);
-    }
-    Value::Object(args)
+    preset_call(d, path, Ask::Lines(2000, 2010), 10)
+        .or_else(|| preset_call(d, path, Ask::Whole, 10))
+        .expect("a whole read")
 }
 
 /// Every preset's parameter names, and which presets have each.

@@ -8,13 +8,15 @@
 //! copied into a directory of their own, with a small notebook and a PDF whose page has
 //! text written beside them (the repository ships neither).
 
+mod common;
 mod documents;
 
 use std::path::{Path, PathBuf};
 
-use rangeread::tool::{Dialect, DialectTool, Role, ToolItem, ToolResponse};
+use common::calls::{preset_call, Ask};
+use rangeread::tool::{Dialect, DialectTool, ToolItem, ToolResponse};
 use rangeread::{ErrorKind, LineSelection, Reader, Workspace};
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 /// The files read: the name each gets in the directory, and where it comes from.
 const SHIPPED: &[(&str, &str)] = &[
@@ -63,21 +65,7 @@ fn names() -> Vec<&'static str> {
 
 /// The arguments of a call of `d` on `path`: the path and the parameters it requires.
 fn args(d: &Dialect, path: &Path) -> Value {
-    let mut args = Map::new();
-    for p in &d.params {
-        let v = match p.role {
-            Role::Path => json!(path),
-            Role::Session => json!("default"),
-            Role::Command => json!("view"),
-            _ if !p.required => continue,
-            Role::Head | Role::Tail | Role::Limit | Role::EndLine => json!(100),
-            Role::StartLine | Role::Offset => json!(1),
-            Role::Skip => json!(0),
-            other => panic!("{}: a required {other:?} parameter {}", d.preset, p.name),
-        };
-        args.insert(p.name.clone(), v);
-    }
-    Value::Object(args)
+    preset_call(d, path, Ask::Whole, 100).expect("a whole read")
 }
 
 /// What a model gets from an answer: the error flag and its items in order (each

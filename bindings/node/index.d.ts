@@ -254,6 +254,8 @@ export interface AnswerRecord {
   } | null
   /** Whether that budget is the host's, one the agent's own tool does not have. */
   host_budget: boolean
+  /** The tool's own line count for a call that gives none, when it ended the answer (`truncated` says where to continue). */
+  default_limit: number | null
   /** The agent's token cap, when it cut a whole-file read to a first page (`lines`). */
   token_cap: { tokens: number; max: number } | null
   /** The tool's clip of its output, when it cut the text read (`lines`, `bytes`: the head kept). */

@@ -124,12 +124,13 @@ impl Classification {
         }
     }
 
-    /// The error a read of a binary file of `file_size` bytes fails with (`None` for
-    /// text).
-    pub fn binary_error(&self, file_size: u64) -> Option<Error> {
+    /// The error a read of a binary file `path` of `file_size` bytes fails with (`None`
+    /// for text).
+    pub fn binary_error(&self, path: &std::path::Path, file_size: u64) -> Option<Error> {
         match self {
             Classification::Text(_) => None,
             Classification::Binary(b) => Some(Error::Binary {
+                path: path.to_path_buf(),
                 mime: b.mime.to_string(),
                 file_size,
             }),

@@ -34,6 +34,7 @@ impl Error {
             | Error::InvalidDocument { path, .. }
             | Error::DocumentLimit { path, .. }
             | Error::TooLarge { path, .. }
+            | Error::Binary { path, .. }
             | Error::Io { path, .. } => Some(path),
             #[cfg(feature = "sessions")]
             Error::StoreNotFound { path, .. } | Error::Store { path, .. } => Some(path),
@@ -102,7 +103,9 @@ impl Error {
             Error::InvalidText { encoding, offset } => {
                 json!({ "encoding": encoding, "offset": offset })
             }
-            Error::Binary { mime, file_size } => json!({ "mime": mime, "file_size": file_size }),
+            Error::Binary {
+                mime, file_size, ..
+            } => json!({ "mime": mime, "file_size": file_size }),
             Error::Denied {
                 rule,
                 file,

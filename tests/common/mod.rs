@@ -5,6 +5,7 @@
 //! buffers and with tiny ones, and with tiny index blocks, demanding the same answers.
 #![allow(dead_code)]
 
+pub mod calls;
 pub mod mcp;
 pub mod omitted;
 

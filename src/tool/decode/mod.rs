@@ -85,6 +85,9 @@ pub(crate) struct Plan {
     /// Whether the line template applies: `false` when the dialect numbers lines on
     /// request ([`Role::LineNumbers`]) and the call did not ask.
     pub numbered: bool,
+    /// The tool's own count of lines ([`crate::tool::LineRules::default_limit`]), when
+    /// the call gave no count and the selection ends there.
+    pub default_count: Option<u64>,
 }
 
 impl Plan {
@@ -269,6 +272,7 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
             start_name,
             number_from_zero: false,
             numbered,
+            default_count: d.lines.default_limit.filter(|_| count.is_none()),
         });
     }
     let name = |g: &Option<Given<i64>>| g.as_ref().map(|g| g.name.clone());
@@ -325,10 +329,14 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
     let u = |g: &Option<Given<i64>>| g.as_ref().map(|g| g.value.max(0) as u64);
     let mut start_name = "start_line".to_string();
     let mut number_from_zero = false;
+    let mut default_count = None;
     let selection: Selection = match way {
         Way::Whole => match (d.lines.whole, d.lines.default_limit) {
             (Unit::Bytes, _) => ByteSelection::new(None, None).into(),
-            (_, Some(n)) => LineSelection::offset_limit(1, Some(n)).into(),
+            (_, Some(n)) => {
+                default_count = Some(n);
+                LineSelection::offset_limit(1, Some(n)).into()
+            }
             (_, None) => Selection::default(),
         },
         Way::Lines => {
@@ -372,6 +380,9 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
                 }
                 (None, None) => 1,
             };
+            if r.limit.is_none() {
+                default_count = d.lines.default_limit;
+            }
             let limit = u(&r.limit).or(d.lines.default_limit);
             LineSelection::offset_limit(first, limit).into()
         }
@@ -412,6 +423,7 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
         start_name,
         number_from_zero,
         numbered,
+        default_count,
     })
 }
 

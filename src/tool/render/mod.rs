@@ -20,7 +20,7 @@ use crate::syntax::language_for;
 use crate::tool::decode::paths::Place;
 use crate::tool::decode::Plan;
 use crate::tool::dialect::template::{fill, fill_into};
-use crate::tool::dialect::{Dialect, Form, PastEndAnswer, PathShow};
+use crate::tool::dialect::{Dialect, Form, OutlineForm, PastEndAnswer, PathShow};
 use crate::tool::render::record::AnswerRecord;
 use crate::tool::render::shapes::{
     CutLineInfo, FsReadResponse, LinesRead, OmittedContent, ReadMetadata, SessionReadFileResponse,
@@ -38,10 +38,8 @@ pub(crate) struct Answer {
     pub session: Option<String>,
     /// Texts after the lines (notices about the text, a first page's banner).
     pub notes: Vec<String>,
-    /// The budget that cut the read is the host's, one the agent's own tool does not
-    /// have: its text cannot say where to continue, the dialect's continuation does.
-    pub host_budget: bool,
-    /// The answer as data, made with the body from the same facts.
+    /// The answer as data; the text says what it says (whose budget cut the read,
+    /// [`AnswerRecord::host_budget`]).
     pub record: AnswerRecord,
 }
 
@@ -74,7 +72,6 @@ impl Answer {
             root: None,
             session: None,
             notes: Vec::new(),
-            host_budget: false,
             record,
         }
     }
@@ -83,13 +80,14 @@ impl Answer {
 /// Renders a successful call, with its [`AnswerRecord`].
 pub(crate) fn render(d: &Dialect, mut a: Answer) -> ToolResponse {
     let record = std::mem::take(&mut a.record);
-    let mut out = render_body(d, a);
+    let mut out = render_body(d, a, &record);
     out.record = Some(record);
     out
 }
 
-/// The text (and the form's own structured content) of a successful call.
-fn render_body(d: &Dialect, a: Answer) -> ToolResponse {
+/// The text (and the form's own structured content) of a successful call; `record`:
+/// what it shows, as data.
+fn render_body(d: &Dialect, a: Answer, record: &AnswerRecord) -> ToolResponse {
     let r = match a.body {
         Body::Read(r) => *r,
         Body::Note(text) => return structured(d, ToolResponse::ok(text)),
@@ -110,9 +108,7 @@ fn render_body(d: &Dialect, a: Answer) -> ToolResponse {
     match d.output.form {
         Form::Text => structured(
             d,
-            ToolResponse::ok(
-                text(d, &a.plan, &r, a.outline.as_ref(), a.host_budget) + &a.notes.concat(),
-            ),
+            ToolResponse::ok(text(d, &a.plan, &r, a.outline.as_ref(), record) + &a.notes.concat()),
         ),
         Form::ContentAndNotes => {
             let notes = crate::render::notes(&r);
@@ -261,13 +257,51 @@ fn error_text(d: &Dialect, e: &Error, place: &Place, dirs: &str) -> String {
     )
 }
 
+/// What a text answer shows of a read, worked out once before a word is written.
+struct Shown<'a> {
+    r: &'a ReadResult,
+    /// A byte selection: spans are bytes, not lines.
+    bytes: bool,
+    /// Part of the file was left out (or the read was cut).
+    partial: bool,
+    /// The file's line count as the text writes it (`?`: not counted).
+    total: String,
+    /// The path as the answer shows it.
+    path: String,
+    /// The budget that cut the read is the host's, and nothing cut it shorter (a clip
+    /// of the agent's own, whose notice says so).
+    host_budget: bool,
+    /// A CR before each line feed is dropped from numbered lines (`strip_cr`), and from
+    /// the content shown as it is too (`strip_raw`).
+    strip_cr: bool,
+    strip_raw: bool,
+}
+
+impl<'a> Shown<'a> {
+    fn of(d: &Dialect, plan: &Plan, r: &'a ReadResult, record: &AnswerRecord) -> Shown<'a> {
+        let strip_raw = d.output.strip_cr_for.contains(&plan.way.role());
+        Shown {
+            r,
+            bytes: matches!(plan.selection, Selection::Bytes(_)),
+            partial: r.is_partial || r.truncated.is_some(),
+            total: r
+                .total_lines
+                .map_or_else(|| "?".to_string(), |n| n.to_string()),
+            path: shown_path(d, r),
+            host_budget: record.host_budget,
+            strip_cr: d.output.strip_cr || strip_raw,
+            strip_raw,
+        }
+    }
+}
+
 /// The text form: header, numbered lines with cut markers, footer, notes, outline.
 fn text(
     d: &Dialect,
     plan: &Plan,
     r: &ReadResult,
     outline: Option<&Outline>,
-    host_budget: bool,
+    record: &AnswerRecord,
 ) -> String {
     let o = &d.output;
     // An empty file, or one that holds only a byte order mark (at most 4 bytes).
@@ -276,24 +310,40 @@ fn text(
             return fill(e, &[("path", &shown_path(d, r))]);
         }
     }
-    // What the read shows, worked out once for every part of the text.
-    let bytes = matches!(plan.selection, Selection::Bytes(_));
-    let partial = r.is_partial || r.truncated.is_some();
-    let total = r
-        .total_lines
-        .map_or_else(|| "?".to_string(), |n| n.to_string());
-    let path = shown_path(d, r);
-    // `strip_cr` is for numbered lines; `strip_cr_for` for the content as it is too.
-    let strip_raw = o.strip_cr_for.contains(&plan.way.role());
-    let strip_cr = o.strip_cr || strip_raw;
+    let s = Shown::of(d, plan, r, record);
     let mut out = String::with_capacity(r.content.len() + r.content.len() / 4 + 64);
     out.extend(crate::tool::render::notes::clamped_note(
         d,
         plan,
         r.total_lines,
     ));
+    write_header(&mut out, d, plan, &s);
+    write_lines(&mut out, d, plan, &s);
+    if let Some(t) = &o.more {
+        // A tool that says only that the file goes on says it for a host's cut too.
+        let host_cut = s.host_budget && o.truncated.is_none();
+        crate::tool::render::notes::more(&mut out, t, r, host_cut);
+    }
+    if let Some(f) = &o.footer {
+        out.push_str(f);
+    }
+    write_truncated(&mut out, d, &s);
+    if s.partial || s.bytes {
+        if let Some(p) = &o.partial_note {
+            out.push_str(p);
+        }
+    }
+    if let (Some(form), Some(outline)) = (&o.outline, outline) {
+        write_outline(&mut out, form, outline);
+    }
+    out
+}
+
+/// The header, and the header of a partial read.
+fn write_header(out: &mut String, d: &Dialect, plan: &Plan, s: &Shown) {
+    let (o, r) = (&d.output, s.r);
     if let Some(h) = &o.header {
-        let range = match (bytes, partial, r.lines) {
+        let range = match (s.bytes, s.partial, r.lines) {
             (true, _, _) => o
                 .byte_range
                 .as_deref()
@@ -305,43 +355,48 @@ fn text(
         let lang = language_for(Path::new(&r.path)).unwrap_or("");
         let (start, end) = r.lines.map_or((0, 0), |l| (l.start, l.end));
         fill_into(
-            &mut out,
+            out,
             h,
             &[
-                ("path", &content::escaped(&path, &o.escape_path).as_ref()),
+                ("path", &content::escaped(&s.path, &o.escape_path).as_ref()),
                 ("range", &range.unwrap_or_default()),
                 ("lang", &lang),
                 ("start", &start),
                 ("end", &end),
-                ("total", &total),
+                ("total", &s.total),
             ],
         );
     }
-    if let (Some(h), false, Some(l)) = (&o.partial_header, bytes, r.lines) {
-        if partial || !r.cut_lines.is_empty() {
+    if let (Some(h), false, Some(l)) = (&o.partial_header, s.bytes, r.lines) {
+        if s.partial || !r.cut_lines.is_empty() {
             fill_into(
-                &mut out,
+                out,
                 h,
                 &[
                     ("start", &l.start),
                     ("end", &l.end),
-                    ("total", &total),
+                    ("total", &s.total),
                     ("next", &(l.end + 1)),
                 ],
             );
         }
     }
+}
+
+/// The content: numbered lines, the lines as they are, or the text clipped and escaped.
+fn write_lines(out: &mut String, d: &Dialect, plan: &Plan, s: &Shown) {
+    let (o, r) = (&d.output, s.r);
     let line = if plan.numbered {
         o.line.as_deref()
     } else {
         o.unnumbered_line.as_deref()
     };
     match line {
-        Some(t) if !bytes || o.number_bytes => {
+        Some(t) if !s.bytes || o.number_bytes => {
             let split = d.lines.split_lines || (d.lines.split_whole && !plan.ranged());
-            numbered(&mut out, d, t, plan, r, split, strip_cr)
+            numbered(out, d, t, plan, r, split, s.strip_cr)
         }
-        _ if strip_raw => {
+        _ if s.strip_raw => {
             for (body, ended) in crate::text::split_lines(&r.content) {
                 out.push_str(body);
                 if ended {
@@ -351,7 +406,8 @@ fn text(
         }
         _ => {
             out.push_str(&content::escaped(&content::clipped(d, r), &o.escape_lines));
-            if bytes && o.header.is_some() && !r.content.is_empty() && !r.content.ends_with('\n') {
+            if s.bytes && o.header.is_some() && !r.content.is_empty() && !r.content.ends_with('\n')
+            {
                 out.push('\n');
             }
         }
@@ -362,73 +418,65 @@ fn text(
     {
         out.pop();
     }
-    if let Some(t) = &o.more {
-        // A tool that says only that the file goes on says it for a host's cut too.
-        let host_cut = host_budget && o.truncated.is_none();
-        crate::tool::render::notes::more(&mut out, t, r, host_cut);
+}
+
+/// Where a read cut by a budget stopped and where to continue, in the dialect's words
+/// (its continuation, for a budget the agent does not have).
+fn write_truncated(out: &mut String, d: &Dialect, s: &Shown) {
+    let (o, r) = (&d.output, s.r);
+    let Some(t) = r.truncated else {
+        return;
+    };
+    let next = match t.next_start_line {
+        Some(n) => fill(&o.next_line, &[("line", &n), ("skip", &(n - 1))]),
+        None => fill(&o.next_byte, &[("byte", &t.next_start_byte)]),
+    };
+    let budget = budget_text(t.reason, t.limit);
+    let size = r.file_size.to_string();
+    let (template, start, end, of) = match (s.bytes || r.lines.is_none(), r.lines) {
+        (false, Some(l)) => (o.truncated.as_ref(), l.start, l.end, s.total.as_str()),
+        _ => (
+            o.truncated_bytes.as_ref().or(o.truncated.as_ref()),
+            r.bytes.start,
+            r.bytes.end,
+            size.as_str(),
+        ),
+    };
+    // A budget the agent does not have: its own texts cannot say where to go on.
+    let template = template.or(o.continuation.as_ref().filter(|_| s.host_budget));
+    if let Some(template) = template {
+        fill_into(
+            out,
+            template,
+            &[
+                ("start", &start),
+                ("end", &end),
+                ("total", &of),
+                ("next", &next),
+                ("budget", &budget),
+                ("path", &s.path.as_str()),
+            ],
+        );
     }
-    if let Some(f) = &o.footer {
-        out.push_str(f);
+}
+
+/// The outline of the file's definitions after the lines.
+fn write_outline(out: &mut String, form: &OutlineForm, outline: &Outline) {
+    if outline.landmarks.is_empty() {
+        return;
     }
-    if let Some(t) = r.truncated {
-        let next = match t.next_start_line {
-            Some(n) => fill(&o.next_line, &[("line", &n), ("skip", &(n - 1))]),
-            None => fill(&o.next_byte, &[("byte", &t.next_start_byte)]),
-        };
-        let budget = budget_text(t.reason, t.limit);
-        let size = r.file_size.to_string();
-        let (template, start, end, of) = match (bytes || r.lines.is_none(), r.lines) {
-            (false, Some(l)) => (o.truncated.as_ref(), l.start, l.end, total.as_str()),
-            _ => (
-                o.truncated_bytes.as_ref().or(o.truncated.as_ref()),
-                r.bytes.start,
-                r.bytes.end,
-                size.as_str(),
-            ),
-        };
-        // A budget the agent does not have: its own texts cannot say where to go on.
-        let template = template.or(o.continuation.as_ref().filter(|_| host_budget));
-        if let Some(template) = template {
-            fill_into(
-                &mut out,
-                template,
-                &[
-                    ("start", &start),
-                    ("end", &end),
-                    ("total", &of),
-                    ("next", &next),
-                    ("budget", &budget),
-                    ("path", &path.as_str()),
-                ],
-            );
-        }
+    out.push_str(&form.title);
+    for l in &outline.landmarks {
+        fill_into(
+            out,
+            &form.entry,
+            &[("line", &l.line), ("text", &l.text.as_str())],
+        );
     }
-    if partial || bytes {
-        if let Some(p) = &o.partial_note {
-            out.push_str(p);
-        }
+    if !outline.complete {
+        fill_into(out, &form.incomplete, &[("lines", &outline.scanned_lines)]);
     }
-    if let (Some(form), Some(outline)) = (&o.outline, outline) {
-        if !outline.landmarks.is_empty() {
-            out.push_str(&form.title);
-            for l in &outline.landmarks {
-                fill_into(
-                    &mut out,
-                    &form.entry,
-                    &[("line", &l.line), ("text", &l.text.as_str())],
-                );
-            }
-            if !outline.complete {
-                fill_into(
-                    &mut out,
-                    &form.incomplete,
-                    &[("lines", &outline.scanned_lines)],
-                );
-            }
-            out.push_str(&form.end);
-        }
-    }
-    out
+    out.push_str(&form.end);
 }
 
 /// `{start}` and `{end}` of a range label.

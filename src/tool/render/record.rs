@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::documents::DocumentRead;
 use crate::error::{Error, ErrorKind};
 use crate::images::Size;
-use crate::result::{ByteSpan, CutLine, LineSpan, ReadResult, Truncation};
+use crate::result::{ByteSpan, CutLine, LineSpan, ReadResult, Truncation, TruncationReason};
 use crate::tool::dialect::{Clip, ClipKeep, Dialect};
 use crate::tool::render::documents::Doc;
 
@@ -53,6 +53,10 @@ pub struct AnswerRecord {
     /// Whether the budget that cut the answer is the host's, one the agent's own tool
     /// does not have (the answer then says where to continue all the same).
     pub host_budget: bool,
+    /// The tool's own count of lines for a call that gives none (Codex's and Gemini
+    /// CLI's 2,000 lines, Crush's 200), when it ended the answer before the end of the file:
+    /// `truncated` then names a line limit of this count and where the next call starts.
+    pub default_limit: Option<u64>,
     /// The agent's own token cap, when it cut a whole-file read to a first page (Claude
     /// Code's Read): `lines` are the page, the next starts after it.
     pub token_cap: Option<TokenCut>,
@@ -118,6 +122,31 @@ pub struct Parts {
     pub last: Option<u64>,
     /// Where to continue when the budget stopped the answer: the next page or cell.
     pub next: Option<u64>,
+}
+
+impl Parts {
+    /// The parts numbered `shown` (pages, cells) of `total`, with the next to continue at.
+    fn of(
+        unit: PartUnit,
+        shown: impl Iterator<Item = u64>,
+        total: u64,
+        next: Option<u64>,
+    ) -> Parts {
+        let mut parts = Parts {
+            unit,
+            shown: 0,
+            total,
+            first: None,
+            last: None,
+            next,
+        };
+        for i in shown {
+            parts.shown += 1;
+            parts.first = Some(parts.first.map_or(i, |f| f.min(i)));
+            parts.last = Some(parts.last.map_or(i, |l| l.max(i)));
+        }
+        parts
+    }
 }
 
 /// A token cap that cut a whole-file read to its first page ([`AnswerRecord::token_cap`]).
@@ -259,6 +288,27 @@ impl AnswerRecord {
         self
     }
 
+    /// This record of a read that asked for the tool's own default count of `n` lines:
+    /// when the count, not the end of the file, ended it, the record names the count as
+    /// the cut and says where to continue (a read cut otherwise already says so).
+    pub(crate) fn default_cut(mut self, n: u64) -> AnswerRecord {
+        let (Some(l), Some(b), Some(size)) = (self.lines, self.bytes, self.file_size) else {
+            return self;
+        };
+        let cut = self.truncated.is_none() && self.clipped.is_none() && self.token_cap.is_none();
+        if !cut || l.end + 1 - l.start != n || b.end >= size {
+            return self;
+        }
+        self.default_limit = Some(n);
+        self.truncated = Some(Truncation {
+            reason: TruncationReason::MaxLines,
+            limit: n,
+            next_start_byte: b.end,
+            next_start_line: Some(l.end + 1),
+        });
+        self
+    }
+
     /// The record of an answer that shows no lines of the file.
     pub(crate) fn of(kind: AnswerKind) -> AnswerRecord {
         AnswerRecord {
@@ -325,15 +375,12 @@ impl AnswerRecord {
                 ..AnswerRecord::of(AnswerKind::Image)
             },
             DocumentRead::Pdf(p) => {
-                let shown = p.pages.iter().map(|page| page.page);
-                let parts = Parts {
-                    unit: PartUnit::Pages,
-                    shown: p.pages.len() as u64,
-                    total: p.page_count,
-                    first: shown.clone().min(),
-                    last: shown.max(),
-                    next: p.truncated.as_ref().map(|t| t.next_page),
-                };
+                let parts = Parts::of(
+                    PartUnit::Pages,
+                    p.pages.iter().map(|page| page.page),
+                    p.page_count,
+                    p.truncated.as_ref().map(|t| t.next_page),
+                );
                 AnswerRecord {
                     file_size: Some(p.file_size),
                     is_partial: parts.shown < parts.total || p.pages.iter().any(|x| x.cut),
@@ -342,15 +389,12 @@ impl AnswerRecord {
                 }
             }
             DocumentRead::Notebook(n) => {
-                let shown = n.cells.iter().map(|c| c.index);
-                let parts = Parts {
-                    unit: PartUnit::Cells,
-                    shown: n.cells.len() as u64,
-                    total: n.cell_count,
-                    first: shown.clone().min(),
-                    last: shown.max(),
-                    next: n.truncated.as_ref().map(|t| t.next_cell),
-                };
+                let parts = Parts::of(
+                    PartUnit::Cells,
+                    n.cells.iter().map(|c| c.index),
+                    n.cell_count,
+                    n.truncated.as_ref().map(|t| t.next_cell),
+                );
                 AnswerRecord {
                     file_size: Some(n.file_size),
                     is_partial: parts.shown < parts.total,

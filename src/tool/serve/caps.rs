@@ -13,7 +13,6 @@ use std::path::Path;
 use crate::error::{Error, Result};
 use crate::result::{ReadResult, Truncation, TruncationReason};
 use crate::select::LineSelection;
-use crate::tool::decode::args::param;
 use crate::tool::decode::paths::path_name;
 use crate::tool::decode::Request;
 use crate::tool::dialect::template::fill;
@@ -147,13 +146,22 @@ pub(crate) fn check_read(
             .is_some_and(|t| t.reason == TruncationReason::MaxBytes && t.limit >= max);
         if over {
             let suffix = suffix(d, r, |lifted| lifted.range.is_some_and(|m| m > max));
-            return Err(param(
-                path_name(d),
-                fill(
+            // The range holds more than the cap; the read stopped there, so its size is
+            // not known. The caller's way out is a smaller count: that parameter.
+            let parameter = r.limit.as_ref().map_or(path_name(d), |g| g.name.as_str());
+            return Err(Error::Refused {
+                message: fill(
                     &cap.message,
                     &[("max", &size_text(max)), ("suffix", &suffix)],
                 ),
-            ));
+                parameter: parameter.to_string(),
+                cause: Box::new(Error::TooLarge {
+                    path: r.path.as_str().into(),
+                    unit: "range_bytes",
+                    size: None,
+                    limit: max,
+                }),
+            });
         }
     }
     let (Some(cap), Some(max)) = (&d.caps.tokens, l.tokens) else {
@@ -203,7 +211,7 @@ pub(crate) fn too_large(
         cause: Box::new(Error::TooLarge {
             path: path.into(),
             unit,
-            size,
+            size: Some(size),
             limit,
         }),
     }

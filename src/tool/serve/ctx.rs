@@ -166,13 +166,24 @@ impl Ctx<'_> {
 }
 
 /// A binary file's error in the dialect's words, with the path as the caller gave it
-/// (the library's error knows the MIME type only).
+/// to the tool (the library's error keeps the path the file was opened with).
 pub(crate) fn binary_error(d: &Dialect, e: Error, path: &str) -> Error {
     match (e, &d.errors.binary) {
-        (Error::Binary { mime, file_size }, Some(t)) => Error::Refused {
+        (
+            Error::Binary {
+                path: file,
+                mime,
+                file_size,
+            },
+            Some(t),
+        ) => Error::Refused {
             message: fill(t, &[("path", &path), ("mime", &mime.as_str())]),
             parameter: path_name(d).to_string(),
-            cause: Box::new(Error::Binary { mime, file_size }),
+            cause: Box::new(Error::Binary {
+                path: file,
+                mime,
+                file_size,
+            }),
         },
         (e, _) => e,
     }

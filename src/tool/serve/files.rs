@@ -38,6 +38,7 @@ pub(crate) fn before(d: &Dialect, ws: Option<&Workspace>, path: &str) -> Result<
         return match binary(f, &shown, mime) {
             Some(text) => Ok(Some(text)),
             None => Err(Error::Binary {
+                path: path.into(),
                 mime: mime.into(),
                 file_size: size,
             }),

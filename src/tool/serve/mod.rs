@@ -335,18 +335,26 @@ impl DialectTool {
                 let record = AnswerRecord::listing(listed.shown, listed.total);
                 return Ok(Answer::note(plan, text, record));
             }
-            Err(Error::Binary { mime, file_size }) => {
-                match files::binary_answer(d, ctx.workspace, ctx.path, &mime) {
-                    Some(text) => {
-                        let record = AnswerRecord {
-                            file_size: Some(file_size),
-                            ..AnswerRecord::of(AnswerKind::Note)
-                        };
-                        return instead(text, record);
-                    }
-                    None => return Err(Error::Binary { mime, file_size }),
+            Err(Error::Binary {
+                path,
+                mime,
+                file_size,
+            }) => match files::binary_answer(d, ctx.workspace, ctx.path, &mime) {
+                Some(text) => {
+                    let record = AnswerRecord {
+                        file_size: Some(file_size),
+                        ..AnswerRecord::of(AnswerKind::Note)
+                    };
+                    return instead(text, record);
                 }
-            }
+                None => {
+                    return Err(Error::Binary {
+                        path,
+                        mime,
+                        file_size,
+                    })
+                }
+            },
             Err(e) => return Err(e.start_named(&plan.start_name)),
         };
         refuse::check(d, &result, path_name(d), |n| ctx.line(n))?;
@@ -390,10 +398,13 @@ impl DialectTool {
             }
             _ => None,
         };
-        let record = AnswerRecord {
+        let mut record = AnswerRecord {
             token_cap,
             ..AnswerRecord::shown(d, &result, host_budget)
         };
+        if let Some(n) = plan.default_count {
+            record = record.default_cut(n);
+        }
         Ok(Answer {
             plan,
             body: Body::Read(Box::new(result)),
@@ -402,7 +413,6 @@ impl DialectTool {
             root: ctx.workspace.map(|w| w.root().to_path_buf()),
             session: request.session,
             notes,
-            host_budget,
             record,
         })
     }
