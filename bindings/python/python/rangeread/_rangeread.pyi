@@ -16,7 +16,7 @@ _LineUnit = Literal["chars", "utf16", "bytes"]
 _Detection = Literal["auto", "nul_means_binary", "assume_utf8", "byte_order_mark", "magic_only"]
 _NulBytes = Literal["in_sample", "in_read"]
 _ControlBytes = Literal["share", "tolerated"]
-_LineEndings = Literal["keep", "lf"]
+_LineEndings = Literal["keep", "lf", "universal"]
 _Totals = Literal["auto", "if_known", "always"]
 
 __version__: str
