@@ -298,3 +298,52 @@ fn a_preset_names_its_policies_and_a_host_overrides_them() {
     let r = tool.respond(json!({"file_path": "menu.txt"}));
     assert!(r.text.contains("café crème"), "{}", r.text);
 }
+
+#[test]
+fn a_middle_cut_says_which_lines_it_left_out() {
+    // openhands-tools' clip: head and tail of the answer kept, 200 characters in all.
+    let mut d = Dialect::preset("openhands").unwrap();
+    let clip = d.output.clip.as_mut().unwrap();
+    clip.keep = rangeread::tool::ClipKeep::HeadAndTail;
+    clip.chars = 200;
+    clip.notice = "<response clipped>".into();
+    let dir = tempfile::tempdir().unwrap();
+    // 100 lines of 10 characters ("line 0001\n" ...): 1,000 characters.
+    let text: String = (1..=100).map(|i| format!("line {i:04}\n")).collect();
+    std::fs::write(dir.path().join("long.txt"), &text).unwrap();
+    let ws = rangeread::Workspace::new(dir.path()).unwrap();
+    let tool = DialectTool::new(d.clone()).workspace(ws.clone());
+    let r = tool.respond(json!({"command": "view", "path": dir.path().join("long.txt")}));
+    assert!(!r.is_error, "{}", r.text);
+    assert!(r.text.contains("<response clipped>"), "{}", r.text);
+    let record = r.record.unwrap();
+    let clipped = record.clipped.unwrap();
+    assert!(clipped.middle);
+    assert_eq!((clipped.chars, clipped.total_chars), (200, 1000));
+    // 182 characters of room: a head of 91 (lines 1-9 and the first character of line
+    // 10), a tail of 91 (the last character of line 91's text and its LF, lines 92-100).
+    let left_out = clipped.left_out.unwrap();
+    assert_eq!((left_out.start, left_out.end), (10, 91));
+    assert!(r.text.contains("line 0009") && !r.text.contains("line 0010"));
+    assert!(r.text.contains("line 0092") && !r.text.contains("line 0091"));
+    // Reading those lines shows what was left out, with nothing clipped.
+    let r = tool.respond(
+        json!({"command": "view", "path": dir.path().join("long.txt"), "view_range": [10, 19]}),
+    );
+    assert!(
+        r.text.contains("line 0010") && r.text.contains("line 0019"),
+        "{}",
+        r.text
+    );
+    assert!(r.record.unwrap().clipped.is_none());
+    // The head clip of openhands-aci: the first line not shown whole, to the end.
+    let mut head = Dialect::preset("openhands").unwrap();
+    head.output.clip.as_mut().unwrap().chars = 200;
+    let r = DialectTool::new(head)
+        .workspace(ws)
+        .respond(json!({"command": "view", "path": dir.path().join("long.txt")}));
+    let clipped = r.record.unwrap().clipped.unwrap();
+    assert!(!clipped.middle);
+    let left_out = clipped.left_out.unwrap();
+    assert_eq!((left_out.start, left_out.end), (21, 100));
+}
