@@ -347,3 +347,38 @@ fn a_middle_cut_says_which_lines_it_left_out() {
     let left_out = clipped.left_out.unwrap();
     assert_eq!((left_out.start, left_out.end), (21, 100));
 }
+
+#[test]
+fn the_cut_marker_is_the_hosts_and_the_line_unit_counts_as_its_agent_does() {
+    // Gemini CLI cuts a line at 2,000 UTF-16 units (JavaScript's `length`) and marks it
+    // with "... [truncated]".
+    let text = format!("short\n{}\n", "😀".repeat(1500));
+    let reader = Reader::new()
+        .max_line_chars(2000)
+        .line_unit(LineUnit::Utf16);
+    let r = whole(&reader, text.as_bytes()).unwrap();
+    // 1,000 emoji (2,000 units, 4,000 bytes) kept, 500 (2,000 bytes) left out.
+    assert_eq!(
+        (r.cut_lines[0].shown_bytes, r.cut_lines[0].total_bytes),
+        (4000, 6000)
+    );
+    let default = rangeread::render(&r, rangeread::Format::CatN);
+    let line2 = default.lines().nth(1).unwrap();
+    assert!(
+        line2.ends_with("😀… [line truncated: 2000 more bytes]"),
+        "{line2}"
+    );
+    let gemini = rangeread::RenderOptions::default().cut_marker("... [truncated]");
+    let shown = rangeread::render_with(&r, rangeread::Format::CatN, &gemini);
+    let line2 = shown.lines().nth(1).unwrap();
+    assert!(line2.ends_with("😀... [truncated]"), "{line2}");
+    assert_eq!(line2.matches('😀').count(), 1000);
+    // An empty marker marks nothing; plain and json never carry one.
+    let none = rangeread::RenderOptions::default().cut_marker("");
+    let shown = rangeread::render_with(&r, rangeread::Format::CatN, &none);
+    assert!(shown.lines().nth(1).unwrap().ends_with('😀'));
+    assert_eq!(
+        rangeread::render_with(&r, rangeread::Format::Plain, &gemini),
+        r.content
+    );
+}
