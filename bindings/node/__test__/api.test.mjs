@@ -306,6 +306,19 @@ test('universal newlines per call and per reader', async (t) => {
   assert.equal(paged.truncated.next_start_byte, 4)
 })
 
+test('render marks a cut line in the host\'s words', async (t) => {
+  const [dir, done] = tempDir()
+  t.after(done)
+  const f = path.join(dir, 'long.txt')
+  fs.writeFileSync(f, 'short\n' + 'x'.repeat(50) + '\n')
+  const r = new rr.Reader({ maxLineChars: 10 }).read(f)
+  const kept = '2: ' + 'x'.repeat(10)
+  assert.equal(r.render('colon').split('\n')[1], kept + '… [line truncated: 40 more bytes]')
+  assert.equal(r.render('colon', '... [truncated]').split('\n')[1], kept + '... [truncated]')
+  assert.equal(rr.render(r, 'colon', ' [+{more} from byte {next}]').split('\n')[1], kept + ' [+40 from byte 16]')
+  assert.equal(rr.render(r.toJSON(), 'colon', '').split('\n')[1], kept)
+})
+
 test('encoding and binary policies, and classify', async (t) => {
   const [dir, done] = tempDir()
   t.after(done)

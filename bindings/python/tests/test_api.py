@@ -325,6 +325,17 @@ def test_universal_newlines_per_call_and_per_reader(tmp_path):
     assert paged.truncated["next_start_byte"] == 4
 
 
+def test_render_marks_a_cut_line_in_the_hosts_words(tmp_path):
+    f = tmp_path / "long.txt"
+    f.write_text("short\n" + "x" * 50 + "\n")
+    r = rr.Reader(max_line_chars=10).read(f)
+    kept = "2: " + "x" * 10
+    assert r.render("colon").splitlines()[1] == kept + "… [line truncated: 40 more bytes]"
+    assert r.render("colon", cut_marker="... [truncated]").splitlines()[1] == kept + "... [truncated]"
+    marked = r.render("cat-n", cut_marker=" [+{more} from byte {next}]")
+    assert marked.splitlines()[1] == "     2\t" + "x" * 10 + " [+40 from byte 16]"
+
+
 def test_policies_per_call_and_per_reader(tmp_path):
     dos = tmp_path / "dos.txt"
     dos.write_bytes(b"one\r\ntwo\r\n" + "😀".encode() * 1500 + b"\n")
