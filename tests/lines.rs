@@ -602,3 +602,22 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn universal_newlines_and_the_default_share_a_cache_without_mixing_counts() {
+    let input = Input::new(b"a\rb\rc\nd");
+    let cache = std::sync::Arc::new(rangeread::IndexCache::new(1 << 20));
+    let keep = rangeread::Reader::new().cache(cache.clone());
+    let universal = rangeread::Reader::new()
+        .cache(cache)
+        .line_endings(rangeread::LineEndings::Universal);
+    for _ in 0..2 {
+        assert_eq!(keep.open(&input.path).unwrap().total_lines().unwrap(), 2);
+        assert_eq!(
+            universal.open(&input.path).unwrap().total_lines().unwrap(),
+            4
+        );
+        let r = keep.read(&input.path, LineSelection::from(2..)).unwrap();
+        assert_eq!(r.content, "d");
+    }
+}

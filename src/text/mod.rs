@@ -226,6 +226,12 @@ pub(crate) fn middle_cut_at(text: &str, max: usize, notice_chars: usize) -> Opti
     Some((head_end, tail_start))
 }
 
+/// Whether byte `at` of decoded text starts a line: the text's start, or just past a
+/// line feed.
+pub(crate) fn starts_line(text: &str, at: usize) -> bool {
+    at == 0 || text.as_bytes().get(at - 1) == Some(&b'\n')
+}
+
 /// The number of lines of decoded text (line feeds, plus one for a last line without).
 pub(crate) fn count_lines(text: &str) -> u64 {
     let n = line_feeds(text.as_bytes()).count() as u64;

@@ -248,7 +248,7 @@ impl AnswerRecord {
             let tail_line = l.start + lfs(tail_start);
             let last = if tail_start == content.len() {
                 l.end
-            } else if tail_start > 0 && content.as_bytes()[tail_start - 1] == b'\n' {
+            } else if tail_start > 0 && crate::text::starts_line(content, tail_start) {
                 tail_line - 1
             } else {
                 tail_line
