@@ -33,6 +33,17 @@ impl RandomAccess for LoneCrAsLf {
             .checked_add(buf.len() as u64)
             .filter(|&e| e <= len)
             .ok_or(io::ErrorKind::UnexpectedEof)?;
+        if self.units.align_down(offset) == offset && self.units.align_down(end) == end {
+            // Whole units (every read of a walk): straight into `buf`, and the unit after
+            // them, which says whether a CR at the end is lone.
+            RandomAccess::read_exact_at(&self.inner, offset, buf)?;
+            let mut next = [0u8; 4];
+            let next = &mut next[..w.min(len - end) as usize];
+            RandomAccess::read_exact_at(&self.inner, end, next)?;
+            let next_is_lf = *next == *self.units.lf();
+            self.units.lone_crs_to_lf(offset, buf, next_is_lf);
+            return Ok(());
+        }
         // Whole units, and the one after them: it says whether a CR at the end is lone.
         let lo = self.units.align_down(offset);
         let hi = self.units.round_up(end).min(len);

@@ -269,18 +269,20 @@ impl Units {
         let w = self.width();
         let (cr, lf) = (self.unit_of(b'\r'), self.unit_of(b'\n'));
         let whole = bytes.len() - bytes.len() % w;
-        let crs: Vec<usize> = memchr_iter(b'\r', &bytes[..whole])
-            .filter_map(|i| {
-                let u = if self.big_endian() {
-                    i.checked_sub(w - 1)?
-                } else {
-                    i
-                };
-                ((base + u as u64).is_multiple_of(w as u64) && bytes.get(u..u + w) == Some(cr))
-                    .then_some(u)
-            })
-            .collect();
-        for u in crs {
+        let mut from = 0;
+        while let Some(i) = memchr::memchr(b'\r', &bytes[from..whole]).map(|i| from + i) {
+            from = i + 1;
+            // The unit the CR byte is in; a unit after it is not rewritten yet.
+            let u = if self.big_endian() {
+                i.checked_sub(w - 1)
+            } else {
+                Some(i)
+            };
+            let Some(u) = u.filter(|&u| {
+                (base + u as u64).is_multiple_of(w as u64) && bytes.get(u..u + w) == Some(cr)
+            }) else {
+                continue;
+            };
             let lone = match bytes.get(u + w..u + 2 * w) {
                 Some(next) => next != lf,
                 None => !next_is_lf,
