@@ -382,3 +382,38 @@ fn the_cut_marker_is_the_hosts_and_the_line_unit_counts_as_its_agent_does() {
         r.content
     );
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+    /// The lines a middle cut leaves out are the first line its head does not hold whole
+    /// through the last its tail does not, counted in characters as openhands-tools does.
+    #[test]
+    fn a_middle_cut_leaves_out_the_lines_between_its_head_and_tail(
+        lines in proptest::collection::vec(proptest::collection::vec(proptest::prop_oneof![proptest::strategy::Just('x'), proptest::strategy::Just('é')], 0..30), 1..40),
+        max in 20u64..400,
+    ) {
+        let text: String = lines.iter().map(|l| l.iter().collect::<String>() + "\n").collect();
+        let mut d = Dialect::preset("openhands").unwrap();
+        let clip = d.output.clip.as_mut().unwrap();
+        clip.keep = rangeread::tool::ClipKeep::HeadAndTail;
+        clip.chars = max;
+        clip.notice = "<clip>".into();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.txt");
+        std::fs::write(&path, &text).unwrap();
+        let r = DialectTool::new(d).respond(json!({"command": "view", "path": path}));
+        let clipped = r.record.unwrap().clipped;
+        let chars: Vec<char> = text.chars().collect();
+        let total = chars.len() as u64;
+        if total <= max {
+            proptest::prop_assert!(clipped.is_none());
+            return Ok(());
+        }
+        let room = max - 6;
+        let (head, tail) = (room.div_ceil(2), room / 2);
+        let line_of = |c: u64| 1 + chars[..c as usize].iter().filter(|&&c| c == '\n').count() as u64;
+        let want = (line_of(head), line_of(total - tail - 1));
+        let left_out = clipped.unwrap().left_out.unwrap();
+        proptest::prop_assert_eq!((left_out.start, left_out.end), want);
+    }
+}
