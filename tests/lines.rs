@@ -619,5 +619,12 @@ fn universal_newlines_and_the_default_share_a_cache_without_mixing_counts() {
         );
         let r = keep.read(&input.path, LineSelection::from(2..)).unwrap();
         assert_eq!(r.content, "d");
+        let u = universal
+            .read(&input.path, LineSelection::from(4..))
+            .unwrap();
+        assert_eq!(u.content, "d");
+        // The file's modification time is reported either way.
+        assert!(r.fingerprint.modified_ns.is_some());
+        assert_eq!(u.fingerprint.modified_ns, r.fingerprint.modified_ns);
     }
 }

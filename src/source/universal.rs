@@ -74,12 +74,19 @@ impl Source {
         let path = self.path.clone();
         let resolved = self.resolved.clone();
         let chunk = self.chunk;
+        let raw_stamp = self.stamp().copied();
         let mut view = Source::from_random_access(
             std::sync::Arc::new(LoneCrAsLf { inner: self, units }),
             path,
         );
         view.resolved = resolved;
         view.chunk = chunk;
+        // The file's state (its modification time in a result's fingerprint), but not
+        // its identity: a cache keys entries by that, and this view is never cached.
+        if let (Some(raw), super::Backend::Custom { stamp, .. }) = (raw_stamp, &mut view.backend) {
+            *stamp = raw;
+            stamp.id = None;
+        }
         view
     }
 }
