@@ -162,6 +162,21 @@ pub enum LineEndings {
     /// the byte budget counts the text before the CRs are dropped, so the pages are the
     /// same as with [`LineEndings::Keep`]. `line_ending` still reports the file's.
     Lf,
+    /// Universal newlines: a line ends at CR LF, at LF, and at a lone CR (one not
+    /// followed by LF), and each of them is an LF in `content`. What Python's `open()`
+    /// in text mode reads (`newline=None`), so what OpenHands shows: the lines are those
+    /// of `str.splitlines()` restricted to `\r\n`, `\r` and `\n`. A lone CR is then a
+    /// line break everywhere: `total_lines`, line selections, the budgets, the
+    /// continuations and the renderers count it as one. Offsets stay file offsets (a
+    /// lone CR and the LF it becomes are the same width in every encoding).
+    ///
+    /// One option rather than a lone-CR switch beside [`LineEndings::Keep`]: no agent
+    /// breaks lines at a lone CR and shows the CR, and the break and the translation are
+    /// one rule in Python. The file is read through a view that rewrites its lone CRs
+    /// (positional reads, one thread, and no cached index: a shared cache's index
+    /// counts lone CRs as content). `line_ending` reports the ends as read, a lone CR as
+    /// an LF, and `fingerprint.content_hash` hashes the page as read.
+    Universal,
 }
 
 /// What a read answers when its range starts past the end of the file

@@ -163,8 +163,14 @@ impl Document {
             let bom = u64::from(t.bom_len).min(self.src.len());
             self.layout = Layout::new(t.encoding, bom);
             let fresh = LineIndex::for_layout(self.src.len(), self.config.block_size, &self.layout);
-            // Keep an index from the cache when it was built for the same layout.
-            if !self.index.same_layout(&fresh) {
+            if self.config.line_endings == LineEndings::Universal {
+                // Lone CRs read as LFs from here on; an index counted without them (from
+                // the cache) does not fit, and this view is never cached.
+                let raw = std::mem::replace(&mut self.src, Source::from_bytes(Vec::new(), ""));
+                self.src = raw.lone_crs_as_lf(self.layout.units);
+                self.index = fresh;
+            } else if !self.index.same_layout(&fresh) {
+                // Keep an index from the cache when it was built for the same layout.
                 self.index = fresh;
             }
             // A source that is not local reads one stream; threads would split it.
@@ -697,7 +703,10 @@ impl Document {
         }
         // From the decoded text: CR and LF are whole code units there in every encoding.
         let line_ending = LineEnding::of(decoded.text.as_bytes());
-        if self.config.line_endings == LineEndings::Lf {
+        if matches!(
+            self.config.line_endings,
+            LineEndings::Lf | LineEndings::Universal
+        ) {
             // Offsets stay file offsets: `bytes` and the continuations count the CRs.
             decoded.text = crate::text::crlf_to_lf(std::mem::take(&mut decoded.text));
             decoded.raw = decoded.raw.map(crate::text::crlf_to_lf_bytes);

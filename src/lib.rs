@@ -295,7 +295,10 @@ pub use index::{LineIndex, DEFAULT_BLOCK_SIZE};
 pub use object::{ObjectConfig, ObjectRoot, ObjectSource, ObjectStats};
 pub use pool::BufferPool;
 pub use read::Reader;
-pub use render::{notes, render, render_to, Format};
+pub use render::{
+    notes, render, render_to, render_to_with, render_with, Format, RenderOptions,
+    DEFAULT_CUT_MARKER,
+};
 pub use result::{
     Adjustments, ByteSpan, CutLine, Fingerprint, InvalidUtf8, Landmark, LineEnding, LineSpan,
     Omitted, Outline, ReadResult, Requested, RequestedLines, Truncation, TruncationReason,

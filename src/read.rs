@@ -175,10 +175,12 @@ impl Reader {
         self
     }
 
-    /// By default, `content` keeps the file's line ends ([`LineEndings::Keep`]);
-    /// [`LineEndings::Lf`] turns each CR LF into an LF. Offsets (`bytes`,
-    /// `next_start_byte`, cut lines) stay file offsets, counting the CRs, and the pages
-    /// are the same either way.
+    /// By default, `content` keeps the file's line ends ([`LineEndings::Keep`]) and a
+    /// lone CR is content; [`LineEndings::Lf`] turns each CR LF into an LF, as Gemini CLI
+    /// shows text; [`LineEndings::Universal`] also makes a lone CR a line break, shown as
+    /// an LF (Python's universal newlines, so OpenHands). Offsets (`bytes`,
+    /// `next_start_byte`, cut lines) stay file offsets, counting the CRs; with `Lf` the
+    /// pages are the same as with `Keep`, with `Universal` the lines are Python's.
     ///
     /// # Example
     ///
@@ -188,6 +190,14 @@ impl Reader {
     /// let src = Source::from_bytes(b"a\r\nb\r\n".to_vec(), "dos.txt");
     /// let r = Reader::new().line_endings(LineEndings::Lf).document(src).read(LineSelection::from(2..))?;
     /// assert_eq!((r.content.as_str(), r.bytes.start, r.bytes.end), ("b\n", 3, 6));
+    ///
+    /// // A classic Mac file: one line by default, three with universal newlines.
+    /// let mac = || Source::from_bytes(b"a\rb\rc".to_vec(), "mac.txt");
+    /// assert_eq!(Reader::new().document(mac()).total_lines()?, 1);
+    /// let mut doc = Reader::new().line_endings(LineEndings::Universal).document(mac());
+    /// assert_eq!(doc.total_lines()?, 3);
+    /// let r = doc.read(LineSelection::from(2..=2))?;
+    /// assert_eq!((r.content.as_str(), r.bytes.start, r.bytes.end), ("b\n", 2, 4));
     /// # Ok::<(), rangeread::Error>(())
     /// ```
     pub fn line_endings(mut self, endings: LineEndings) -> Reader {

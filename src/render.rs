@@ -79,12 +79,70 @@ impl FromStr for Format {
 /// # Ok::<(), rangeread::Error>(())
 /// ```
 pub fn render(result: &ReadResult, format: Format) -> String {
+    render_with(result, format, &RenderOptions::default())
+}
+
+/// The marker a cut line gets by default: `{more}` is the bytes left out.
+pub const DEFAULT_CUT_MARKER: &str = "… [line truncated: {more} more bytes]";
+
+/// The words the renderers add that a host may want in its own voice.
+///
+/// A preset names the same in its data (`output.cut_marker` of a
+/// [`Dialect`](crate::tool::Dialect)); this is the form for a host that reads with
+/// [`Reader`](crate::Reader) and renders with [`render_with`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RenderOptions {
+    /// What follows a line the line-length budget cut, in the numbered, markdown and
+    /// frontmatter formats: `{more}` is replaced by the bytes left out, `{next}` by the
+    /// file offset the rest starts at (a byte selection away), `{line}` by the line's
+    /// number. By default [`DEFAULT_CUT_MARKER`]; empty for no marker.
+    pub cut_marker: String,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            cut_marker: DEFAULT_CUT_MARKER.to_string(),
+        }
+    }
+}
+
+impl RenderOptions {
+    /// These options with another cut marker (see [`RenderOptions::cut_marker`]).
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use rangeread::{render_with, Format, LineSelection, Reader, RenderOptions, Source};
+    ///
+    /// let src = Source::from_bytes(b"short\nabcdefghij\n".to_vec(), "a.txt");
+    /// let r = Reader::new().max_line_chars(5).document(src).read(LineSelection::from(1..))?;
+    /// // Gemini CLI's marker for a cut line.
+    /// let gemini = RenderOptions::default().cut_marker("... [truncated]");
+    /// let text = render_with(&r, Format::Colon, &gemini);
+    /// assert_eq!(text.lines().nth(1), Some("2: abcde... [truncated]"));
+    /// let rest = RenderOptions::default().cut_marker(" [{more} more bytes from byte {next}]");
+    /// let text = render_with(&r, Format::Colon, &rest);
+    /// assert_eq!(text.lines().nth(1), Some("2: abcde [5 more bytes from byte 11]"));
+    /// // The notes after the lines still say where the rest starts, in the contract's words.
+    /// assert_eq!(text.lines().nth(2), Some("[Line 2 cut: 5 of 10 bytes shown; read the rest with start_byte=11]"));
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn cut_marker(mut self, template: impl Into<String>) -> RenderOptions {
+        self.cut_marker = template.into();
+        self
+    }
+}
+
+/// [`render`] with the host's words ([`RenderOptions`]).
+pub fn render_with(result: &ReadResult, format: Format, options: &RenderOptions) -> String {
     if format == Format::Plain {
         return result.content.clone();
     }
     let mut out = Vec::new();
     // Writing into a Vec cannot fail.
-    let _ = render_to(&mut out, result, format);
+    let _ = render_to_with(&mut out, result, format, options);
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
@@ -94,6 +152,21 @@ pub fn render(result: &ReadResult, format: Format) -> String {
 ///
 /// Whatever writing to `w` returns.
 pub fn render_to(w: &mut impl Write, result: &ReadResult, format: Format) -> io::Result<()> {
+    render_to_with(w, result, format, &RenderOptions::default())
+}
+
+/// [`render_to`] with the host's words ([`RenderOptions`]).
+///
+/// # Errors
+///
+/// Whatever writing to `w` returns.
+pub fn render_to_with(
+    w: &mut impl Write,
+    result: &ReadResult,
+    format: Format,
+    options: &RenderOptions,
+) -> io::Result<()> {
+    let marker = options.cut_marker.as_str();
     match format {
         Format::Plain => w.write_all(result.raw_bytes()),
         Format::Json => {
@@ -101,7 +174,7 @@ pub fn render_to(w: &mut impl Write, result: &ReadResult, format: Format) -> io:
             w.write_all(b"\n")
         }
         Format::Colon | Format::CatN | Format::Codex => {
-            write_numbered(w, result, format)?;
+            write_numbered(w, result, format, marker)?;
             write_notes(w, result)
         }
         Format::Markdown => {
@@ -117,7 +190,7 @@ pub fn render_to(w: &mut impl Write, result: &ReadResult, format: Format) -> io:
                 "{fence}{}",
                 crate::syntax::language_for(Path::new(&result.path)).unwrap_or("")
             )?;
-            write_lines(w, result, |_, _| Ok(()))?;
+            write_lines(w, result, marker, |_, _| Ok(()))?;
             writeln!(w, "{fence}")?;
             write_notes(w, result)
         }
@@ -140,7 +213,7 @@ pub fn render_to(w: &mut impl Write, result: &ReadResult, format: Format) -> io:
                 }
             }
             writeln!(w, "---")?;
-            write_lines(w, result, |_, _| Ok(()))?;
+            write_lines(w, result, marker, |_, _| Ok(()))?;
             write_notes(w, result)
         }
     }
@@ -151,28 +224,35 @@ pub fn render_to(w: &mut impl Write, result: &ReadResult, format: Format) -> io:
 fn write_lines<W: Write>(
     w: &mut W,
     result: &ReadResult,
+    marker: &str,
     mut prefix: impl FnMut(&mut W, Option<u64>) -> io::Result<()>,
 ) -> io::Result<()> {
-    let cuts: HashMap<u64, u64> = result
-        .cut_lines
-        .iter()
-        .map(|c| (c.line, c.total_bytes - c.shown_bytes))
-        .collect();
+    let cuts: HashMap<u64, &CutLine> = result.cut_lines.iter().map(|c| (c.line, c)).collect();
     let first = result.lines.map(|l| l.start);
     for (i, (line, _)) in crate::text::split_lines(&result.content).enumerate() {
         let number = first.map(|f| f + i as u64);
         prefix(w, number)?;
         w.write_all(line.as_bytes())?;
-        if let Some(more) = number.and_then(|n| cuts.get(&n)) {
-            write!(w, "… [line truncated: {more} more bytes]")?;
+        if let Some(c) = number.and_then(|n| cuts.get(&n)) {
+            let more = (c.total_bytes - c.shown_bytes).to_string();
+            let text = marker
+                .replace("{more}", &more)
+                .replace("{next}", &c.next_start_byte.to_string())
+                .replace("{line}", &c.line.to_string());
+            w.write_all(text.as_bytes())?;
         }
         w.write_all(b"\n")?;
     }
     Ok(())
 }
 
-fn write_numbered<W: Write>(w: &mut W, result: &ReadResult, format: Format) -> io::Result<()> {
-    write_lines(w, result, |w, n| match (format, n) {
+fn write_numbered<W: Write>(
+    w: &mut W,
+    result: &ReadResult,
+    format: Format,
+    marker: &str,
+) -> io::Result<()> {
+    write_lines(w, result, marker, |w, n| match (format, n) {
         (Format::CatN, Some(n)) => write!(w, "{n:>6}\t"),
         (Format::CatN, None) => write!(w, "{:>6}\t", ""),
         (Format::Codex, Some(n)) => write!(w, "L{n}: "),

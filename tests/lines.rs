@@ -4,7 +4,7 @@ mod common;
 
 use common::{naive_lines, unlimited, Input};
 use proptest::prelude::*;
-use rangeread::{Error, LineIndex, LineSelection, Selection};
+use rangeread::{Error, LineIndex, LineSelection, Selection, Source};
 
 /// What the contract says a line selection returns: `(first, last)` lines and the bytes,
 /// or the error's message.
@@ -490,5 +490,141 @@ proptest! {
             prop_assert_eq!(r.lines.map_or(0, |l| l.count()), n, "{}", b.name);
             prop_assert_eq!(r.truncated.map(|t| t.next_start_byte), next, "{}", b.name);
         }
+    }
+}
+
+/// Python's universal newlines (`open(path).read().splitlines(keepends=True)` with only
+/// `\r\n`, `\r` and `\n` as breaks): each line with its break read as `\n`.
+fn universal_lines(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut line = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' | '\n' => {
+                if c == '\r' && chars.peek() == Some(&'\n') {
+                    chars.next();
+                }
+                line.push('\n');
+                out.push(std::mem::take(&mut line));
+            }
+            c => line.push(c),
+        }
+    }
+    if !line.is_empty() {
+        out.push(line);
+    }
+    out
+}
+
+#[test]
+fn universal_newlines_break_at_a_lone_cr_and_keep_the_default() {
+    let text = b"one\rtwo\r\nthree\nfour\r";
+    let universal = rangeread::Reader::new().line_endings(rangeread::LineEndings::Universal);
+    let read = |reader: &rangeread::Reader, sel: LineSelection| {
+        reader
+            .document(rangeread::Source::from_bytes(text.to_vec(), "mac.txt"))
+            .read(sel)
+            .unwrap()
+    };
+    let r = read(&universal, LineSelection::from(1..));
+    assert_eq!(r.content, "one\ntwo\nthree\nfour\n");
+    assert_eq!(r.total_lines, Some(4));
+    let r = read(&universal, LineSelection::from(2..=3));
+    assert_eq!(r.content, "two\nthree\n");
+    // File offsets: line 2 starts after "one\r", line 3 ends after "three\n".
+    assert_eq!((r.bytes.start, r.bytes.end), (4, 15));
+    // The default is unchanged: a lone CR is content.
+    let r = read(&rangeread::Reader::new(), LineSelection::from(1..));
+    assert_eq!(r.content.as_bytes(), text);
+    assert_eq!(r.total_lines, Some(3));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    #[test]
+    fn universal_newlines_split_as_python_does_on_every_backend_and_encoding(
+        chars in proptest::collection::vec(prop_oneof![Just('a'), Just('é'), Just('𝄞'), Just('\r'), Just('\n')], 0..40),
+        max_lines in 1u64..5,
+        max_bytes in prop_oneof![Just(0u64), 6u64..30],
+    ) {
+        let text: String = chars.into_iter().collect();
+        let want = universal_lines(&text);
+        for (enc, bytes) in common::unicode_encodings(&text) {
+            let input = Input::new(&bytes);
+            for b in input.backends() {
+                let name = format!("{enc} {}", b.name);
+                let reader = unlimited(b.block)
+                    .detection(rangeread::Detection::Auto)
+                    .line_endings(rangeread::LineEndings::Universal);
+                let mut doc = reader.document(b.source);
+                let all = doc.read(LineSelection::from(1..)).unwrap();
+                prop_assert_eq!(&all.content, &want.concat(), "{}", name);
+                prop_assert_eq!(all.total_lines, Some(want.len() as u64), "{}", name);
+                for (i, line) in want.iter().enumerate() {
+                    let n = i as u64 + 1;
+                    let r = doc.read(LineSelection::from(n..=n)).unwrap();
+                    prop_assert_eq!(&r.content, line, "{} line {}", name, n);
+                }
+                // Following the continuations under line and byte budgets covers the
+                // text exactly once, page after page at the file offset the last ended.
+                let mut paged = reader.max_lines(max_lines).max_bytes(max_bytes).document(
+                    Source::from_bytes(bytes.clone(), "paged.txt"),
+                );
+                let mut sel: Selection = LineSelection::from(1..).into();
+                let (mut joined, mut at) = (String::new(), None);
+                loop {
+                    let r = paged.read(sel).unwrap();
+                    if let Some(at) = at {
+                        prop_assert_eq!(r.bytes.start, at, "{}", name);
+                    }
+                    joined.push_str(&r.content);
+                    match r.truncated {
+                        None => {
+                            // (A file of only a byte order mark has an empty span at 0.)
+                            if !text.is_empty() {
+                                prop_assert_eq!(r.bytes.end, bytes.len() as u64, "{}", name);
+                            }
+                            break;
+                        }
+                        Some(t) => {
+                            at = Some(t.next_start_byte);
+                            sel = match t.next_start_line {
+                                Some(l) => LineSelection::from(l..).into(),
+                                None => rangeread::ByteSelection::new(Some(t.next_start_byte), None).into(),
+                            };
+                        }
+                    }
+                }
+                // A byte page may end between the CR and the LF of a CR LF.
+                prop_assert_eq!(joined.replace("\r\n", "\n"), want.concat(), "{}", name);
+            }
+        }
+    }
+}
+
+#[test]
+fn universal_newlines_and_the_default_share_a_cache_without_mixing_counts() {
+    let input = Input::new(b"a\rb\rc\nd");
+    let cache = std::sync::Arc::new(rangeread::IndexCache::new(1 << 20));
+    let keep = rangeread::Reader::new().cache(cache.clone());
+    let universal = rangeread::Reader::new()
+        .cache(cache)
+        .line_endings(rangeread::LineEndings::Universal);
+    for _ in 0..2 {
+        assert_eq!(keep.open(&input.path).unwrap().total_lines().unwrap(), 2);
+        assert_eq!(
+            universal.open(&input.path).unwrap().total_lines().unwrap(),
+            4
+        );
+        let r = keep.read(&input.path, LineSelection::from(2..)).unwrap();
+        assert_eq!(r.content, "d");
+        let u = universal
+            .read(&input.path, LineSelection::from(4..))
+            .unwrap();
+        assert_eq!(u.content, "d");
+        // The file's modification time is reported either way.
+        assert!(r.fingerprint.modified_ns.is_some());
+        assert_eq!(u.fingerprint.modified_ns, r.fingerprint.modified_ns);
     }
 }

@@ -298,3 +298,122 @@ fn a_preset_names_its_policies_and_a_host_overrides_them() {
     let r = tool.respond(json!({"file_path": "menu.txt"}));
     assert!(r.text.contains("café crème"), "{}", r.text);
 }
+
+#[test]
+fn a_middle_cut_says_which_lines_it_left_out() {
+    // openhands-tools' clip: head and tail of the answer kept, 200 characters in all.
+    let mut d = Dialect::preset("openhands").unwrap();
+    let clip = d.output.clip.as_mut().unwrap();
+    clip.keep = rangeread::tool::ClipKeep::HeadAndTail;
+    clip.chars = 200;
+    clip.notice = "<response clipped>".into();
+    let dir = tempfile::tempdir().unwrap();
+    // 100 lines of 10 characters ("line 0001\n" ...): 1,000 characters.
+    let text: String = (1..=100).map(|i| format!("line {i:04}\n")).collect();
+    std::fs::write(dir.path().join("long.txt"), &text).unwrap();
+    let ws = rangeread::Workspace::new(dir.path()).unwrap();
+    let tool = DialectTool::new(d.clone()).workspace(ws.clone());
+    let r = tool.respond(json!({"command": "view", "path": dir.path().join("long.txt")}));
+    assert!(!r.is_error, "{}", r.text);
+    assert!(r.text.contains("<response clipped>"), "{}", r.text);
+    let record = r.record.unwrap();
+    let clipped = record.clipped.unwrap();
+    assert!(clipped.middle);
+    assert_eq!((clipped.chars, clipped.total_chars), (200, 1000));
+    // 182 characters of room: a head of 91 (lines 1-9 and the first character of line
+    // 10), a tail of 91 (the last character of line 91's text and its LF, lines 92-100).
+    let left_out = clipped.left_out.unwrap();
+    assert_eq!((left_out.start, left_out.end), (10, 91));
+    assert!(r.text.contains("line 0009") && !r.text.contains("line 0010"));
+    assert!(r.text.contains("line 0092") && !r.text.contains("line 0091"));
+    // Reading those lines shows what was left out, with nothing clipped.
+    let r = tool.respond(
+        json!({"command": "view", "path": dir.path().join("long.txt"), "view_range": [10, 19]}),
+    );
+    assert!(
+        r.text.contains("line 0010") && r.text.contains("line 0019"),
+        "{}",
+        r.text
+    );
+    assert!(r.record.unwrap().clipped.is_none());
+    // The head clip of openhands-aci: the first line not shown whole, to the end.
+    let mut head = Dialect::preset("openhands").unwrap();
+    head.output.clip.as_mut().unwrap().chars = 200;
+    let r = DialectTool::new(head)
+        .workspace(ws)
+        .respond(json!({"command": "view", "path": dir.path().join("long.txt")}));
+    let clipped = r.record.unwrap().clipped.unwrap();
+    assert!(!clipped.middle);
+    let left_out = clipped.left_out.unwrap();
+    assert_eq!((left_out.start, left_out.end), (21, 100));
+}
+
+#[test]
+fn the_cut_marker_is_the_hosts_and_the_line_unit_counts_as_its_agent_does() {
+    // Gemini CLI cuts a line at 2,000 UTF-16 units (JavaScript's `length`) and marks it
+    // with "... [truncated]".
+    let text = format!("short\n{}\n", "😀".repeat(1500));
+    let reader = Reader::new()
+        .max_line_chars(2000)
+        .line_unit(LineUnit::Utf16);
+    let r = whole(&reader, text.as_bytes()).unwrap();
+    // 1,000 emoji (2,000 units, 4,000 bytes) kept, 500 (2,000 bytes) left out.
+    assert_eq!(
+        (r.cut_lines[0].shown_bytes, r.cut_lines[0].total_bytes),
+        (4000, 6000)
+    );
+    let default = rangeread::render(&r, rangeread::Format::CatN);
+    let line2 = default.lines().nth(1).unwrap();
+    assert!(
+        line2.ends_with("😀… [line truncated: 2000 more bytes]"),
+        "{line2}"
+    );
+    let gemini = rangeread::RenderOptions::default().cut_marker("... [truncated]");
+    let shown = rangeread::render_with(&r, rangeread::Format::CatN, &gemini);
+    let line2 = shown.lines().nth(1).unwrap();
+    assert!(line2.ends_with("😀... [truncated]"), "{line2}");
+    assert_eq!(line2.matches('😀').count(), 1000);
+    // An empty marker marks nothing; plain and json never carry one.
+    let none = rangeread::RenderOptions::default().cut_marker("");
+    let shown = rangeread::render_with(&r, rangeread::Format::CatN, &none);
+    assert!(shown.lines().nth(1).unwrap().ends_with('😀'));
+    assert_eq!(
+        rangeread::render_with(&r, rangeread::Format::Plain, &gemini),
+        r.content
+    );
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+    /// The lines a middle cut leaves out are the first line its head does not hold whole
+    /// through the last its tail does not, counted in characters as openhands-tools does.
+    #[test]
+    fn a_middle_cut_leaves_out_the_lines_between_its_head_and_tail(
+        lines in proptest::collection::vec(proptest::collection::vec(proptest::prop_oneof![proptest::strategy::Just('x'), proptest::strategy::Just('é')], 0..30), 1..40),
+        max in 20u64..400,
+    ) {
+        let text: String = lines.iter().map(|l| l.iter().collect::<String>() + "\n").collect();
+        let mut d = Dialect::preset("openhands").unwrap();
+        let clip = d.output.clip.as_mut().unwrap();
+        clip.keep = rangeread::tool::ClipKeep::HeadAndTail;
+        clip.chars = max;
+        clip.notice = "<clip>".into();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.txt");
+        std::fs::write(&path, &text).unwrap();
+        let r = DialectTool::new(d).respond(json!({"command": "view", "path": path}));
+        let clipped = r.record.unwrap().clipped;
+        let chars: Vec<char> = text.chars().collect();
+        let total = chars.len() as u64;
+        if total <= max {
+            proptest::prop_assert!(clipped.is_none());
+            return Ok(());
+        }
+        let room = max - 6;
+        let (head, tail) = (room.div_ceil(2), room / 2);
+        let line_of = |c: u64| 1 + chars[..c as usize].iter().filter(|&&c| c == '\n').count() as u64;
+        let want = (line_of(head), line_of(total - tail - 1));
+        let left_out = clipped.unwrap().left_out.unwrap();
+        proptest::prop_assert_eq!((left_out.start, left_out.end), want);
+    }
+}

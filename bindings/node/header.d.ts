@@ -55,7 +55,7 @@ export interface CallOptions extends ClassifyOptions {
   /** Refuse invalid UTF-8 (code `'invalid_utf8'`) instead of replacing it. */
   strictUtf8?: boolean
   /** `'lf'`: each CR LF is an LF in `content` (offsets stay file offsets); default `'keep'`. */
-  lineEndings?: 'keep' | 'lf'
+  lineEndings?: 'keep' | 'lf' | 'universal'
   totals?: 'auto' | 'if_known' | 'always'
 }
 

@@ -55,7 +55,7 @@ export interface CallOptions extends ClassifyOptions {
   /** Refuse invalid UTF-8 (code `'invalid_utf8'`) instead of replacing it. */
   strictUtf8?: boolean
   /** `'lf'`: each CR LF is an LF in `content` (offsets stay file offsets); default `'keep'`. */
-  lineEndings?: 'keep' | 'lf'
+  lineEndings?: 'keep' | 'lf' | 'universal'
   totals?: 'auto' | 'if_known' | 'always'
 }
 
@@ -430,9 +430,10 @@ export declare class ReadResult {
   toJSON(): ReadResultJson
   /**
    * The result rendered for a model: `plain` (the content alone), `colon`, `cat-n`,
-   * `codex`, `markdown`, `frontmatter` or `json`.
+   * `codex`, `markdown`, `frontmatter` or `json`; `cutMarker` is what follows a cut
+   * line (`{more}`, `{next}`, `{line}`), by default `… [line truncated: {more} more bytes]`.
    */
-  render(format?: Format): string
+  render(format?: Format, cutMarker?: string): string
 }
 
 /** A root that paths are confined to, with protected patterns. */
@@ -479,6 +480,7 @@ export declare function presets(): Array<string>
  * A result rendered as text for a model: `plain` (the content alone), `colon`, `cat-n`,
  * `codex`, `markdown`, `frontmatter` or `json`, with the notes (what was left out, where
  * to continue) as the contract words them. Takes a `ReadResult` (or its `toJSON()`), an
- * `Outline`, or a text `DocumentRead`, as a read returned it.
+ * `Outline`, or a text `DocumentRead`, as a read returned it; `cutMarker` is what
+ * follows a cut line (`{more}`, `{next}`, `{line}`).
  */
-export declare function render(result: ReadResult | ReadResultJson | Outline | DocumentRead, format?: Format): string
+export declare function render(result: ReadResult | ReadResultJson | Outline | DocumentRead, format?: Format, cutMarker?: string): string

@@ -17,6 +17,7 @@ use crate::fsopen::{check_regular, open_nonblocking};
 mod platform;
 mod random_access;
 mod stamp;
+mod universal;
 
 use platform::{find_holes, may_be_pseudo, may_have_holes, read_at, read_small};
 pub use random_access::RandomAccess;

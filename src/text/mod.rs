@@ -192,13 +192,28 @@ pub(crate) fn crlf_to_lf(text: String) -> String {
 /// `None` when the text fits. Characters are Unicode scalar values (Python's `len`), as
 /// openhands-tools' `maybe_truncate` counts them.
 pub(crate) fn middle_cut(text: &str, max: usize, notice: &str) -> Option<String> {
+    let notice_chars = notice.chars().count();
+    let (head_end, tail_start) = middle_cut_at(text, max, notice_chars)?;
+    if notice_chars >= max {
+        return Some(notice.chars().take(max).collect());
+    }
+    Some(format!(
+        "{}{notice}{}",
+        &text[..head_end],
+        &text[tail_start..]
+    ))
+}
+
+/// Where [`middle_cut`] cuts `text` for a notice of `notice_chars` characters: the end
+/// of the head and the start of the tail kept (byte offsets, on character boundaries;
+/// `(0, text.len())` when the notice fills the room alone). `None` when the text fits.
+pub(crate) fn middle_cut_at(text: &str, max: usize, notice_chars: usize) -> Option<(usize, usize)> {
     let chars = text.chars().count();
     if max == 0 || chars <= max {
         return None;
     }
-    let notice_chars = notice.chars().count();
     if notice_chars >= max {
-        return Some(notice.chars().take(max).collect());
+        return Some((0, text.len()));
     }
     let room = max - notice_chars;
     let head = room.div_ceil(2);
@@ -208,11 +223,13 @@ pub(crate) fn middle_cut(text: &str, max: usize, notice: &str) -> Option<String>
         .char_indices()
         .nth(chars - tail)
         .map_or(text.len(), |(i, _)| i);
-    Some(format!(
-        "{}{notice}{}",
-        &text[..head_end],
-        &text[tail_start..]
-    ))
+    Some((head_end, tail_start))
+}
+
+/// Whether byte `at` of decoded text starts a line: the text's start, or just past a
+/// line feed.
+pub(crate) fn starts_line(text: &str, at: usize) -> bool {
+    at == 0 || text.as_bytes().get(at - 1) == Some(&b'\n')
 }
 
 /// The number of lines of decoded text (line feeds, plus one for a last line without).

@@ -259,6 +259,40 @@ impl Units {
             && (base + (end - w) as u64).is_multiple_of(w as u64)
     }
 
+    /// Rewrites each lone CR code unit of `bytes` (file offset `base`, whole units from a
+    /// unit boundary) as an LF unit of the same width, so that it ends a line and every
+    /// offset stays a file offset: the universal newlines of
+    /// [`crate::LineEndings::Universal`]. A CR is lone when the unit after it is not LF;
+    /// for the last unit of `bytes`, `next_is_lf` says whether the unit after `bytes` is
+    /// one (`false` at the end of the text). A CR LF stays as it is.
+    pub fn lone_crs_to_lf(self, base: u64, bytes: &mut [u8], next_is_lf: bool) {
+        let w = self.width();
+        let (cr, lf) = (self.unit_of(b'\r'), self.unit_of(b'\n'));
+        let whole = bytes.len() - bytes.len() % w;
+        let mut from = 0;
+        while let Some(i) = memchr::memchr(b'\r', &bytes[from..whole]).map(|i| from + i) {
+            from = i + 1;
+            // The unit the CR byte is in; a unit after it is not rewritten yet.
+            let u = if self.big_endian() {
+                i.checked_sub(w - 1)
+            } else {
+                Some(i)
+            };
+            let Some(u) = u.filter(|&u| {
+                (base + u as u64).is_multiple_of(w as u64) && bytes.get(u..u + w) == Some(cr)
+            }) else {
+                continue;
+            };
+            let lone = match bytes.get(u + w..u + 2 * w) {
+                Some(next) => next != lf,
+                None => !next_is_lf,
+            };
+            if lone {
+                bytes[u..u + w].copy_from_slice(lf);
+            }
+        }
+    }
+
     /// Reads the UTF-16 code unit at `i` (no bounds check beyond the slice's).
     fn u16_at(self, bytes: &[u8], i: usize) -> Option<u16> {
         let pair = [*bytes.get(i)?, *bytes.get(i + 1)?];

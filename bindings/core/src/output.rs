@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use rangeread::{render, DocumentRead, Format, Outline, ReadResult, Reader, Workspace};
+use rangeread::{DocumentRead, Format, Outline, ReadResult, Reader, Workspace};
 use serde_json::Value;
 
 use crate::error::BindError;
@@ -74,9 +74,29 @@ impl Output {
     ///
     /// An unknown format.
     pub fn render(&self, format: &str) -> Result<String, BindError> {
+        self.render_marked(format, None)
+    }
+
+    /// [`Output::render`] with the host's marker for a cut line (`{more}`, `{next}`,
+    /// `{line}`; see [`rangeread::RenderOptions::cut_marker`]), for text.
+    ///
+    /// # Errors
+    ///
+    /// An unknown format.
+    pub fn render_marked(
+        &self,
+        format: &str,
+        cut_marker: Option<&str>,
+    ) -> Result<String, BindError> {
         let f = parse_format(format)?;
+        let options = match cut_marker {
+            Some(m) => rangeread::RenderOptions::default().cut_marker(m),
+            None => rangeread::RenderOptions::default(),
+        };
         Ok(match self {
-            Output::Text(r) => render(r, f),
+            Output::Text(r) | Output::Document(DocumentRead::Text(r)) => {
+                rangeread::render_with(r, f, &options)
+            }
             Output::Outline(o) if f == Format::Json => self.to_json().to_string(),
             Output::Outline(o) => o
                 .landmarks

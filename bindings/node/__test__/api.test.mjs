@@ -287,6 +287,38 @@ test('text policies per reader and per call', (t) => {
   assert.throws(() => reader.read(dos, { head: 1, lineEndings: 'crlf' }), { code: 'invalid_params' })
 })
 
+test('universal newlines per call and per reader', async (t) => {
+  const [dir, done] = tempDir()
+  t.after(done)
+  const mac = path.join(dir, 'mac.txt')
+  fs.writeFileSync(mac, Buffer.from('one\rtwo\r\nthree\n'))
+  const reader = new rr.Reader()
+  // By default a lone CR is content: two lines.
+  assert.equal(reader.read(mac).total_lines, 2)
+  const r = reader.read(mac, { lines: '2:3', lineEndings: 'universal' })
+  assert.equal(r.content, 'two\nthree\n')
+  assert.equal(r.total_lines, 3)
+  assert.deepEqual(r.bytes, { start: 4, end: 15 })
+  assert.equal(reader.read(mac).total_lines, 2, 'a call changes only itself')
+  const paged = new rr.Reader({ lineEndings: 'universal' }).read(mac, { maxLines: 1 })
+  assert.equal(paged.content, 'one\n')
+  assert.equal(paged.truncated.next_start_line, 2)
+  assert.equal(paged.truncated.next_start_byte, 4)
+})
+
+test('render marks a cut line in the host\'s words', async (t) => {
+  const [dir, done] = tempDir()
+  t.after(done)
+  const f = path.join(dir, 'long.txt')
+  fs.writeFileSync(f, 'short\n' + 'x'.repeat(50) + '\n')
+  const r = new rr.Reader({ maxLineChars: 10 }).read(f)
+  const kept = '2: ' + 'x'.repeat(10)
+  assert.equal(r.render('colon').split('\n')[1], kept + '… [line truncated: 40 more bytes]')
+  assert.equal(r.render('colon', '... [truncated]').split('\n')[1], kept + '... [truncated]')
+  assert.equal(rr.render(r, 'colon', ' [+{more} from byte {next}]').split('\n')[1], kept + ' [+40 from byte 16]')
+  assert.equal(rr.render(r.toJSON(), 'colon', '').split('\n')[1], kept)
+})
+
 test('encoding and binary policies, and classify', async (t) => {
   const [dir, done] = tempDir()
   t.after(done)

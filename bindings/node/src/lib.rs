@@ -613,16 +613,22 @@ impl DialectTool {
 /// A result rendered as text for a model: `plain` (the content alone), `colon`, `cat-n`,
 /// `codex`, `markdown`, `frontmatter` or `json`, with the notes (what was left out, where
 /// to continue) as the contract words them. Takes a `ReadResult` (or its `toJSON()`), an
-/// `Outline`, or a text `DocumentRead`, as a read returned it.
+/// `Outline`, or a text `DocumentRead`, as a read returned it; `cutMarker` is what
+/// follows a cut line (`{more}`, `{next}`, `{line}`).
 #[napi(
-    ts_args_type = "result: ReadResult | ReadResultJson | Outline | DocumentRead, format?: Format"
+    ts_args_type = "result: ReadResult | ReadResultJson | Outline | DocumentRead, format?: Format, cutMarker?: string"
 )]
-pub fn render(env: Env, result: Unknown<'_>, format: Option<String>) -> napi::Result<String> {
+pub fn render(
+    env: Env,
+    result: Unknown<'_>,
+    format: Option<String>,
+    cut_marker: Option<String>,
+) -> napi::Result<String> {
     let format = format.unwrap_or_else(|| "plain".into());
     if ReadResult::instance_of(&env, &result)? {
         // SAFETY: `result` is a value of this env; the conversion checks its class.
         let r = unsafe { ClassInstance::<ReadResult>::from_napi_value(env.raw(), result.raw())? };
-        return render_text(r.get(), &format).map_err(|e| js_error(&env, e));
+        return render_text(r.get(), &format, cut_marker.as_deref()).map_err(|e| js_error(&env, e));
     }
     // SAFETY: `result` is a value of this env.
     let result: Value = unsafe { FromNapiValue::from_napi_value(env.raw(), result.raw())? };
@@ -645,7 +651,7 @@ pub fn render(env: Env, result: Unknown<'_>, format: Option<String>) -> napi::Re
                 format!("render takes a ReadResult, an Outline or a text document as a read returned it: {e}"),
             )
         })?;
-        out.render(&format)
+        out.render_marked(&format, cut_marker.as_deref())
     })
     .map_err(|e| js_error(&env, e))
 }

@@ -228,15 +228,33 @@ impl ReadResult {
     }
 
     /// The result rendered for a model: `plain` (the content alone), `colon`, `cat-n`,
-    /// `codex`, `markdown`, `frontmatter` or `json`.
-    #[napi(ts_args_type = "format?: Format")]
-    pub fn render(&self, env: Env, format: Option<String>) -> napi::Result<String> {
-        render_text(&self.inner, format.as_deref().unwrap_or("plain"))
-            .map_err(|e| crate::js_error(&env, e))
+    /// `codex`, `markdown`, `frontmatter` or `json`; `cutMarker` is what follows a cut
+    /// line (`{more}`, `{next}`, `{line}`), by default `… [line truncated: {more} more bytes]`.
+    #[napi(ts_args_type = "format?: Format, cutMarker?: string")]
+    pub fn render(
+        &self,
+        env: Env,
+        format: Option<String>,
+        cut_marker: Option<String>,
+    ) -> napi::Result<String> {
+        render_text(
+            &self.inner,
+            format.as_deref().unwrap_or("plain"),
+            cut_marker.as_deref(),
+        )
+        .map_err(|e| crate::js_error(&env, e))
     }
 }
 
-/// `r` rendered in the format named `format`.
-pub(crate) fn render_text(r: &RustResult, format: &str) -> Result<String, BindError> {
-    Ok(rangeread::render(r, parse_format(format)?))
+/// `r` rendered in the format named `format`, a cut line marked with `cut_marker`.
+pub(crate) fn render_text(
+    r: &RustResult,
+    format: &str,
+    cut_marker: Option<&str>,
+) -> Result<String, BindError> {
+    let options = match cut_marker {
+        Some(m) => rangeread::RenderOptions::default().cut_marker(m),
+        None => rangeread::RenderOptions::default(),
+    };
+    Ok(rangeread::render_with(r, parse_format(format)?, &options))
 }

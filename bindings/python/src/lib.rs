@@ -218,10 +218,11 @@ macro_rules! result_methods {
             }
 
             /// The result rendered: `plain`, `colon`, `cat-n`, `codex`, `markdown`,
-            /// `frontmatter` or `json`.
-            #[pyo3(signature = (format = "plain"))]
-            fn render(&self, py: Python<'_>, format: &str) -> PyResult<String> {
-                self.held.out.render(format).map_err(|e| to_py(py, e))
+            /// `frontmatter` or `json`; `cut_marker` is what follows a cut line
+            /// (`{more}`, `{next}`, `{line}`), by default `… [line truncated: {more} more bytes]`.
+            #[pyo3(signature = (format = "plain", cut_marker = None))]
+            fn render(&self, py: Python<'_>, format: &str, cut_marker: Option<&str>) -> PyResult<String> {
+                self.held.out.render_marked(format, cut_marker).map_err(|e| to_py(py, e))
             }
 
             fn __dir__(&self) -> Vec<String> {

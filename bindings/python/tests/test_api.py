@@ -310,6 +310,32 @@ def test_a_projects_rule_files(tmp_path):
     assert not rr.DialectTool(d, workspace=rr.Workspace(tmp_path)).respond({"file_path": str(tmp_path / "a.secret")}).is_error
 
 
+def test_universal_newlines_per_call_and_per_reader(tmp_path):
+    mac = tmp_path / "mac.txt"
+    mac.write_bytes(b"one\rtwo\r\nthree\n")
+    reader = rr.Reader()
+    # By default a lone CR is content: two lines.
+    assert reader.read(mac).total_lines == 2
+    r = reader.read(mac, lines="2:3", line_endings="universal")
+    assert r.content == "two\nthree\n" and r.total_lines == 3
+    assert r.bytes == {"start": 4, "end": 15}
+    assert reader.read(mac).total_lines == 2, "a call changes only itself"
+    paged = rr.Reader(line_endings="universal").read(mac, max_lines=1)
+    assert paged.content == "one\n" and paged.truncated["next_start_line"] == 2
+    assert paged.truncated["next_start_byte"] == 4
+
+
+def test_render_marks_a_cut_line_in_the_hosts_words(tmp_path):
+    f = tmp_path / "long.txt"
+    f.write_text("short\n" + "x" * 50 + "\n")
+    r = rr.Reader(max_line_chars=10).read(f)
+    kept = "2: " + "x" * 10
+    assert r.render("colon").splitlines()[1] == kept + "… [line truncated: 40 more bytes]"
+    assert r.render("colon", cut_marker="... [truncated]").splitlines()[1] == kept + "... [truncated]"
+    marked = r.render("cat-n", cut_marker=" [+{more} from byte {next}]")
+    assert marked.splitlines()[1] == "     2\t" + "x" * 10 + " [+40 from byte 16]"
+
+
 def test_policies_per_call_and_per_reader(tmp_path):
     dos = tmp_path / "dos.txt"
     dos.write_bytes(b"one\r\ntwo\r\n" + "😀".encode() * 1500 + b"\n")

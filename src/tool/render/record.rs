@@ -169,6 +169,11 @@ pub struct Clipped {
     pub total_chars: u64,
     /// Whether the middle was left out (head and tail kept), rather than the end.
     pub middle: bool,
+    /// The lines of the read that the answer does not show whole: from the first line
+    /// the clip reaches into to the last (for a middle cut, the line the tail starts in,
+    /// when it starts inside one). Reading them (OpenHands' `view_range`) gives what the
+    /// clip left out; `None` for a read that has no line numbers.
+    pub left_out: Option<LineSpan>,
 }
 
 /// What [`Parts`] counts.
@@ -257,10 +262,36 @@ impl AnswerRecord {
         let Some((at, _)) = content.char_indices().nth(limit) else {
             return self;
         };
+        let lfs = |upto: usize| crate::text::line_feeds(&content.as_bytes()[..upto]).count() as u64;
+        // The lines the head ends in and the tail starts in (a tail at a line start shows
+        // that line whole).
+        let (head_end, tail_start) = match clip.keep {
+            ClipKeep::HeadAndTail => {
+                crate::text::middle_cut_at(content, limit, clip.notice.chars().count())
+                    .unwrap_or((at, content.len()))
+            }
+            _ => (at, content.len()),
+        };
+        let left_out = self.lines.and_then(|l| {
+            let first = l.start + lfs(head_end);
+            let tail_line = l.start + lfs(tail_start);
+            let last = if tail_start == content.len() {
+                l.end
+            } else if tail_start > 0 && crate::text::starts_line(content, tail_start) {
+                tail_line - 1
+            } else {
+                tail_line
+            };
+            (first <= last).then_some(LineSpan {
+                start: first,
+                end: last.min(l.end),
+            })
+        });
         self.clipped = Some(Clipped {
             chars: clip.chars,
             total_chars: content.chars().count() as u64,
             middle: clip.keep == ClipKeep::HeadAndTail,
+            left_out,
         });
         self.is_partial = true;
         if clip.keep == ClipKeep::HeadAndTail {
