@@ -259,8 +259,12 @@ proptest! {
             };
             prop_assert_eq!((t.budgets().max_bytes, t.budgets().max_lines), (bytes, lines));
             // A dialect's cap of ranged reads (session_read_file: 250 lines) is applied
-            // over any line budget.
-            let lines = d.lines.ranged_max.unwrap_or(lines);
+            // over its own line budget; a host's line budget under the cap cuts first.
+            let host = if via_reader { host_lines } else { None };
+            let lines = match d.lines.ranged_max {
+                Some(cap) => host.map_or(cap, |h| h.min(cap)),
+                None => lines,
+            };
             let r = t.respond(args(&d, &root.join("big.txt"), true));
             let text = r.full_text();
             for named in named_budgets(&text) {
