@@ -84,3 +84,29 @@ fn a_whole_small_file_through_a_workspace_costs_the_same() {
         "a whole read through a workspace made {calls} file-system calls"
     );
 }
+
+#[test]
+fn a_whole_read_that_the_cache_knows_stores_nothing_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cached.rs");
+    std::fs::write(&path, text(64 << 10)).unwrap();
+    let cache = std::sync::Arc::new(crate::IndexCache::new(64 << 20));
+    let reader = Reader::new().max_lines(0).max_bytes(0).cache(cache);
+    reader
+        .read(&path, LineSelection::range(None, None))
+        .unwrap();
+    let before = fs_calls();
+    let result = reader
+        .read(&path, LineSelection::range(None, None))
+        .unwrap();
+    let calls = fs_calls() - before;
+    assert_eq!(result.content.len(), 64 << 10);
+    // The three calls of opening, the content in reads of 16, 32 and 16 KiB (the
+    // classification is the cache's), the stat after. The index comes from the cache as
+    // it is kept there and the read learns nothing more: it is not stored again, which
+    // read the file's last 64 bytes to tell a later append from a rewrite (8 calls).
+    assert_eq!(
+        calls, 7,
+        "a whole read of a file the cache knows made {calls} file-system calls"
+    );
+}
