@@ -749,12 +749,20 @@ impl Document {
         let cached = cache
             .as_ref()
             .and_then(|c| c.checkout(&src, config.block_size));
-        let fresh = cached.is_none();
+        // What the cache holds already: a read that learns nothing more stores nothing (no
+        // look at the file's last bytes, no copy of the index). An index extended over
+        // appended bytes, or loaded from the index directory, is worth storing even unread.
+        let (index, stored_scan) = match cached {
+            Some((index, true)) => {
+                let scanned = index.scanned();
+                (index, scanned)
+            }
+            Some((index, false)) => (index, u64::MAX),
+            None => (LineIndex::with_block_size(src.len(), config.block_size), 0),
+        };
         Document {
-            index: cached
-                .unwrap_or_else(|| LineIndex::with_block_size(src.len(), config.block_size)),
-            // An index extended over appended bytes is worth storing even unread.
-            stored_scan: if fresh { 0 } else { u64::MAX },
+            index,
+            stored_scan,
             cache,
             buffers,
             class: None,

@@ -4,13 +4,14 @@
 //! beside its directory's handle).
 //!
 //! On Linux a name is first opened with `O_PATH`, which has no effect on the file (a FIFO
-//! does not see a reader, a device driver is not called) and cannot read it. Its type is
-//! looked at on that handle; only a regular file is then opened for reading, through the
-//! handle itself (`/proc/self/fd/N`, the same inode whatever is renamed over the name
-//! meanwhile). Every read handle is opened without blocking and never becomes the
-//! controlling terminal.
+//! does not see a reader, a device driver is not called) and cannot read it. Its type and
+//! state (size, times, identity) are looked at on that handle; only a regular file is then
+//! opened for reading, through the handle itself (`/proc/self/fd/N`, the same inode
+//! whatever is renamed over the name meanwhile), and the source takes that state as its
+//! state at open instead of asking the read handle again. Every read handle is opened
+//! without blocking and never becomes the controlling terminal.
 
-use std::fs::File;
+use std::fs::{File, Metadata};
 use std::path::Path;
 
 use crate::error::{Error, FileKind, Result};
@@ -58,6 +59,30 @@ pub(crate) fn kind_of(mode: rustix::fs::RawMode) -> Kind {
     }
 }
 
+/// What `meta` (looked at on an `O_PATH` handle, which does not follow a link) is.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub(crate) fn kind_of_meta(meta: &Metadata) -> Kind {
+    use std::os::unix::fs::FileTypeExt;
+    let ft = meta.file_type();
+    if ft.is_file() {
+        Kind::File
+    } else if ft.is_dir() {
+        Kind::Dir
+    } else if ft.is_symlink() {
+        Kind::Link
+    } else if ft.is_fifo() {
+        Kind::Special(FileKind::Fifo)
+    } else if ft.is_socket() {
+        Kind::Special(FileKind::Socket)
+    } else if ft.is_char_device() {
+        Kind::Special(FileKind::CharDevice)
+    } else if ft.is_block_device() {
+        Kind::Special(FileKind::BlockDevice)
+    } else {
+        Kind::Special(FileKind::Other)
+    }
+}
+
 /// Flags of every handle opened for reading: never blocks, never becomes the
 /// controlling terminal, never follows a link in the last component.
 #[cfg(unix)]
@@ -101,8 +126,10 @@ pub(crate) fn check_regular(meta: &std::fs::Metadata, path: &Path) -> Result<()>
 
 /// Opens read-only without blocking: `O_NONBLOCK` makes opening a FIFO return at once
 /// (the type check on the handle then refuses it) and `O_NOCTTY` keeps a terminal device
-/// from becoming the controlling terminal.
-pub(crate) fn open_nonblocking(path: &Path) -> Result<File> {
+/// from becoming the controlling terminal. With the handle comes what was looked at on
+/// it before it was opened for reading, when that is the same file (see
+/// [`open_checked`]): the source takes its state from it instead of asking again.
+pub(crate) fn open_nonblocking(path: &Path) -> Result<(File, Option<Metadata>)> {
     let mut opts = std::fs::OpenOptions::new();
     opts.read(true);
     #[cfg(unix)]
@@ -112,7 +139,7 @@ pub(crate) fn open_nonblocking(path: &Path) -> Result<File> {
         opts.custom_flags(flags.bits() as i32);
     }
     match open_checked(path, &opts) {
-        Ok(f) => Ok(f),
+        Ok(opened) => Ok(opened),
         // A socket cannot be opened at all (ENXIO); name it as the contract does.
         Err(e) if e.raw_os_error() == Some(6) => {
             if let Ok(meta) = std::fs::metadata(path) {
@@ -133,57 +160,70 @@ pub(crate) fn open_nonblocking(path: &Path) -> Result<File> {
 }
 
 /// Opens `path` (links followed, no workspace) for reading only if it is a regular
-/// file. On Linux the path is opened with `O_PATH` first; a regular file is reopened for
-/// reading through that handle (so a FIFO renamed over the name meanwhile is never
-/// opened for reading), and anything else is returned as the `O_PATH` handle itself,
-/// which cannot be read: the caller refuses it by the type on the handle. Elsewhere,
-/// `options` open the path directly.
-pub(crate) fn open_checked(path: &Path, options: &std::fs::OpenOptions) -> std::io::Result<File> {
+/// file. On Linux the path is opened with `O_PATH` first and looked at on that handle; a
+/// regular file is reopened for reading through the handle (so a FIFO renamed over the
+/// name meanwhile is never opened for reading), and anything else is returned as the
+/// `O_PATH` handle itself, which cannot be read: the caller refuses it by its type. The
+/// look at the handle comes back with it when the returned handle is the same inode (the
+/// reopen through `/proc`), so that nobody asks the same file again. Elsewhere, `options`
+/// open the path directly, and nothing was looked at.
+pub(crate) fn open_checked(
+    path: &Path,
+    options: &std::fs::OpenOptions,
+) -> std::io::Result<(File, Option<Metadata>)> {
     #[cfg(any(target_os = "linux", target_os = "android"))]
     {
-        use rustix::fs::{fstat, openat, Mode, OFlags};
+        use rustix::fs::{openat, Mode, OFlags};
         let _ = options;
         fs_call();
-        let handle = openat(
+        let handle = File::from(openat(
             rustix::fs::CWD,
             path,
             OFlags::PATH | OFlags::CLOEXEC,
             Mode::empty(),
-        )?;
+        )?);
         fs_call();
-        if kind_of(fstat(&handle)?.st_mode) != Kind::File {
-            return Ok(File::from(handle));
+        let meta = handle.metadata()?;
+        if !meta.is_file() {
+            return Ok((handle, Some(meta)));
         }
-        let fd = match reopen(&handle) {
-            Ok(fd) => fd,
-            // No `/proc`: the path again, checked against the handle below.
-            Err(rustix::io::Errno::NOENT) => openat(
-                rustix::fs::CWD,
-                path,
-                read_flags() & !OFlags::NOFOLLOW,
-                Mode::empty(),
-            )?,
-            Err(e) => return Err(e.into()),
-        };
-        // Without `/proc`, whatever the path names now: a regular file is read as any
-        // other, and anything else is refused by its type on this handle (opened without
-        // blocking, never read).
-        Ok(File::from(fd))
+        match reopen(&handle) {
+            // The handle's own inode: what was looked at is this file's state before any
+            // read (a change since shows in the look after the read).
+            Ok(fd) => Ok((File::from(fd), Some(meta))),
+            // No `/proc`: whatever the path names now. A regular file is read as any
+            // other, and anything else is refused by its type on this handle (opened
+            // without blocking, never read), which the source looks at itself.
+            Err(rustix::io::Errno::NOENT) => {
+                let flags = read_flags() & !OFlags::NOFOLLOW;
+                let fd = openat(rustix::fs::CWD, path, flags, Mode::empty())?;
+                Ok((File::from(fd), None))
+            }
+            Err(e) => Err(e.into()),
+        }
     }
     #[cfg(not(any(target_os = "linux", target_os = "android")))]
-    options.open(path)
+    Ok((options.open(path)?, None))
 }
 
 /// Opens a regular file for reading through its `O_PATH` handle: the same inode,
 /// whatever is renamed over its name.
 #[cfg(any(target_os = "linux", target_os = "android"))]
-pub(crate) fn reopen(handle: &std::os::fd::OwnedFd) -> rustix::io::Result<std::os::fd::OwnedFd> {
+pub(crate) fn reopen(handle: &impl std::os::fd::AsFd) -> rustix::io::Result<std::os::fd::OwnedFd> {
+    use std::io::Write;
+    use std::os::unix::ffi::OsStrExt;
     fs_call();
-    let proc_path = format!("/proc/self/fd/{}", std::os::fd::AsRawFd::as_raw_fd(handle));
+    let fd = std::os::fd::AsRawFd::as_raw_fd(&handle.as_fd());
+    // The name on the stack: "/proc/self/fd/" and at most 10 digits.
+    let mut name = [0u8; 32];
+    let mut rest = &mut name[..];
+    write!(rest, "/proc/self/fd/{fd}").map_err(|_| rustix::io::Errno::NAMETOOLONG)?;
+    let left = rest.len();
+    let used = name.len() - left;
     let flags = read_flags() & !rustix::fs::OFlags::NOFOLLOW;
     rustix::fs::openat(
         rustix::fs::CWD,
-        proc_path.as_str(),
+        std::ffi::OsStr::from_bytes(&name[..used]),
         flags,
         rustix::fs::Mode::empty(),
     )

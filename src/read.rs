@@ -449,7 +449,12 @@ impl Reader {
             return Ok(doc);
         }
         let opened = workspace.open(path)?;
-        let mut src = Source::from_file_streaming_limit(opened.file, path, self.stream_limit())?;
+        let mut src = Source::from_file_streaming_limit(
+            opened.file,
+            opened.looked,
+            path,
+            self.stream_limit(),
+        )?;
         src.set_resolved_path(opened.resolved_path.clone());
         let mut doc = self.document(src);
         doc.set_paths(

@@ -419,8 +419,9 @@ impl IndexCache {
     }
 
     /// A valid index for `src`, if the cache has one (extended over appended bytes), in
-    /// memory or else in the index directory.
-    pub(crate) fn checkout(&self, src: &Source, block: u64) -> Option<LineIndex> {
+    /// memory or else in the index directory; `true` with it when the cache holds it as it
+    /// is (a hit), so that it need not be stored again unless a read learns more.
+    pub(crate) fn checkout(&self, src: &Source, block: u64) -> Option<(LineIndex, bool)> {
         let found = {
             let mut inner = self.lock();
             let found = self.validate(&mut inner, src);
@@ -428,7 +429,8 @@ impl IndexCache {
                 Self::record(&mut inner, found);
                 let (_, key) = Self::key_of(src)?;
                 let index = &inner.entries.get(&key)?.index;
-                return (index.block_size() == block).then(|| index.clone());
+                let kept = found == Lookup::Hit;
+                return (index.block_size() == block).then(|| (index.clone(), kept));
             }
             found
         };
@@ -455,7 +457,7 @@ impl IndexCache {
             let cost = sample.len();
             self.attach(src, sample_slot(), Arc::<[u8]>::from(sample), cost);
         }
-        Some(index)
+        Some((index, false))
     }
 
     /// The stored index of `src` in the index directory, if there is a valid one, with

@@ -140,8 +140,8 @@ impl Source {
     /// As [`Source::open`].
     pub fn open_streaming_limit(path: impl AsRef<Path>, limit: u64) -> Result<Source> {
         let path = path.as_ref();
-        let file = open_nonblocking(path)?;
-        Source::from_file_streaming_limit(file, path, limit)
+        let (file, looked) = open_nonblocking(path)?;
+        Source::from_file_streaming_limit(file, looked, path, limit)
     }
 
     /// Wraps a file that is already open (for example by a workspace that confines paths),
@@ -151,12 +151,24 @@ impl Source {
     ///
     /// As [`Source::open`].
     pub fn from_file(file: File, path: impl AsRef<Path>) -> Result<Source> {
-        Source::from_file_streaming_limit(file, path.as_ref(), STREAM_HARD_LIMIT)
+        Source::from_file_streaming_limit(file, None, path.as_ref(), STREAM_HARD_LIMIT)
     }
 
-    pub(crate) fn from_file_streaming_limit(file: File, path: &Path, limit: u64) -> Result<Source> {
-        crate::fsopen::fs_call();
-        let meta = file.metadata().map_err(|e| Error::io(path, e))?;
+    /// A source over `file`, whose state is `looked` when the opener looked at it already
+    /// (on the `O_PATH` handle of the same inode), else asked here.
+    pub(crate) fn from_file_streaming_limit(
+        file: File,
+        looked: Option<std::fs::Metadata>,
+        path: &Path,
+        limit: u64,
+    ) -> Result<Source> {
+        let meta = match looked {
+            Some(meta) => meta,
+            None => {
+                crate::fsopen::fs_call();
+                file.metadata().map_err(|e| Error::io(path, e))?
+            }
+        };
         check_regular(&meta, path)?;
         let stamp = Stamp::of(&meta);
         let len = meta.len();

@@ -32,10 +32,11 @@ fn a_whole_small_file_is_one_open_one_read_and_a_stat_on_each_side() {
         std::fs::write(&path, text(size)).unwrap();
         let (calls, shown) = whole_read(&path);
         assert_eq!(shown, size);
-        // open with O_PATH, its type, the reopen for reading (Linux); the stat when the
-        // source is made; one read of the whole file; the stat that checks it unchanged.
+        // open with O_PATH, its type and state on that handle, the reopen for reading
+        // through it (Linux: the same inode, not stat'ed again); one read of the whole
+        // file; the stat that checks it unchanged.
         assert_eq!(
-            calls, 6,
+            calls, 5,
             "a whole read of a {size}-byte file made {calls} file-system calls"
         );
     }
@@ -49,11 +50,12 @@ fn a_whole_larger_file_reads_each_byte_once_and_looks_for_no_hole() {
         std::fs::write(&path, text(size)).unwrap();
         let (calls, shown) = whole_read(&path);
         assert_eq!(shown, size);
-        // The three calls of opening, two stats, and the reads: the classification's
+        // The three calls of opening (the state comes with them), the stat after, and
+        // the reads: the classification's
         // sample and the content (in pieces of at most a chunk), the line count over
         // what is not in memory yet. No fstatfs (the file has blocks) and no
         // SEEK_DATA / SEEK_HOLE (a block for every byte).
-        let reads = calls - 5;
+        let reads = calls - 4;
         let most = 2 + 2 * (size as u64).div_ceil(super::DEFAULT_CHUNK as u64);
         assert!(
             reads <= most,
@@ -75,10 +77,36 @@ fn a_whole_small_file_through_a_workspace_costs_the_same() {
         .unwrap();
     let calls = fs_calls() - before;
     assert_eq!(result.content.len(), 4096);
-    // The name opened beneath the root with O_PATH (openat2), its type, the reopen for
-    // reading; the stat when the source is made, one read, the stat after it.
+    // The name opened beneath the root with O_PATH (openat2), its type and state, the
+    // reopen for reading; one read, the stat after it.
     assert_eq!(
-        calls, 6,
+        calls, 5,
         "a whole read through a workspace made {calls} file-system calls"
+    );
+}
+
+#[test]
+fn a_whole_read_that_the_cache_knows_stores_nothing_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cached.rs");
+    std::fs::write(&path, text(64 << 10)).unwrap();
+    let cache = std::sync::Arc::new(crate::IndexCache::new(64 << 20));
+    let reader = Reader::new().max_lines(0).max_bytes(0).cache(cache);
+    reader
+        .read(&path, LineSelection::range(None, None))
+        .unwrap();
+    let before = fs_calls();
+    let result = reader
+        .read(&path, LineSelection::range(None, None))
+        .unwrap();
+    let calls = fs_calls() - before;
+    assert_eq!(result.content.len(), 64 << 10);
+    // The three calls of opening, the content in reads of 16, 32 and 16 KiB (the
+    // classification is the cache's), the stat after. The index comes from the cache as
+    // it is kept there and the read learns nothing more: it is not stored again, which
+    // read the file's last 64 bytes to tell a later append from a rewrite (8 calls).
+    assert_eq!(
+        calls, 7,
+        "a whole read of a file the cache knows made {calls} file-system calls"
     );
 }

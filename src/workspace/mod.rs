@@ -43,6 +43,9 @@ pub struct Opened {
     pub resolved_path: PathBuf,
     /// The same path relative to the root.
     pub relative_path: PathBuf,
+    /// The file as looked at on its `O_PATH` handle (the same inode), when it was: the
+    /// source's state at open, so that it is not asked again.
+    pub(crate) looked: Option<std::fs::Metadata>,
 }
 
 /// A root directory to which every path is confined, with protected paths.
@@ -441,9 +444,10 @@ impl Workspace {
             let located = self.locate(pass, asked, pending.clone())?;
             let Some(located) = located else { continue };
             match self.open_located(pass, asked, &located)? {
-                Some(file) => {
+                Some((file, looked)) => {
                     return Ok(Opened {
                         file,
+                        looked,
                         resolved_path: self.absolute(&located.relative),
                         relative_path: located.relative,
                     })
@@ -688,7 +692,7 @@ impl Workspace {
         pass: &mut Pass,
         asked: &Path,
         located: &Located<RootDir>,
-    ) -> Result<Option<File>> {
+    ) -> Result<Option<(File, Option<std::fs::Metadata>)>> {
         let is_dir = || Error::IsDirectory {
             path: asked.to_path_buf(),
         };
@@ -704,9 +708,9 @@ impl Workspace {
             Err(e) => return Err(map_io(asked, e)),
         };
         match opening {
-            Opening::File(f) => {
+            Opening::File(f, looked) => {
                 self.check_last(pass, asked, &located.relative)?;
-                Ok(Some(f))
+                Ok(Some((f, looked)))
             }
             Opening::Race | Opening::Not(Kind::Link | Kind::File) => Ok(None),
             Opening::Not(Kind::Dir) => {

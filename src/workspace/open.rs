@@ -25,8 +25,9 @@ use crate::fsopen::{kind_of, read_flags};
 
 /// What [`open_regular`] found.
 pub(super) enum Opening {
-    /// The regular file, open for reading.
-    File(File),
+    /// The regular file, open for reading, and what was looked at on its `O_PATH`
+    /// handle when that is the same inode (the source's state, not asked again).
+    File(File, Option<std::fs::Metadata>),
     /// Something else, not opened for reading.
     Not(Kind),
     /// The name changed under the steps (the caller starts over).
@@ -83,30 +84,32 @@ pub(super) fn open_regular(
         openat(parent.fd(), name, path_flags, Mode::empty())?
     };
     crate::fsopen::fs_call();
-    let st = fstat(&handle)?;
-    let kind = kind_of(st.st_mode);
+    let handle = File::from(handle);
+    let meta = handle.metadata()?;
+    let kind = crate::fsopen::kind_of_meta(&meta);
     if kind != Kind::File {
         return Ok(Opening::Not(kind));
     }
-    let fd = match reopen(&handle) {
-        // The handle's own inode: nothing to check again.
-        Ok(fd) => fd,
+    match reopen(&handle) {
+        // The handle's own inode: nothing to check again, and what was looked at on the
+        // handle is its state before any read.
+        Ok(fd) => Ok(Opening::File(File::from(fd), Some(meta))),
         // No `/proc`: the name again, checked against the handle.
         Err(Errno::NOENT) => {
+            use std::os::unix::fs::MetadataExt;
             crate::fsopen::fs_call();
             let fd = openat(parent.fd(), name, read_flags(), Mode::empty())?;
             crate::fsopen::fs_call();
             let again = fstat(&fd)?;
             if kind_of(again.st_mode) != Kind::File
-                || (again.st_dev, again.st_ino) != (st.st_dev, st.st_ino)
+                || (again.st_dev, again.st_ino) != (meta.dev(), meta.ino())
             {
                 return Ok(Opening::Race);
             }
-            fd
+            Ok(Opening::File(File::from(fd), None))
         }
-        Err(e) => return Err(e.into()),
-    };
-    Ok(Opening::File(File::from(fd)))
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// Opens the last component for reading if, and only if, it is a regular file (looked at
@@ -127,7 +130,7 @@ pub(super) fn open_regular(
     if kind_of(fstat(&fd)?.st_mode) != Kind::File {
         return Ok(Opening::Race);
     }
-    Ok(Opening::File(File::from(fd)))
+    Ok(Opening::File(File::from(fd), None))
 }
 
 #[cfg(not(unix))]
@@ -145,7 +148,7 @@ pub(super) fn open_regular(
     if !file.metadata()?.is_file() {
         return Ok(Opening::Race);
     }
-    Ok(Opening::File(file))
+    Ok(Opening::File(file, None))
 }
 
 /// Whether `openat2` with the flags the workspace uses works here.
