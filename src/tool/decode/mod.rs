@@ -6,6 +6,7 @@ pub(crate) mod args;
 pub(crate) mod indentation;
 pub(crate) mod pages;
 pub(crate) mod paths;
+pub(crate) mod types;
 
 use serde_json::Value;
 
@@ -106,6 +107,7 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
         let names: Vec<&str> = std::iter::once(p.name.as_str())
             .chain(p.aliases.iter().map(String::as_str))
             .collect();
+        crate::tool::decode::types::check(d, p, &names, &mut a)?;
         let present = match p.role {
             Role::Path => {
                 path = a.string(&names)?;
@@ -235,6 +237,14 @@ fn number(p: &Param, names: &[&str], a: &mut Args) -> Result<Option<Given<i64>>>
     match special {
         Special::Keep => Ok(Some(Given { name, value: v })),
         Special::Absent => Ok(None),
+        // No line of the head or the tail; elsewhere 0 would mean another thing.
+        Special::Empty if matches!(p.role, Role::Head | Role::Tail) => {
+            Ok(Some(Given { name, value: 0 }))
+        }
+        Special::Empty => Err(param(
+            &name,
+            format!("{name}: \"empty\" applies to head and tail counts only"),
+        )),
         Special::Message(t) => Err(param(
             &name,
             fill(&t, &[("name", &name.as_str()), ("value", &v)]),
@@ -355,6 +365,12 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
                         sg.name, eg.name
                     );
                     return Err(inverted(d, &eg.name, &sg.name, s, e, default));
+                }
+            }
+            if let (true, None, Some(n)) = (d.lines.open_range_limit, end, d.lines.default_limit) {
+                let first = start.unwrap_or(1);
+                if first >= 1 && n > 0 {
+                    end = Some(first.saturating_add(i64::try_from(n).unwrap_or(i64::MAX) - 1));
                 }
             }
             LineSelection::range(start, end).into()

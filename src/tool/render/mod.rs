@@ -41,6 +41,10 @@ pub(crate) struct Answer {
     /// The budget that cut the read is the host's, one the agent's own tool does not
     /// have: its text cannot say where to continue, the dialect's continuation does.
     pub host_budget: bool,
+    /// The file ends with a line feed: with [`crate::tool::LineRules::split_lines`], the
+    /// partial header counts the empty line after it (known only where that header is
+    /// shown).
+    pub final_line_feed: bool,
     /// The answer as data, made with the body from the same facts.
     pub record: AnswerRecord,
 }
@@ -75,6 +79,7 @@ impl Answer {
             session: None,
             notes: Vec::new(),
             host_budget: false,
+            final_line_feed: false,
             record,
         }
     }
@@ -98,6 +103,12 @@ fn render_body(d: &Dialect, a: Answer) -> ToolResponse {
         }
         Body::EmptyLine(n) => {
             let mut out = String::new();
+            // Past line 1 it is a partial read: the header names the empty line alone.
+            if let (Some(h), true) = (&d.output.partial_header, n > 1) {
+                let vals: [(&str, &dyn crate::tool::dialect::template::Value); 4] =
+                    [("start", &n), ("end", &n), ("total", &n), ("next", &(n + 1))];
+                fill_into(&mut out, h, &vals);
+            }
             if let Some(t) = &d.output.line {
                 fill_into(&mut out, t, &[("n", &n), ("line", &"")]);
             }
@@ -111,7 +122,14 @@ fn render_body(d: &Dialect, a: Answer) -> ToolResponse {
         Form::Text => structured(
             d,
             ToolResponse::ok(
-                text(d, &a.plan, &r, a.outline.as_ref(), a.host_budget) + &a.notes.concat(),
+                text(
+                    d,
+                    &a.plan,
+                    &r,
+                    a.outline.as_ref(),
+                    a.host_budget,
+                    a.final_line_feed,
+                ) + &a.notes.concat(),
             ),
         ),
         Form::ContentAndNotes => {
@@ -268,6 +286,7 @@ fn text(
     r: &ReadResult,
     outline: Option<&Outline>,
     host_budget: bool,
+    final_line_feed: bool,
 ) -> String {
     let o = &d.output;
     // An empty file, or one that holds only a byte order mark (at most 4 bytes).
@@ -318,15 +337,27 @@ fn text(
         );
     }
     if let (Some(h), false, Some(l)) = (&o.partial_header, bytes, r.lines) {
+        // Split on `\n`, a final line feed has an empty line after it: counted in the
+        // total, shown (and so in the range) when the read reaches it.
+        let split = d.lines.split_lines && final_line_feed;
+        let empty_shown = split && empty_line_shown(plan, r, Some(l.end + 1));
+        let end = l.end + u64::from(empty_shown);
+        let (total, partial) = match (split, r.total_lines) {
+            (true, Some(t)) => (
+                (t + 1).to_string(),
+                l.start > 1 || end < t + 1 || r.truncated.is_some(),
+            ),
+            _ => (total.clone(), partial),
+        };
         if partial || !r.cut_lines.is_empty() {
             fill_into(
                 &mut out,
                 h,
                 &[
                     ("start", &l.start),
-                    ("end", &l.end),
+                    ("end", &end),
                     ("total", &total),
-                    ("next", &(l.end + 1)),
+                    ("next", &(end + 1)),
                 ],
             );
         }
@@ -513,13 +544,7 @@ fn numbered(
     if o.keep_line_ends && !o.final_newline && text.ends_with('\n') {
         out.push('\n');
     }
-    let at_end = r.bytes.end == r.file_size && r.truncated.is_none();
-    // The empty line after the last line feed, if the selection reaches it.
-    let selected = |n: Option<u64>| {
-        let end = crate::tool::decode::bounds(&plan.selection).and_then(|b| b.1);
-        n.zip(end).is_none_or(|(n, e)| n <= e)
-    };
-    if split && at_end && text.ends_with('\n') && selected(next) {
+    if split && text.ends_with('\n') && empty_line_shown(plan, r, next) {
         if !text.is_empty() && !o.final_newline {
             out.push('\n');
         }
@@ -534,6 +559,14 @@ fn numbered(
             out.push('\n');
         }
     }
+}
+
+/// Whether a read split on `\n` shows the empty line after the file's final line feed,
+/// numbered `n`: the read reached the end of the file, and the selection reaches `n`.
+fn empty_line_shown(plan: &Plan, r: &ReadResult, n: Option<u64>) -> bool {
+    let at_end = r.bytes.end == r.file_size && r.truncated.is_none();
+    let end = crate::tool::decode::bounds(&plan.selection).and_then(|b| b.1);
+    at_end && r.content.ends_with('\n') && n.zip(end).is_none_or(|(n, e)| n <= e)
 }
 
 /// The path an answer shows.

@@ -390,6 +390,14 @@ impl DialectTool {
             }
             _ => None,
         };
+        // Only a partial header counts the empty line after a final line feed.
+        let final_line_feed = d.lines.split_lines
+            && d.output.partial_header.is_some()
+            && if result.bytes.end == result.file_size {
+                result.content.ends_with('\n')
+            } else {
+                ctx.ends_with_lf()?
+            };
         let record = AnswerRecord {
             token_cap,
             ..AnswerRecord::shown(d, &result, host_budget)
@@ -403,6 +411,7 @@ impl DialectTool {
             session: request.session,
             notes,
             host_budget,
+            final_line_feed,
             record,
         })
     }
@@ -460,6 +469,21 @@ impl DialectTool {
             PastEndAnswer::Message(_) => Err(beyond(split_total)),
             PastEndAnswer::Note(t) => Ok(Answer::note(plan.clone(), fill(t, &vals), record)),
             PastEndAnswer::Empty => Ok(Answer::note(plan.clone(), String::new(), record)),
+            PastEndAnswer::EmptyPage => {
+                let after = split_total + 1;
+                let text = d.output.partial_header.as_deref().map_or_else(String::new, |h| {
+                    fill(
+                        h,
+                        &[
+                            ("start", &after),
+                            ("end", &split_total),
+                            ("total", &split_total),
+                            ("next", &after),
+                        ],
+                    )
+                });
+                Ok(Answer::note(plan.clone(), text, record))
+            }
         }
     }
 }
