@@ -455,6 +455,7 @@ impl ReadFileParams {
                 value,
             }),
             range: None,
+            range_given: None,
             numbers: None,
             indent: Default::default(),
             pages: None,

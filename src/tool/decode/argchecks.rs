@@ -3,10 +3,11 @@
 
 use serde_json::{Map, Value};
 
-use crate::error::{Error, Result};
-use crate::tool::decode::args::{invalid, param, Args, Named};
+use crate::error::Result;
+use crate::tool::decode::args::{param, Args, Named};
+use crate::tool::decode::RangeGiven;
 use crate::tool::dialect::template::fill;
-use crate::tool::dialect::{Dialect, Integers, Param};
+use crate::tool::dialect::{Dialect, Integers, Param, RangeChecks};
 
 /// A [`crate::tool::Role::Command`] parameter: whether it was given; a command the tool
 /// does not serve is refused.
@@ -33,33 +34,50 @@ pub(crate) fn command(d: &Dialect, p: &Param, names: &[&str], a: &mut Args) -> R
 }
 
 /// A [`crate::tool::Role::LineRange`] parameter. With [`Dialect::lines`]'
-/// `range_checks`, an empty list counts as absent and a value that is not two integers
-/// is refused with the dialect's text.
-pub(crate) fn range_arg(d: &Dialect, names: &[&str], a: &mut Args) -> Result<Named<(i64, i64)>> {
-    if d.lines.range_checks.is_none() {
-        return a.pair(names);
-    }
+/// `range_checks`, an empty list counts as absent, and the value as given comes back
+/// too: a value that is not two integers (under [`Integers::Python`], two `int`s) is
+/// not read, its refusal in the dialect's words kept for after the file's checks.
+pub(crate) fn range_arg(
+    d: &Dialect,
+    names: &[&str],
+    a: &mut Args,
+) -> Result<(Named<(i64, i64)>, Option<RangeGiven>)> {
+    let Some(checks) = &d.lines.range_checks else {
+        return Ok((a.pair(names)?, None));
+    };
     let Some((name, value)) = a.take(names)? else {
-        return Ok(None);
+        return Ok((None, None));
     };
     if value.as_array().is_some_and(Vec::is_empty) {
-        return Ok(None);
+        return Ok((None, None));
     }
-    let refusal = shape_error(d, &name, &value);
+    let python = d.arguments.integers == Integers::Python;
+    let shown = if python {
+        str_of(&value)
+    } else {
+        shown(&value)
+    };
+    let ints = |items: &Vec<Value>| items.iter().all(|v| v.is_i64() || v.is_u64());
+    let typed = !python || value.as_array().is_some_and(ints);
+    let refusal = shape_message(checks, &name, &shown);
     let mut one = Args::new(Map::from_iter([(name.clone(), value)]));
-    one.pair(&[name.as_str()]).map_err(|_| refusal)
+    let pair = if typed {
+        one.pair(&[name.as_str()]).ok().flatten()
+    } else {
+        None
+    };
+    let given = RangeGiven {
+        name,
+        shown,
+        refusal: pair.is_none().then_some(refusal),
+    };
+    Ok((pair, Some(given)))
 }
 
 /// The refusal of a `[start, end]` value that is not two integers, in the dialect's
-/// words (the library's without [`crate::tool::LineRules::range_checks`]).
-pub(crate) fn shape_error(d: &Dialect, name: &str, value: &Value) -> Error {
-    let Some(checks) = &d.lines.range_checks else {
-        return invalid(name, "an array of two integers [start, end]", value);
-    };
-    let python = d.arguments.integers == Integers::Python;
-    let shown = if python { str_of(value) } else { shown(value) };
-    let message = fill(&checks.shape, &[("name", &name), ("value", &shown.as_str())]);
-    param(name, message)
+/// words (`shown`: the value as they quote it).
+fn shape_message(checks: &RangeChecks, name: &str, shown: &str) -> String {
+    fill(&checks.shape, &[("name", &name), ("value", &shown)])
 }
 
 /// A value as a refusal quotes it: a list as `[1, 2]`.

@@ -35,6 +35,8 @@ pub(crate) struct Request {
     pub end_byte: Option<Given<i64>>,
     pub entire: Option<Given<bool>>,
     pub range: Option<Given<(i64, i64)>>,
+    /// A `[start, end]` value as given, under [`crate::tool::LineRules::range_checks`].
+    pub range_given: Option<RangeGiven>,
     pub numbers: Option<Given<bool>>,
     pub indent: IndentRequest,
     /// A page range as given ([`Role::Pages`]), checked.
@@ -45,6 +47,18 @@ pub(crate) struct Request {
     pub cells: Option<Given<String>>,
     /// An image's region as given ([`Role::Crop`]).
     pub crop: Option<Given<String>>,
+}
+
+/// A `[start, end]` value as the call gave it, for the checks made once the file is
+/// known (OpenHands validates the file before the shape of `view_range`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RangeGiven {
+    /// The parameter as spelled.
+    pub name: String,
+    /// The value as the dialect's refusals quote it.
+    pub shown: String,
+    /// Its refusal when it is not two integers, made after the file's own checks.
+    pub refusal: Option<String>,
 }
 
 /// One way of selecting, for the conflict check and for what the answer says.
@@ -86,6 +100,8 @@ pub(crate) struct Plan {
     /// Whether the line template applies: `false` when the dialect numbers lines on
     /// request ([`Role::LineNumbers`]) and the call did not ask.
     pub numbered: bool,
+    /// The `[start, end]` value as given, for the checks made once the file is known.
+    pub range_given: Option<RangeGiven>,
 }
 
 impl Plan {
@@ -122,10 +138,11 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
                 r.entire.is_some()
             }
             Role::LineRange => {
-                r.range = given(crate::tool::decode::argchecks::range_arg(
-                    d, &names, &mut a,
-                )?);
-                r.range.is_some()
+                let (range, range_given) =
+                    crate::tool::decode::argchecks::range_arg(d, &names, &mut a)?;
+                r.range = given(range);
+                r.range_given = range_given;
+                r.range.is_some() || r.range_given.is_some()
             }
             Role::Ignored => a.take(&names)?.is_some(),
             Role::LineNumbers => {
@@ -279,6 +296,7 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
             start_name,
             number_from_zero: false,
             numbered,
+            range_given: r.range_given.clone(),
         });
     }
     let name = |g: &Option<Given<i64>>| g.as_ref().map(|g| g.name.clone());
@@ -428,6 +446,7 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
         start_name,
         number_from_zero,
         numbered,
+        range_given: r.range_given.clone(),
     })
 }
 

@@ -6,7 +6,6 @@
 use serde_json::Value;
 
 use crate::error::Result;
-use crate::tool::decode::argchecks::shape_error;
 use crate::tool::decode::args::{invalid, param, Args};
 use crate::tool::dialect::template::fill;
 use crate::tool::dialect::{Dialect, Integers, Param, Role, Rounding};
@@ -34,10 +33,8 @@ pub(crate) fn check(d: &Dialect, p: &Param, names: &[&str], a: &mut Args) -> Res
                 .iter()
                 .map(|v| number(Integers::Python, None, v))
                 .collect();
-            match ints {
-                Some(ints) => Some(Value::Array(ints)),
-                None => return Err(shape_error(d, &name, value)),
-            }
+            // Not all `int`s: left as given, refused by the range's own check.
+            ints.map(Value::Array)
         }
         Value::String(_) => None,
         _ if textual(p.role) => return Err(refuse()),
@@ -56,12 +53,18 @@ fn number(rules: Integers, fraction: Option<Rounding>, v: &Value) -> Option<Valu
         (Integers::Lenient, v) => Some(v.clone()),
         (Integers::Python, Value::Bool(b)) => Some(Value::from(i64::from(*b))),
         (Integers::Python, Value::Number(n)) => (n.is_i64() || n.is_u64()).then(|| v.clone()),
-        (Integers::Integral, Value::Number(n)) => n.as_f64().filter(|f| whole(*f)).map(|_| v.clone()),
+        (Integers::Integral, Value::Number(n)) => {
+            n.as_f64().filter(|f| whole(*f)).map(|_| v.clone())
+        }
         (Integers::Number, Value::Number(n)) => {
             let f = n.as_f64()?;
             if whole(f) || f < 0.0 {
                 // A negative fraction is a negative number: the parameter's own rule.
-                return Some(if whole(f) { v.clone() } else { Value::from(f.trunc() as i64 - 1) });
+                return Some(if whole(f) {
+                    v.clone()
+                } else {
+                    Value::from(f.trunc() as i64 - 1)
+                });
             }
             match fraction {
                 Some(Rounding::Ceil) => Some(Value::from(f.ceil() as i64)),
@@ -94,7 +97,13 @@ fn numeric(role: Role) -> bool {
 fn textual(role: Role) -> bool {
     matches!(
         role,
-        Role::Path | Role::Session | Role::Mode | Role::Pages | Role::Cells | Role::Crop | Role::Command
+        Role::Path
+            | Role::Session
+            | Role::Mode
+            | Role::Pages
+            | Role::Cells
+            | Role::Crop
+            | Role::Command
     )
 }
 
@@ -103,7 +112,13 @@ fn expected(p: &Param) -> String {
     if let Some(t) = p.schema.get("type").and_then(Value::as_str) {
         return t.to_string();
     }
-    let role = if numeric(p.role) { "integer" } else if textual(p.role) { "string" } else { "value" };
+    let role = if numeric(p.role) {
+        "integer"
+    } else if textual(p.role) {
+        "string"
+    } else {
+        "value"
+    };
     role.to_string()
 }
 

@@ -105,8 +105,12 @@ fn render_body(d: &Dialect, a: Answer) -> ToolResponse {
             let mut out = String::new();
             // Past line 1 it is a partial read: the header names the empty line alone.
             if let (Some(h), true) = (&d.output.partial_header, n > 1) {
-                let vals: [(&str, &dyn crate::tool::dialect::template::Value); 4] =
-                    [("start", &n), ("end", &n), ("total", &n), ("next", &(n + 1))];
+                let vals: [(&str, &dyn crate::tool::dialect::template::Value); 4] = [
+                    ("start", &n),
+                    ("end", &n),
+                    ("total", &n),
+                    ("next", &(n + 1)),
+                ];
                 fill_into(&mut out, h, &vals);
             }
             if let Some(t) = &d.output.line {
@@ -499,7 +503,9 @@ fn numbered(
             out.push('\n');
         }
         let n = first.map(|f| f + i as u64);
-        let line = if strip_cr {
+        // A CR is the line end's before an LF; one that ends the file, as the dialect says.
+        let ended = line.as_ptr() as usize - text.as_ptr() as usize + line.len() < text.len();
+        let line = if strip_cr && (ended || !o.keep_final_cr) {
             line.strip_suffix('\r').unwrap_or(line)
         } else {
             line

@@ -471,17 +471,21 @@ impl DialectTool {
             PastEndAnswer::Empty => Ok(Answer::note(plan.clone(), String::new(), record)),
             PastEndAnswer::EmptyPage => {
                 let after = split_total + 1;
-                let text = d.output.partial_header.as_deref().map_or_else(String::new, |h| {
-                    fill(
-                        h,
-                        &[
-                            ("start", &after),
-                            ("end", &split_total),
-                            ("total", &split_total),
-                            ("next", &after),
-                        ],
-                    )
-                });
+                let text = d
+                    .output
+                    .partial_header
+                    .as_deref()
+                    .map_or_else(String::new, |h| {
+                        fill(
+                            h,
+                            &[
+                                ("start", &after),
+                                ("end", &split_total),
+                                ("total", &split_total),
+                                ("next", &after),
+                            ],
+                        )
+                    });
                 Ok(Answer::note(plan.clone(), text, record))
             }
         }
