@@ -33,6 +33,9 @@ pub(crate) fn command(d: &Dialect, p: &Param, names: &[&str], a: &mut Args) -> R
     Err(param(&name, message))
 }
 
+/// A `[start, end]` pair of lines.
+type Pair = (i64, i64);
+
 /// A [`crate::tool::Role::LineRange`] parameter. With [`Dialect::lines`]'
 /// `range_checks`, an empty list counts as absent, and the value as given comes back
 /// too: a value that is not two integers (under [`Integers::Python`], two `int`s) is
@@ -41,7 +44,7 @@ pub(crate) fn range_arg(
     d: &Dialect,
     names: &[&str],
     a: &mut Args,
-) -> Result<(Named<(i64, i64)>, Option<RangeGiven>)> {
+) -> Result<(Named<Pair>, Option<RangeGiven>)> {
     let Some(checks) = &d.lines.range_checks else {
         return Ok((a.pair(names)?, None));
     };

@@ -1,7 +1,8 @@
-//! Argument types as the agent's own schema validator checks them ([`Arguments`]): a
-//! value of another type is refused in the dialect's words, and a value the agent
-//! accepts in a form the lenient walker ([`Args`]) does not (a boolean for Python's
-//! `int`, a fraction rounded for zod's `number`) is put in the form it reads.
+//! Argument types as the agent's own schema validator checks them
+//! ([`Arguments`](crate::tool::Arguments)): a value of another type is refused in the
+//! dialect's words, and a value the agent accepts in a form the lenient walker
+//! ([`Args`]) does not (a boolean for Python's `int`, a fraction rounded for zod's
+//! `number`) is put in the form it reads.
 
 use serde_json::Value;
 
@@ -11,7 +12,7 @@ use crate::tool::dialect::template::fill;
 use crate::tool::dialect::{Dialect, Integers, Param, Role, Rounding};
 
 /// Checks the value of `p` (spelled one of `names`) against the dialect's
-/// [`Arguments`], before its getter reads it.
+/// [`Arguments`](crate::tool::Arguments), before its getter reads it.
 pub(crate) fn check(d: &Dialect, p: &Param, names: &[&str], a: &mut Args) -> Result<()> {
     let rules = &d.arguments;
     if rules.integers == Integers::Lenient && !rules.null_refused {
