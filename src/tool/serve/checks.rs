@@ -196,11 +196,20 @@ mod tests {
             lines(&d, call(json!([2, -1]))).unwrap(),
             LineSelection::range(Some(2), None).into()
         );
-        for bad in [json!([1]), json!([1, 2, 3]), json!(["a", 2]), json!(5)] {
-            let e = lines(&d, call(bad.clone())).unwrap_err().to_string();
+        // Another shape reads nothing; its refusal waits for the file's own checks
+        // (OpenHands validates the file first).
+        for bad in [
+            json!([1]),
+            json!([1, 2, 3]),
+            json!(["a", 2]),
+            json!(5),
+            json!([1.0, 2]),
+        ] {
+            let p = plan(&d, &decode(&d, args(call(bad.clone()))).unwrap()).unwrap();
+            let refusal = p.range_given.and_then(|g| g.refusal).unwrap_or_default();
             assert!(
-                e.ends_with("It should be a list of two integers."),
-                "{bad}: {e}"
+                refusal.ends_with("It should be a list of two integers."),
+                "{bad}: {refusal}"
             );
         }
         // Order and start are checked against the file, not here.
