@@ -259,8 +259,11 @@ proptest! {
             };
             prop_assert_eq!((t.budgets().max_bytes, t.budgets().max_lines), (bytes, lines));
             // A dialect's cap of ranged reads (session_read_file: 250 lines) is applied
-            // over any line budget.
-            let lines = d.lines.ranged_max.unwrap_or(lines);
+            // unless the line budget is smaller.
+            let lines = match d.lines.ranged_max {
+                Some(max) if lines == 0 || max < lines => max,
+                _ => lines,
+            };
             let r = t.respond(args(&d, &root.join("big.txt"), true));
             let text = r.full_text();
             for named in named_budgets(&text) {
