@@ -112,10 +112,10 @@ pub use dialect::listing::{Listing, ListingOrder};
 pub use dialect::oversize::Oversize;
 pub use dialect::project_rules::ProjectRules;
 pub use dialect::{
-    ByteCut, CapLift, Caps, Clip, ClipKeep, Decoding, Dialect, ErrorTexts, FileRules, FirstPage,
-    Form, LargeFile, Limits, LineRules, Links, NameRefusal, OutlineForm, Output, PageRules, Param,
-    PastEndAnswer, PathRules, PathShow, RangeChecks, Refusal, Role, SizeCap, Special, TokenCap,
-    Unit,
+    Arguments, ByteCut, CapLift, Caps, Clip, ClipKeep, Decoding, Dialect, ErrorTexts, FileRules,
+    FirstPage, Form, Integers, LargeFile, Limits, LineRules, Links, NameRefusal, OutlineForm,
+    Output, PageRules, Param, PastEndAnswer, PathRules, PathShow, RangeChecks, Refusal, Role,
+    Rounding, SizeCap, Special, TokenCap, Unit,
 };
 pub use render::record::{
     AnswerKind, AnswerRecord, Clipped, ErrorRecord, MediaRecord, PartUnit, Parts, TokenCut,
@@ -455,6 +455,7 @@ impl ReadFileParams {
                 value,
             }),
             range: None,
+            range_given: None,
             numbers: None,
             indent: Default::default(),
             pages: None,

@@ -39,28 +39,46 @@ fn mcp_filesystem_head_and_tail_return_exactly_the_lines_asked_for() {
     fs::write(base.join("crlf.txt"), "a\r\nb\r\nc\r\n").unwrap();
     let t = tool(MCP, &base);
     let call = |args: Value| t.respond(args);
-    // The peer answers `line3\n` (N-1 lines after a final newline: a defect, fixed);
-    // head joins the first N lines with `\n`, without a final newline, as the peer's
-    // headFile does.
-    assert_eq!(
-        ok(call(json!({"path": "f.txt", "tail": 2}))),
-        "line2\nline3\n"
-    );
+    // As the released server (2026.8.31): tail splits the text on `\n`, so after a final
+    // newline the empty line is one of the N; head joins the first N lines with `\n`.
+    assert_eq!(ok(call(json!({"path": "f.txt", "tail": 2}))), "line3\n");
+    assert_eq!(ok(call(json!({"path": "f.txt", "tail": 1}))), "");
     assert_eq!(
         ok(call(json!({"path": "f.txt", "head": 2}))),
         "line1\nline2"
     );
-    // The peer reads the whole file for 0.
-    assert_eq!(ok(call(json!({"path": "f.txt", "head": 0}))), "");
-    assert_eq!(ok(call(json!({"path": "f.txt", "tail": 0}))), "");
-    assert_eq!(ok(call(json!({"path": "f.txt"}))), "line1\nline2\nline3\n");
+    // `if (args.head)`: 0 is no head, the whole file; a negative count reads nothing.
+    let whole = "line1\nline2\nline3\n";
+    assert_eq!(ok(call(json!({"path": "f.txt", "head": 0}))), whole);
+    assert_eq!(ok(call(json!({"path": "f.txt", "tail": 0}))), whole);
+    assert_eq!(ok(call(json!({"path": "f.txt", "head": -1}))), "");
+    assert_eq!(ok(call(json!({"path": "f.txt", "tail": -1}))), "");
+    assert_eq!(ok(call(json!({"path": "f.txt"}))), whole);
     // tail normalizes CRLF as the peer's tailFile does (its tests assert it); head and
     // whole reads keep the file's bytes.
-    assert_eq!(ok(call(json!({"path": "crlf.txt", "tail": 2}))), "b\nc\n");
+    assert_eq!(ok(call(json!({"path": "crlf.txt", "tail": 3}))), "b\nc\n");
     assert_eq!(ok(call(json!({"path": "crlf.txt", "head": 1}))), "a\r");
-    // The peer answers '' for -1 and three lines for 2.5.
-    assert!(err(call(json!({"path": "f.txt", "head": -1}))).starts_with("Invalid head"));
-    assert!(err(call(json!({"path": "f.txt", "tail": 2.5}))).starts_with("Invalid tail"));
+    // zod's `number`: a fraction is a count its loops round (head up, tail's slice
+    // toward zero); a string, a boolean or null is refused with the SDK's words.
+    assert_eq!(
+        ok(call(json!({"path": "f.txt", "head": 2.5}))),
+        "line1\nline2\nline3"
+    );
+    assert_eq!(ok(call(json!({"path": "f.txt", "tail": 2.5}))), "line3\n");
+    assert_eq!(ok(call(json!({"path": "f.txt", "tail": 2.0}))), "line3\n");
+    for (v, got) in [
+        (json!("2"), "string"),
+        (json!(true), "boolean"),
+        (Value::Null, "null"),
+    ] {
+        assert_eq!(
+            err(call(json!({"path": "f.txt", "head": v}))),
+            format!(
+                "MCP error -32602: Input validation error: Invalid arguments for tool \
+                 read_text_file: Expected number, received {got} at head"
+            )
+        );
+    }
     assert_eq!(
         err(call(json!({"path": "f.txt", "head": 1, "tail": 1}))),
         "Cannot specify both head and tail parameters simultaneously"
@@ -84,7 +102,8 @@ fn mcp_filesystem_keeps_characters_across_its_1_kib_chunks() {
         ok(t.respond(json!({"path": "f.txt", "head": 2}))),
         text.trim_end_matches('\n')
     );
-    assert_eq!(ok(t.respond(json!({"path": "f.txt", "tail": 2}))), text);
+    // Three lines of a text split on `\n`: the two lines and the empty one after them.
+    assert_eq!(ok(t.respond(json!({"path": "f.txt", "tail": 3}))), text);
 }
 
 #[test]
@@ -103,17 +122,24 @@ fn mcp_filesystem_answers_text_and_structured_content_and_serves_read_file_too()
         tool(MCP, &base).definition().input_schema
     );
     assert_eq!(
-        ok(old.respond(json!({"path": "f.txt", "tail": 1}))),
+        ok(old.respond(json!({"path": "f.txt", "tail": 2}))),
         "hello\n"
     );
 }
 
 #[test]
-fn mcp_filesystem_refuses_binary_files_instead_of_decoding_them() {
+fn mcp_filesystem_reads_every_file_as_utf8_as_the_server_does() {
+    // Node's `readFile(path, "utf-8")`: no binary check, a byte order mark kept as
+    // U+FEFF, invalid bytes as U+FFFD, NUL bytes in the text.
     let (_d, base) = dir();
     fs::write(base.join("b.bin"), b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").unwrap();
-    let text = err(tool(MCP, &base).respond(json!({"path": "b.bin"})));
-    assert!(text.starts_with("Binary files are not supported"), "{text}");
+    fs::write(base.join("bom.txt"), b"\xef\xbb\xbfhi\n").unwrap();
+    let t = tool(MCP, &base);
+    assert_eq!(
+        ok(t.respond(json!({"path": "b.bin"}))),
+        "\u{FFFD}PNG\r\n\u{1a}\n\0\0\0\rIHDR"
+    );
+    assert_eq!(ok(t.respond(json!({"path": "bom.txt"}))), "\u{FEFF}hi\n");
 }
 
 #[test]
@@ -237,28 +263,79 @@ fn links_inside_still_refuse_protected_paths_by_spelling_and_by_target() {
 }
 
 #[test]
-fn gemini_refuses_a_first_line_past_the_end_and_counts_lines_as_the_file_has_them() {
+fn gemini_counts_the_empty_line_after_a_final_newline_and_pages_past_the_end() {
+    // As Gemini CLI core 0.61.0: its text split on /\r?\n/ has 21 lines here.
     let (_d, base) = dir();
     let text: String = (1..=20).map(|i| format!("Line {i}\r\n")).collect();
     fs::write(base.join("p.txt"), &text).unwrap();
     let t = tool("gemini", &base);
-    // The peer answers an empty page headed "Showing lines 21-20 of 21" (it counts an
-    // empty line after the final newline).
-    let e = err(t.respond(json!({"file_path": "p.txt", "start_line": 30})));
-    assert!(e.contains("beyond the end of the file (20 lines)"), "{e}");
-    let page = ok(t.respond(json!({"file_path": "p.txt", "start_line": 19})));
-    assert!(
-        page.contains("Showing lines 19-20 of 20 total lines"),
-        "{page}"
+    let page = |args: Value| ok(t.respond(args));
+    let header = |s: u64, e: u64| {
+        format!(
+            "\nIMPORTANT: The file content has been truncated.\nStatus: Showing lines {s}-{e} of 21 \
+             total lines.\nAction: To read more of the file, you can use the 'start_line' and \
+             'end_line' parameters in a subsequent 'read_file' call. For example, to read the next \
+             section of the file, use start_line: {}.\n\n--- FILE CONTENT (truncated) ---\n",
+            e + 1
+        )
+    };
+    // Past the end: an empty page whose header names the lines after the last.
+    assert_eq!(
+        page(json!({"file_path": "p.txt", "start_line": 30})),
+        header(22, 21)
     );
-    assert!(
-        page.ends_with("--- FILE CONTENT (truncated) ---\nLine 19\nLine 20\n"),
-        "{page:?}"
+    assert_eq!(
+        page(json!({"file_path": "p.txt", "start_line": 21})),
+        header(21, 21)
     );
+    assert_eq!(
+        page(json!({"file_path": "p.txt", "start_line": 19})),
+        header(19, 21) + "Line 19\nLine 20\n"
+    );
+    assert_eq!(
+        page(json!({"file_path": "p.txt", "start_line": 2, "end_line": 3})),
+        header(2, 3) + "Line 2\nLine 3"
+    );
+    // Lines 1-20 leave out the 21st, the empty one: a partial read.
+    assert!(page(json!({"file_path": "p.txt", "end_line": 20})).starts_with(&header(1, 20)));
     // A whole read is the text with LF line ends, its final newline kept, no header.
     assert_eq!(
-        ok(t.respond(json!({"file_path": "p.txt", "ignored": true}))),
+        page(json!({"file_path": "p.txt", "ignored": true})),
         text.replace("\r\n", "\n")
+    );
+}
+
+#[test]
+fn gemini_caps_lines_only_without_an_end_line_and_checks_types_as_its_schema() {
+    let (_d, base) = dir();
+    let text: String = (1..=2500).map(|i| format!("{i}\n")).collect();
+    fs::write(base.join("long.txt"), &text).unwrap();
+    let t = tool("gemini", &base);
+    let call = |args: Value| t.respond(args);
+    let whole = ok(call(json!({"file_path": "long.txt"})));
+    assert!(
+        whole.contains("Showing lines 1-2000 of 2501 total lines"),
+        "{whole}"
+    );
+    let from = ok(call(json!({"file_path": "long.txt", "start_line": 100})));
+    assert!(from.contains("Showing lines 100-2099 of 2501"), "{from}");
+    // An end_line lifts the 2,000-line cap.
+    let all = ok(call(json!({"file_path": "long.txt", "end_line": 2600})));
+    assert_eq!(all, text);
+    // ajv's `integer`: 2.0 is one; a string, a boolean, a fraction, null are not.
+    let two = ok(call(
+        json!({"file_path": "long.txt", "start_line": 2.0, "end_line": 2}),
+    ));
+    assert!(two.ends_with("---\n2"), "{two}");
+    for v in [json!("2"), json!(true), json!(1.5), Value::Null] {
+        assert_eq!(
+            err(call(json!({"file_path": "long.txt", "start_line": v}))),
+            "params/start_line must be integer"
+        );
+    }
+    assert_eq!(
+        err(call(json!({"file_path": "long.txt", "end_line": "3"}))),
+        "params/end_line must be integer"
     );
 }
 
@@ -275,11 +352,49 @@ fn gemini_binary_and_size_rules_answer_as_the_peer() {
         ok(call("a.zip")),
         "Cannot display content of binary file: a.zip"
     );
-    // Under 10% invalid UTF-8 stays text (here decoded in the legacy encoding it is);
-    // over it is binary.
-    assert!(ok(call("latin.txt")).starts_with("Le caf\u{e9} est"));
+    // Under 10% invalid UTF-8 stays text, as UTF-8 (no legacy encoding is guessed);
+    // over it is binary; so is UTF-16 without a byte order mark (its NUL bytes).
+    assert!(ok(call("latin.txt")).starts_with("Le caf\u{FFFD} est"));
+    fs::write(base.join("u16.txt"), b"h\0i\0\n\0").unwrap();
+    assert_eq!(
+        ok(call("u16.txt")),
+        "Cannot display content of binary file: u16.txt"
+    );
     assert_eq!(
         ok(call("dense.dat2")),
         "Cannot display content of binary file: dense.dat2"
     );
+}
+
+#[test]
+fn openhands_checks_view_range_as_python_isinstance_int() {
+    // openhands-aci 0.3.3: `all(isinstance(i, int) for i in view_range)`, where a bool is
+    // an int and a float (1.0 too) is not; the refusal shows `str()` of the value.
+    let (_d, base) = dir();
+    let text: String = (1..=9).map(|i| format!("line {i}\n")).collect();
+    fs::write(base.join("f.txt"), &text).unwrap();
+    let t = tool("openhands", &base);
+    let path = base.join("f.txt").display().to_string();
+    let view =
+        |range: Value| t.respond(json!({"command": "view", "path": path, "view_range": range}));
+    let read = ok(view(json!([true, 3])));
+    assert!(
+        read.contains("     1\tline 1\n     2\tline 2\n     3\tline 3"),
+        "{read:?}"
+    );
+    assert!(!read.contains("line 4"), "{read:?}");
+    for (range, shown) in [
+        (json!(["2", "4"]), "['2', '4']"),
+        (json!([1.0, 3.0]), "[1.0, 3.0]"),
+        (json!([1.5, 3]), "[1.5, 3]"),
+        (json!("1,5"), "1,5"),
+    ] {
+        assert_eq!(
+            err(view(range)),
+            format!(
+                "ERROR:\nInvalid `view_range` parameter: {shown}. It should be a list of two \
+                 integers."
+            )
+        );
+    }
 }

@@ -52,7 +52,10 @@ fn continue_at(d: &Dialect, line: Option<u64>, byte: u64, total: Option<u64>) ->
         return Some(json!({ n: [line, -1] }));
     }
     if let (Some(n), Some(total)) = (by_role(Role::Tail), total) {
-        return Some(json!({ n: total + 1 - line }));
+        // A tool that splits on `\n` counts the empty line after the final line feed (the
+        // file here ends with one), in `tail` as in the total its answer says.
+        let split = u64::from(d.lines.split_lines);
+        return Some(json!({ n: total + split + 1 - line }));
     }
     by_role(Role::StartByte).map(|n| json!({ n: byte }))
 }

@@ -291,10 +291,19 @@ fn a_preset_names_its_policies_and_a_host_overrides_them() {
     let tool = DialectTool::new(d.clone()).workspace(ws.clone());
     let r = tool.respond(json!({"file_path": "menu.txt"}));
     assert_eq!(r.text, "Cannot display content of binary file: menu.txt");
-    // The host's reader turns the rule off: the file is read in its encoding.
-    let tool = DialectTool::new(d)
-        .workspace(ws)
+    // The host's reader turns the rule off: the file is text, UTF-8 as the preset reads
+    // it (no legacy encoding guessed, as Gemini CLI)...
+    let tool = DialectTool::new(d.clone())
+        .workspace(ws.clone())
         .reader(Reader::new().invalid_utf8_binary(None));
+    let r = tool.respond(json!({"file_path": "menu.txt"}));
+    assert!(r.text.contains("caf\u{FFFD} cr\u{FFFD}me"), "{}", r.text);
+    // ... or, with the encoding policy too, in the encoding it is in.
+    let tool = DialectTool::new(d).workspace(ws).reader(
+        Reader::new()
+            .invalid_utf8_binary(None)
+            .encoding(EncodingPolicy::Detect),
+    );
     let r = tool.respond(json!({"file_path": "menu.txt"}));
     assert!(r.text.contains("café crème"), "{}", r.text);
 }

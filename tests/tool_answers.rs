@@ -259,11 +259,10 @@ proptest! {
             };
             prop_assert_eq!((t.budgets().max_bytes, t.budgets().max_lines), (bytes, lines));
             // A dialect's cap of ranged reads (session_read_file: 250 lines) is applied
-            // over its own line budget; a host's line budget under the cap cuts first.
-            let host = if via_reader { host_lines } else { None };
+            // unless the line budget is smaller.
             let lines = match d.lines.ranged_max {
-                Some(cap) => host.map_or(cap, |h| h.min(cap)),
-                None => lines,
+                Some(max) if lines == 0 || max < lines => max,
+                _ => lines,
             };
             let r = t.respond(args(&d, &root.join("big.txt"), true));
             let text = r.full_text();

@@ -56,10 +56,17 @@ wants() { case ",$AGENTS," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 
 echo "== installing the agents' released packages (pinned) into $WORK"
 NPM=$WORK/npm
-want_npm="@google/gemini-cli-core@$GEMINI_CORE @modelcontextprotocol/server-filesystem@$SERVER_FILESYSTEM @anthropic-ai/claude-code@$CLAUDE_CODE"
 have_npm() { node -e "process.exit(require('$NPM/node_modules/$1/package.json').version === '$2' ? 0 : 1)" 2>/dev/null; }
-if ! have_npm @google/gemini-cli-core $GEMINI_CORE || ! have_npm @modelcontextprotocol/server-filesystem $SERVER_FILESYSTEM \
-    || ! have_npm @anthropic-ai/claude-code $CLAUDE_CODE; then
+# Only the packages of the agents asked for (Claude Code's is 400 MB), and only when the
+# pinned version is not there yet.
+want_npm=""
+npm_pin() { # AGENT PACKAGE VERSION
+  if wants "$1" && ! have_npm "$2" "$3"; then want_npm="$want_npm $2@$3"; fi
+}
+npm_pin gemini @google/gemini-cli-core $GEMINI_CORE
+npm_pin mcp-filesystem @modelcontextprotocol/server-filesystem $SERVER_FILESYSTEM
+npm_pin claude-code @anthropic-ai/claude-code $CLAUDE_CODE
+if [ -n "$want_npm" ]; then
   mkdir -p "$NPM"
   [ -f "$NPM/package.json" ] || echo '{"private": true}' > "$NPM/package.json"
   # shellcheck disable=SC2086

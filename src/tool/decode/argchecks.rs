@@ -5,8 +5,9 @@ use serde_json::{Map, Value};
 
 use crate::error::Result;
 use crate::tool::decode::args::{param, Args, Named};
+use crate::tool::decode::RangeGiven;
 use crate::tool::dialect::template::fill;
-use crate::tool::dialect::{Dialect, Param};
+use crate::tool::dialect::{Dialect, Integers, Param, RangeChecks};
 
 /// A [`crate::tool::Role::Command`] parameter: whether it was given; a command the tool
 /// does not serve is refused.
@@ -32,28 +33,54 @@ pub(crate) fn command(d: &Dialect, p: &Param, names: &[&str], a: &mut Args) -> R
     Err(param(&name, message))
 }
 
+/// A `[start, end]` pair of lines.
+type Pair = (i64, i64);
+
 /// A [`crate::tool::Role::LineRange`] parameter. With [`Dialect::lines`]'
-/// `range_checks`, an empty list counts as absent and a value that is not two integers
-/// is refused with the dialect's text.
-pub(crate) fn range_arg(d: &Dialect, names: &[&str], a: &mut Args) -> Result<Named<(i64, i64)>> {
+/// `range_checks`, an empty list counts as absent, and the value as given comes back
+/// too: a value that is not two integers (under [`Integers::Python`], two `int`s) is
+/// not read, its refusal in the dialect's words kept for after the file's checks.
+pub(crate) fn range_arg(
+    d: &Dialect,
+    names: &[&str],
+    a: &mut Args,
+) -> Result<(Named<Pair>, Option<RangeGiven>)> {
     let Some(checks) = &d.lines.range_checks else {
-        return a.pair(names);
+        return Ok((a.pair(names)?, None));
     };
     let Some((name, value)) = a.take(names)? else {
-        return Ok(None);
+        return Ok((None, None));
     };
     if value.as_array().is_some_and(Vec::is_empty) {
-        return Ok(None);
+        return Ok((None, None));
     }
-    let shown = shown(&value);
+    let python = d.arguments.integers == Integers::Python;
+    let shown = if python {
+        str_of(&value)
+    } else {
+        shown(&value)
+    };
+    let ints = |items: &Vec<Value>| items.iter().all(|v| v.is_i64() || v.is_u64());
+    let typed = !python || value.as_array().is_some_and(ints);
+    let refusal = shape_message(checks, &name, &shown);
     let mut one = Args::new(Map::from_iter([(name.clone(), value)]));
-    one.pair(&[name.as_str()]).map_err(|_| {
-        let message = fill(
-            &checks.shape,
-            &[("name", &name.as_str()), ("value", &shown.as_str())],
-        );
-        param(&name, message)
-    })
+    let pair = if typed {
+        one.pair(&[name.as_str()]).ok().flatten()
+    } else {
+        None
+    };
+    let given = RangeGiven {
+        name,
+        shown,
+        refusal: pair.is_none().then_some(refusal),
+    };
+    Ok((pair, Some(given)))
+}
+
+/// The refusal of a `[start, end]` value that is not two integers, in the dialect's
+/// words (`shown`: the value as they quote it).
+fn shape_message(checks: &RangeChecks, name: &str, shown: &str) -> String {
+    fill(&checks.shape, &[("name", &name), ("value", &shown)])
 }
 
 /// A value as a refusal quotes it: a list as `[1, 2]`.
@@ -64,5 +91,44 @@ fn shown(v: &Value) -> String {
             format!("[{}]", items.join(", "))
         }
         other => other.to_string(),
+    }
+}
+
+/// A value as Python's `str()` shows what `json.loads` made of it: a string bare, in a
+/// list quoted as `repr()` quotes it (`['2', '4']`), `True`, `None`, `1.0`.
+fn str_of(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => repr(other),
+    }
+}
+
+fn repr(v: &Value) -> String {
+    match v {
+        Value::Null => "None".into(),
+        Value::Bool(true) => "True".into(),
+        Value::Bool(false) => "False".into(),
+        Value::Number(n) if n.is_f64() => {
+            let f = n.as_f64().unwrap_or_default();
+            if f.fract() == 0.0 && f.abs() < 1e16 {
+                format!("{f:.1}")
+            } else {
+                f.to_string()
+            }
+        }
+        Value::Number(n) => n.to_string(),
+        Value::String(s) if s.contains('\'') && !s.contains('"') => format!("\"{s}\""),
+        Value::String(s) => format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'")),
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(repr).collect();
+            format!("[{}]", items.join(", "))
+        }
+        Value::Object(m) => {
+            let items: Vec<String> = m
+                .iter()
+                .map(|(k, v)| format!("{}: {}", repr(&Value::String(k.clone())), repr(v)))
+                .collect();
+            format!("{{{}}}", items.join(", "))
+        }
     }
 }

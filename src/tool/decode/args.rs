@@ -53,6 +53,19 @@ impl Args {
         Ok(found)
     }
 
+    /// The value of the parameter spelled one of `names` (the first spelling given),
+    /// `null` included, left in place.
+    pub fn peek(&self, names: &[&str]) -> Option<(String, &Value)> {
+        names
+            .iter()
+            .find_map(|&n| self.map.get(n).map(|v| (n.to_string(), v)))
+    }
+
+    /// Replaces the value of the parameter spelled `name`.
+    pub fn put(&mut self, name: &str, value: Value) {
+        self.map.insert(name.to_string(), value);
+    }
+
     /// A string parameter.
     pub fn string(&mut self, names: &[&str]) -> Result<Named<String>> {
         match self.take(names)? {

@@ -6,6 +6,7 @@ pub(crate) mod args;
 pub(crate) mod indentation;
 pub(crate) mod pages;
 pub(crate) mod paths;
+pub(crate) mod types;
 
 use serde_json::Value;
 
@@ -34,6 +35,8 @@ pub(crate) struct Request {
     pub end_byte: Option<Given<i64>>,
     pub entire: Option<Given<bool>>,
     pub range: Option<Given<(i64, i64)>>,
+    /// A `[start, end]` value as given, under [`crate::tool::LineRules::range_checks`].
+    pub range_given: Option<RangeGiven>,
     pub numbers: Option<Given<bool>>,
     pub indent: IndentRequest,
     /// A page range as given ([`Role::Pages`]), checked.
@@ -44,6 +47,18 @@ pub(crate) struct Request {
     pub cells: Option<Given<String>>,
     /// An image's region as given ([`Role::Crop`]).
     pub crop: Option<Given<String>>,
+}
+
+/// A `[start, end]` value as the call gave it, for the checks made once the file is
+/// known (OpenHands validates the file before the shape of `view_range`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RangeGiven {
+    /// The parameter as spelled.
+    pub name: String,
+    /// The value as the dialect's refusals quote it.
+    pub shown: String,
+    /// Its refusal when it is not two integers, made after the file's own checks.
+    pub refusal: Option<String>,
 }
 
 /// One way of selecting, for the conflict check and for what the answer says.
@@ -88,6 +103,8 @@ pub(crate) struct Plan {
     /// The tool's own count of lines ([`crate::tool::LineRules::default_limit`]), when
     /// the call gave no count and the selection ends there.
     pub default_count: Option<u64>,
+    /// The `[start, end]` value as given, for the checks made once the file is known.
+    pub range_given: Option<RangeGiven>,
 }
 
 impl Plan {
@@ -109,6 +126,7 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
         let names: Vec<&str> = std::iter::once(p.name.as_str())
             .chain(p.aliases.iter().map(String::as_str))
             .collect();
+        crate::tool::decode::types::check(d, p, &names, &mut a)?;
         let present = match p.role {
             Role::Path => {
                 path = a.string(&names)?;
@@ -123,10 +141,11 @@ pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
                 r.entire.is_some()
             }
             Role::LineRange => {
-                r.range = given(crate::tool::decode::argchecks::range_arg(
-                    d, &names, &mut a,
-                )?);
-                r.range.is_some()
+                let (range, range_given) =
+                    crate::tool::decode::argchecks::range_arg(d, &names, &mut a)?;
+                r.range = given(range);
+                r.range_given = range_given;
+                r.range.is_some() || r.range_given.is_some()
             }
             Role::Ignored => a.take(&names)?.is_some(),
             Role::LineNumbers => {
@@ -238,6 +257,14 @@ fn number(p: &Param, names: &[&str], a: &mut Args) -> Result<Option<Given<i64>>>
     match special {
         Special::Keep => Ok(Some(Given { name, value: v })),
         Special::Absent => Ok(None),
+        // No line of the head or the tail; elsewhere 0 would mean another thing.
+        Special::Empty if matches!(p.role, Role::Head | Role::Tail) => {
+            Ok(Some(Given { name, value: 0 }))
+        }
+        Special::Empty => Err(param(
+            &name,
+            format!("{name}: \"empty\" applies to head and tail counts only"),
+        )),
         Special::Message(t) => Err(param(
             &name,
             fill(&t, &[("name", &name.as_str()), ("value", &v)]),
@@ -273,6 +300,7 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
             number_from_zero: false,
             numbered,
             default_count: d.lines.default_limit.filter(|_| count.is_none()),
+            range_given: r.range_given.clone(),
         });
     }
     let name = |g: &Option<Given<i64>>| g.as_ref().map(|g| g.name.clone());
@@ -365,6 +393,12 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
                     return Err(inverted(d, &eg.name, &sg.name, s, e, default));
                 }
             }
+            if let (true, None, Some(n)) = (d.lines.open_range_limit, end, d.lines.default_limit) {
+                let first = start.unwrap_or(1);
+                if first >= 1 && n > 0 {
+                    end = Some(first.saturating_add(i64::try_from(n).unwrap_or(i64::MAX) - 1));
+                }
+            }
             LineSelection::range(start, end).into()
         }
         Way::OffsetLimit => {
@@ -424,6 +458,7 @@ pub(crate) fn plan(d: &Dialect, r: &Request) -> Result<Plan> {
         number_from_zero,
         numbered,
         default_count,
+        range_given: r.range_given.clone(),
     })
 }
 

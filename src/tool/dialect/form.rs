@@ -17,6 +17,10 @@ pub struct Output {
     pub line: Option<String>,
     /// Drop the CR of a CRLF line end.
     pub strip_cr: bool,
+    /// With [`Output::strip_cr`], keep a CR that ends the file without an LF after it
+    /// (Gemini CLI splits on `\r?\n`); by default it is dropped too (Claude Code's Read).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub keep_final_cr: bool,
     /// End the last line with a line feed (by default lines are joined by `\n`, the
     /// last one without).
     pub final_newline: bool,
@@ -180,6 +184,7 @@ impl Default for Output {
             form: Form::Text,
             line: None,
             strip_cr: false,
+            keep_final_cr: false,
             final_newline: false,
             header: None,
             range: None,

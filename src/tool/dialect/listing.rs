@@ -46,6 +46,12 @@ pub struct Listing {
     /// How many levels down entries are listed; by default 1, the directory's own.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub depth: u64,
+    /// A call that gives a `[start, end]` range for a directory is refused with this
+    /// text (`{name}`: the parameter, `{value}`: the range as the dialect's refusals
+    /// quote it), as OpenHands refuses it; by default the range is ignored and the
+    /// directory listed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range_refusal: Option<String>,
     /// How the entries are ordered; by default grouped, directories first.
     #[serde(default, skip_serializing_if = "ListingOrder::is_grouped")]
     pub order: ListingOrder,

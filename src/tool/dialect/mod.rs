@@ -103,6 +103,67 @@ pub struct Dialect {
         skip_serializing_if = "crate::tool::dialect::project_rules::ProjectRules::is_default"
     )]
     pub rules: crate::tool::dialect::project_rules::ProjectRules,
+    /// How the values of numbers and ranges are checked for type, as the agent's own
+    /// schema validator checks them; by default leniently (see [`Arguments`]).
+    #[serde(default, skip_serializing_if = "Arguments::is_default")]
+    pub arguments: Arguments,
+}
+
+/// How a tool's arguments are checked for type before their values: what a number may
+/// be sent as, whether `null` is a value, and the refusal's words.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Arguments {
+    /// What a number parameter (a line, a count, a byte) and the items of a `[start,
+    /// end]` range accept.
+    pub integers: Integers,
+    /// `null` is a value of the wrong type (JSON Schema and zod refuse it); by default
+    /// a parameter given as `null` counts as absent.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub null_refused: bool,
+    /// The refusal of a value of the wrong type: `{name}` as spelled, `{expected}`: the
+    /// type the parameter's schema publishes (`integer`, `number`, `string`), `{got}`:
+    /// the JSON type sent (`string`, `boolean`, `null`, `number`, `array`, `object`),
+    /// `{value}`, `{tool}`: the tool's name. By default the library's `Invalid NAME:
+    /// expected ..., got VALUE`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub type_error: Option<String>,
+}
+
+impl Arguments {
+    fn is_default(&self) -> bool {
+        *self == Arguments::default()
+    }
+}
+
+/// What a number parameter accepts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Integers {
+    /// A JSON integer, an integral float (`2.0`), or a string of digits (`"2"`), as
+    /// models send them. The default.
+    #[default]
+    Lenient,
+    /// JSON Schema's `integer` (ajv: Gemini CLI): a number without a fraction, `2.0`
+    /// included; a string or a boolean is refused.
+    Integral,
+    /// Python's `isinstance(x, int)` (OpenHands): an integer, or a boolean (`true` is
+    /// 1); a float, `1.0` included, and a string are refused.
+    Python,
+    /// Any JSON number (zod's `number`: the MCP filesystem server); a fraction is
+    /// rounded as the parameter's [`Param::fraction`] says, else refused. A string or a
+    /// boolean is refused.
+    Number,
+}
+
+/// How a fraction sent for a count becomes a whole number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rounding {
+    /// Up: a loop `while (lines < 2.5)` reads 3 lines.
+    Ceil,
+    /// Toward zero: `slice(-2.5)` keeps the last 2.
+    Trunc,
 }
 
 /// How a tool turns a file's bytes into text: the [`Reader`](crate::Reader) options of
@@ -176,6 +237,10 @@ pub struct Param {
     /// with [`ErrorTexts::command`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub serves: Vec<String>,
+    /// A positive fraction sent for this number, under [`Integers::Number`], is rounded
+    /// so; by default it is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fraction: Option<Rounding>,
 }
 
 /// What a special value (0, a negative number) of a numeric parameter does.
@@ -191,6 +256,10 @@ pub enum Special {
     /// Kept: a negative line counts from the end (`-1` is the last line); `offset: 0`
     /// reads from line 1 and numbers the lines from 0 (as Claude Code's Read does).
     Keep,
+    /// For a `head` or `tail` count: read no line, a successful empty answer, as a loop
+    /// `while (lines < n)` does with a negative `n` (the MCP filesystem server's `head:
+    /// -1`).
+    Empty,
 }
 
 pub use crate::tool::dialect::role::Role;
@@ -303,6 +372,13 @@ pub struct LineRules {
     /// `start_byte`, wins over them).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub lines_yield_to: Vec<Role>,
+    /// A first line without a last line reads at most
+    /// [`LineRules::default_limit`] lines from it, as Gemini CLI slices
+    /// `start_line` to `start_line + 2000`; by default such a range reads to the end of
+    /// the file, within the budgets. (A range with its last line has no cap but the
+    /// budgets: set [`Limits::max_lines`] to 0 for a tool that has none.)
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub open_range_limit: bool,
     /// What a first line past the end does.
     pub past_end: PastEndAnswer,
     /// What a call without a selection reads: the whole text by `lines` (the default),
@@ -312,7 +388,9 @@ pub struct LineRules {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub refuse_unranged_over: Option<Refusal>,
     /// A file that ends with a line feed has one more, empty, line after it, as
-    /// splitting the text on `\n` gives (Claude Code's Read: `a\nb\n` has 3 lines).
+    /// splitting the text on `\n` gives (Claude Code's Read: `a\nb\n` has 3 lines;
+    /// Gemini CLI's header counts it; the MCP filesystem server's `tail: 2` of
+    /// `a\nb\n` is `b\n`, the empty line one of the two).
     pub split_lines: bool,
     /// `start_line`/`end_line` out of order are read, not refused, as Zed reads them: a
     /// start of 0 is line 1, an end before the start (0 included) reads the start line
@@ -356,6 +434,7 @@ impl Default for LineRules {
             ranged_max: None,
             widen_to: None,
             lines_yield_to: Vec::new(),
+            open_range_limit: false,
             whole: Unit::Lines,
             past_end: PastEndAnswer::Error,
             refuse_unranged_over: None,
@@ -395,6 +474,11 @@ pub enum PastEndAnswer {
     Note(String),
     /// A successful, empty answer.
     Empty,
+    /// A successful answer of no lines under the partial header
+    /// ([`Output::partial_header`]), which names them as the lines after the last:
+    /// `{start}` is the line after the last, `{end}` the last, `{next}` as `{start}`
+    /// (Gemini CLI slices past the end of its lines: `Showing lines 32-31 of 31`).
+    EmptyPage,
 }
 
 /// A refusal: over `lines` lines, answer with `message` (`{path}`, `{total}`, `{limit}`).

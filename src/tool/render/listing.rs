@@ -196,6 +196,7 @@ mod tests {
             max_entries: 3,
             more: "+{more} (first {max})\n".into(),
             depth: 1,
+            range_refusal: None,
             order: ListingOrder::Grouped,
             hidden: None,
             clip: None,

@@ -38,6 +38,10 @@ pub(crate) struct Answer {
     pub session: Option<String>,
     /// Texts after the lines (notices about the text, a first page's banner).
     pub notes: Vec<String>,
+    /// The file ends with a line feed: with [`crate::tool::LineRules::split_lines`], the
+    /// partial header counts the empty line after it (known only where that header is
+    /// shown).
+    pub final_line_feed: bool,
     /// The answer as data; the text says what it says (whose budget cut the read,
     /// [`AnswerRecord::host_budget`]).
     pub record: AnswerRecord,
@@ -72,6 +76,7 @@ impl Answer {
             root: None,
             session: None,
             notes: Vec::new(),
+            final_line_feed: false,
             record,
         }
     }
@@ -96,6 +101,16 @@ fn render_body(d: &Dialect, a: Answer, record: &AnswerRecord) -> ToolResponse {
         }
         Body::EmptyLine(n) => {
             let mut out = String::new();
+            // Past line 1 it is a partial read: the header names the empty line alone.
+            if let (Some(h), true) = (&d.output.partial_header, n > 1) {
+                let vals: [(&str, &dyn crate::tool::dialect::template::Value); 4] = [
+                    ("start", &n),
+                    ("end", &n),
+                    ("total", &n),
+                    ("next", &(n + 1)),
+                ];
+                fill_into(&mut out, h, &vals);
+            }
             if let Some(t) = &d.output.line {
                 fill_into(&mut out, t, &[("n", &n), ("line", &"")]);
             }
@@ -108,7 +123,16 @@ fn render_body(d: &Dialect, a: Answer, record: &AnswerRecord) -> ToolResponse {
     match d.output.form {
         Form::Text => structured(
             d,
-            ToolResponse::ok(text(d, &a.plan, &r, a.outline.as_ref(), record) + &a.notes.concat()),
+            ToolResponse::ok(
+                text(
+                    d,
+                    &a.plan,
+                    &r,
+                    a.outline.as_ref(),
+                    record,
+                    a.final_line_feed,
+                ) + &a.notes.concat(),
+            ),
         ),
         Form::ContentAndNotes => {
             let notes = crate::render::notes(&r);
@@ -275,10 +299,18 @@ struct Shown<'a> {
     /// the content shown as it is too (`strip_raw`).
     strip_cr: bool,
     strip_raw: bool,
+    /// The file ends with a line feed ([`Answer::final_line_feed`]).
+    final_line_feed: bool,
 }
 
 impl<'a> Shown<'a> {
-    fn of(d: &Dialect, plan: &Plan, r: &'a ReadResult, record: &AnswerRecord) -> Shown<'a> {
+    fn of(
+        d: &Dialect,
+        plan: &Plan,
+        r: &'a ReadResult,
+        record: &AnswerRecord,
+        final_line_feed: bool,
+    ) -> Shown<'a> {
         let strip_raw = d.output.strip_cr_for.contains(&plan.way.role());
         Shown {
             r,
@@ -291,6 +323,7 @@ impl<'a> Shown<'a> {
             host_budget: record.host_budget,
             strip_cr: d.output.strip_cr || strip_raw,
             strip_raw,
+            final_line_feed,
         }
     }
 }
@@ -302,6 +335,7 @@ fn text(
     r: &ReadResult,
     outline: Option<&Outline>,
     record: &AnswerRecord,
+    final_line_feed: bool,
 ) -> String {
     let o = &d.output;
     // An empty file, or one that holds only a byte order mark (at most 4 bytes).
@@ -310,7 +344,7 @@ fn text(
             return fill(e, &[("path", &shown_path(d, r))]);
         }
     }
-    let s = Shown::of(d, plan, r, record);
+    let s = Shown::of(d, plan, r, record, final_line_feed);
     let mut out = String::with_capacity(r.content.len() + r.content.len() / 4 + 64);
     out.extend(crate::tool::render::notes::clamped_note(
         d,
@@ -368,15 +402,27 @@ fn write_header(out: &mut String, d: &Dialect, plan: &Plan, s: &Shown) {
         );
     }
     if let (Some(h), false, Some(l)) = (&o.partial_header, s.bytes, r.lines) {
-        if s.partial || !r.cut_lines.is_empty() {
+        // Split on `\n`, a final line feed has an empty line after it: counted in the
+        // total, shown (and so in the range) when the read reaches it.
+        let split = d.lines.split_lines && s.final_line_feed;
+        let empty_shown = split && empty_line_shown(plan, r, Some(l.end + 1));
+        let end = l.end + u64::from(empty_shown);
+        let (total, partial) = match (split, r.total_lines) {
+            (true, Some(t)) => (
+                (t + 1).to_string(),
+                l.start > 1 || end < t + 1 || r.truncated.is_some(),
+            ),
+            _ => (s.total.clone(), s.partial),
+        };
+        if partial || !r.cut_lines.is_empty() {
             fill_into(
                 out,
                 h,
                 &[
                     ("start", &l.start),
-                    ("end", &l.end),
-                    ("total", &s.total),
-                    ("next", &(l.end + 1)),
+                    ("end", &end),
+                    ("total", &total),
+                    ("next", &(end + 1)),
                 ],
             );
         }
@@ -433,8 +479,13 @@ fn write_truncated(out: &mut String, d: &Dialect, s: &Shown) {
     };
     let budget = budget_text(t.reason, t.limit);
     let size = r.file_size.to_string();
+    // Split on `\n`, the total counts the empty line after a final line feed.
+    let split_total = match r.total_lines {
+        Some(t) if d.lines.split_lines && s.final_line_feed => (t + 1).to_string(),
+        _ => s.total.clone(),
+    };
     let (template, start, end, of) = match (s.bytes || r.lines.is_none(), r.lines) {
-        (false, Some(l)) => (o.truncated.as_ref(), l.start, l.end, s.total.as_str()),
+        (false, Some(l)) => (o.truncated.as_ref(), l.start, l.end, split_total.as_str()),
         _ => (
             o.truncated_bytes.as_ref().or(o.truncated.as_ref()),
             r.bytes.start,
@@ -516,7 +567,9 @@ fn numbered(
             out.push('\n');
         }
         let n = first.map(|f| f + i as u64);
-        let line = if strip_cr {
+        // A CR is the line end's before an LF; one that ends the file, as the dialect says.
+        let ended = line.as_ptr() as usize - text.as_ptr() as usize + line.len() < text.len();
+        let line = if strip_cr && (ended || !o.keep_final_cr) {
             line.strip_suffix('\r').unwrap_or(line)
         } else {
             line
@@ -561,13 +614,7 @@ fn numbered(
     if o.keep_line_ends && !o.final_newline && text.ends_with('\n') {
         out.push('\n');
     }
-    let at_end = r.bytes.end == r.file_size && r.truncated.is_none();
-    // The empty line after the last line feed, if the selection reaches it.
-    let selected = |n: Option<u64>| {
-        let end = crate::tool::decode::bounds(&plan.selection).and_then(|b| b.1);
-        n.zip(end).is_none_or(|(n, e)| n <= e)
-    };
-    if split && at_end && text.ends_with('\n') && selected(next) {
+    if split && text.ends_with('\n') && empty_line_shown(plan, r, next) {
         if !text.is_empty() && !o.final_newline {
             out.push('\n');
         }
@@ -582,6 +629,14 @@ fn numbered(
             out.push('\n');
         }
     }
+}
+
+/// Whether a read split on `\n` shows the empty line after the file's final line feed,
+/// numbered `n`: the read reached the end of the file, and the selection reaches `n`.
+fn empty_line_shown(plan: &Plan, r: &ReadResult, n: Option<u64>) -> bool {
+    let at_end = r.bytes.end == r.file_size && r.truncated.is_none();
+    let end = crate::tool::decode::bounds(&plan.selection).and_then(|b| b.1);
+    at_end && r.content.ends_with('\n') && n.zip(end).is_none_or(|(n, e)| n <= e)
 }
 
 /// The path an answer shows.

@@ -32,7 +32,12 @@ pub(crate) fn before_read(ctx: &Ctx, path: &str, plan: &Plan) -> Result<()> {
         (Some(checks), Way::Range) => Some(checks),
         _ => None,
     };
-    if d.caps.file_size_any_read.is_none() && range.is_none() {
+    // A `[start, end]` value that is not two integers, refused once the file passed.
+    let shape = plan
+        .range_given
+        .as_ref()
+        .and_then(|g| Some((&g.name, g.refusal.as_ref()?)));
+    if d.caps.file_size_any_read.is_none() && range.is_none() && plan.range_given.is_none() {
         return Ok(());
     }
     let reader = ctx.reader();
@@ -43,8 +48,17 @@ pub(crate) fn before_read(ctx: &Ctx, path: &str, plan: &Plan) -> Result<()> {
     let mut doc = match opened {
         Ok(doc) => doc,
         // A directory has no size or lines: the read answers for it (its listing, or
-        // the dialect's error).
-        Err(Error::IsDirectory { .. }) => return Ok(()),
+        // the dialect's error), unless the dialect refuses a range for a directory.
+        Err(Error::IsDirectory { .. }) => {
+            let refusal = d.directory.as_ref().and_then(|l| l.range_refusal.as_ref());
+            return match (refusal, &plan.range_given) {
+                (Some(t), Some(g)) => {
+                    let message = fill(t, &[("name", &g.name), ("value", &g.shown)]);
+                    Err(param(&g.name, message))
+                }
+                _ => Ok(()),
+            };
+        }
         Err(e) => return Err(e),
     };
     if let Some(cap) = &d.caps.file_size_any_read {
@@ -69,6 +83,11 @@ pub(crate) fn before_read(ctx: &Ctx, path: &str, plan: &Plan) -> Result<()> {
             let over = ("bytes", size, cap.bytes);
             return Err(crate::tool::serve::caps::too_large(d, path, message, over));
         }
+    }
+    if let Some((name, refusal)) = shape {
+        // The file is read as text first: a binary file is refused as binary.
+        doc.total_lines().map_err(|e| binary_error(d, e, path))?;
+        return Err(param(name, refusal.clone()));
     }
     let Some(checks) = range else {
         return Ok(());
@@ -177,11 +196,20 @@ mod tests {
             lines(&d, call(json!([2, -1]))).unwrap(),
             LineSelection::range(Some(2), None).into()
         );
-        for bad in [json!([1]), json!([1, 2, 3]), json!(["a", 2]), json!(5)] {
-            let e = lines(&d, call(bad.clone())).unwrap_err().to_string();
+        // Another shape reads nothing; its refusal waits for the file's own checks
+        // (OpenHands validates the file first).
+        for bad in [
+            json!([1]),
+            json!([1, 2, 3]),
+            json!(["a", 2]),
+            json!(5),
+            json!([1.0, 2]),
+        ] {
+            let p = plan(&d, &decode(&d, args(call(bad.clone()))).unwrap()).unwrap();
+            let refusal = p.range_given.and_then(|g| g.refusal).unwrap_or_default();
             assert!(
-                e.ends_with("It should be a list of two integers."),
-                "{bad}: {e}"
+                refusal.ends_with("It should be a list of two integers."),
+                "{bad}: {refusal}"
             );
         }
         // Order and start are checked against the file, not here.

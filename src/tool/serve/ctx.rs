@@ -90,7 +90,8 @@ impl Ctx<'_> {
         }
         let widen = d.lines.widen_to.filter(|_| lines_way);
         let (Some(min), Some((start, end))) = (widen, bounds(&plan.selection)) else {
-            return self.read_with(&reader, plan.selection).map(|r| (r, None));
+            let selection = self.split_tail(plan.selection)?;
+            return self.read_with(&reader, selection).map(|r| (r, None));
         };
         let cap = d.lines.ranged_max.unwrap_or(u64::MAX).max(1);
         let end = end.unwrap_or_else(|| start.saturating_add(cap.min(u64::MAX - 1) - 1));
@@ -131,6 +132,20 @@ impl Ctx<'_> {
             }
         }
         Ok((r, Some((start, end))))
+    }
+
+    /// The last `n` lines as a text split on `\n` has them (the dialect's
+    /// [`split_lines`](crate::tool::LineRules::split_lines)): after a final line feed
+    /// the empty line after it is one of the `n`, so `n - 1` of the file's lines.
+    fn split_tail(&self, selection: Selection) -> Result<Selection> {
+        match selection {
+            Selection::Lines(LineSelection::Tail(n))
+                if n > 0 && self.dialect.lines.split_lines && self.ends_with_lf()? =>
+            {
+                Ok(LineSelection::Tail(n - 1).into())
+            }
+            other => Ok(other),
+        }
     }
 
     /// The file's outline, listing what `detail` asks for.

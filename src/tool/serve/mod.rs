@@ -398,6 +398,16 @@ impl DialectTool {
             }
             _ => None,
         };
+        // Only a partial header and a truncation note count the empty line after a
+        // final line feed (the total they say is the tool's own count, which its `tail`
+        // counts from).
+        let final_line_feed = d.lines.split_lines
+            && (d.output.partial_header.is_some() || result.truncated.is_some())
+            && if result.bytes.end == result.file_size {
+                result.content.ends_with('\n')
+            } else {
+                ctx.ends_with_lf()?
+            };
         let mut record = AnswerRecord {
             token_cap,
             ..AnswerRecord::shown(d, &result, host_budget)
@@ -413,6 +423,7 @@ impl DialectTool {
             root: ctx.workspace.map(|w| w.root().to_path_buf()),
             session: request.session,
             notes,
+            final_line_feed,
             record,
         })
     }
@@ -470,6 +481,25 @@ impl DialectTool {
             PastEndAnswer::Message(_) => Err(beyond(split_total)),
             PastEndAnswer::Note(t) => Ok(Answer::note(plan.clone(), fill(t, &vals), record)),
             PastEndAnswer::Empty => Ok(Answer::note(plan.clone(), String::new(), record)),
+            PastEndAnswer::EmptyPage => {
+                let after = split_total + 1;
+                let text = d
+                    .output
+                    .partial_header
+                    .as_deref()
+                    .map_or_else(String::new, |h| {
+                        fill(
+                            h,
+                            &[
+                                ("start", &after),
+                                ("end", &split_total),
+                                ("total", &split_total),
+                                ("next", &after),
+                            ],
+                        )
+                    });
+                Ok(Answer::note(plan.clone(), text, record))
+            }
         }
     }
 }

@@ -1,0 +1,160 @@
+//! Argument types as the agent's own schema validator checks them
+//! ([`Arguments`](crate::tool::Arguments)): a value of another type is refused in the
+//! dialect's words, and a value the agent accepts in a form the lenient walker
+//! ([`Args`]) does not (a boolean for Python's `int`, a fraction rounded for zod's
+//! `number`) is put in the form it reads.
+
+use serde_json::Value;
+
+use crate::error::Result;
+use crate::tool::decode::args::{invalid, param, Args};
+use crate::tool::dialect::template::fill;
+use crate::tool::dialect::{Dialect, Integers, Param, Role, Rounding};
+
+/// Checks the value of `p` (spelled one of `names`) against the dialect's
+/// [`Arguments`](crate::tool::Arguments), before its getter reads it.
+pub(crate) fn check(d: &Dialect, p: &Param, names: &[&str], a: &mut Args) -> Result<()> {
+    let rules = &d.arguments;
+    if rules.integers == Integers::Lenient && !rules.null_refused {
+        return Ok(());
+    }
+    let Some((name, value)) = a.peek(names) else {
+        return Ok(());
+    };
+    let refuse = || type_error(d, p, &name, value);
+    let fixed = match value {
+        Value::Null if rules.null_refused => return Err(refuse()),
+        Value::Null => None,
+        v if numeric(p.role) => match number(rules.integers, p.fraction, v) {
+            Some(n) => Some(n),
+            None => return Err(refuse()),
+        },
+        Value::Array(items) if p.role == Role::LineRange && rules.integers == Integers::Python => {
+            let ints: Option<Vec<Value>> = items
+                .iter()
+                .map(|v| number(Integers::Python, None, v))
+                .collect();
+            // Not all `int`s: left as given, refused by the range's own check.
+            ints.map(Value::Array)
+        }
+        Value::String(_) => None,
+        _ if textual(p.role) => return Err(refuse()),
+        _ => None,
+    };
+    if let Some(v) = fixed {
+        a.put(&name, v);
+    }
+    Ok(())
+}
+
+/// A number as the rules take it, in the form the lenient walker reads; `None`: refused.
+fn number(rules: Integers, fraction: Option<Rounding>, v: &Value) -> Option<Value> {
+    let whole = |f: f64| f.fract() == 0.0 && f.abs() < 2f64.powi(53);
+    match (rules, v) {
+        (Integers::Lenient, v) => Some(v.clone()),
+        (Integers::Python, Value::Bool(b)) => Some(Value::from(i64::from(*b))),
+        (Integers::Python, Value::Number(n)) => (n.is_i64() || n.is_u64()).then(|| v.clone()),
+        (Integers::Integral, Value::Number(n)) => {
+            n.as_f64().filter(|f| whole(*f)).map(|_| v.clone())
+        }
+        (Integers::Number, Value::Number(n)) => {
+            let f = n.as_f64()?;
+            if whole(f) || f < 0.0 {
+                // A negative fraction is a negative number: the parameter's own rule.
+                return Some(if whole(f) {
+                    v.clone()
+                } else {
+                    Value::from(f.trunc() as i64 - 1)
+                });
+            }
+            match fraction {
+                Some(Rounding::Ceil) => Some(Value::from(f.ceil() as i64)),
+                Some(Rounding::Trunc) => Some(Value::from(f.trunc() as i64)),
+                // The walker refuses it, naming the value.
+                None => Some(v.clone()),
+            }
+        }
+        _ => None,
+    }
+}
+
+/// Roles whose value is a number.
+fn numeric(role: Role) -> bool {
+    matches!(
+        role,
+        Role::StartLine
+            | Role::EndLine
+            | Role::Offset
+            | Role::Skip
+            | Role::Limit
+            | Role::Head
+            | Role::Tail
+            | Role::StartByte
+            | Role::EndByte
+    )
+}
+
+/// Roles whose value is a string.
+fn textual(role: Role) -> bool {
+    matches!(
+        role,
+        Role::Path
+            | Role::Session
+            | Role::Mode
+            | Role::Pages
+            | Role::Cells
+            | Role::Crop
+            | Role::Command
+    )
+}
+
+/// The type a parameter's schema publishes: its own `type`, else its role's.
+fn expected(p: &Param) -> String {
+    if let Some(t) = p.schema.get("type").and_then(Value::as_str) {
+        return t.to_string();
+    }
+    let role = if numeric(p.role) {
+        "integer"
+    } else if textual(p.role) {
+        "string"
+    } else {
+        "value"
+    };
+    role.to_string()
+}
+
+/// The JSON type of a value, as validators name it.
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// The refusal of `value` for `p`, in the dialect's words.
+fn type_error(d: &Dialect, p: &Param, name: &str, value: &Value) -> crate::error::Error {
+    let expected = expected(p);
+    match &d.arguments.type_error {
+        Some(t) => {
+            let shown = value.to_string();
+            param(
+                name,
+                fill(
+                    t,
+                    &[
+                        ("name", &name),
+                        ("expected", &expected.as_str()),
+                        ("got", &json_type(value)),
+                        ("value", &shown.as_str()),
+                        ("tool", &d.name.as_str()),
+                    ],
+                ),
+            )
+        }
+        None => invalid(name, &format!("a value of type {expected}"), value),
+    }
+}
