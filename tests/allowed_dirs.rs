@@ -398,3 +398,23 @@ fn openhands_checks_view_range_as_python_isinstance_int() {
         );
     }
 }
+
+#[test]
+fn openhands_reads_a_lone_cr_as_a_line_break_as_python_does() {
+    // openhands-aci reads with Python's `open()` (universal newlines): `\r`, `\r\n` and
+    // `\n` each end a line and each shows as `\n`; the preset names
+    // `decoding.line_endings: "universal"`.
+    let (_d, base) = dir();
+    fs::write(base.join("cr.txt"), "one\rtwo\r\nthree\nfour\r").unwrap();
+    let t = tool("openhands", &base);
+    let path = base.join("cr.txt").display().to_string();
+    let whole = ok(t.respond(json!({"command": "view", "path": path})));
+    assert!(
+        whole.contains("     1\tone\n     2\ttwo\n     3\tthree\n     4\tfour\n"),
+        "{whole:?}"
+    );
+    assert!(!whole.contains('\r'), "{whole:?}");
+    let range = ok(t.respond(json!({"command": "view", "path": path, "view_range": [2, 3]})));
+    assert!(range.contains("     2\ttwo\n     3\tthree\n"), "{range:?}");
+    assert!(!range.contains("one") && !range.contains("four"), "{range:?}");
+}
