@@ -416,5 +416,8 @@ fn openhands_reads_a_lone_cr_as_a_line_break_as_python_does() {
     assert!(!whole.contains('\r'), "{whole:?}");
     let range = ok(t.respond(json!({"command": "view", "path": path, "view_range": [2, 3]})));
     assert!(range.contains("     2\ttwo\n     3\tthree\n"), "{range:?}");
-    assert!(!range.contains("one") && !range.contains("four"), "{range:?}");
+    assert!(
+        !range.contains("one") && !range.contains("four"),
+        "{range:?}"
+    );
 }

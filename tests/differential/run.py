@@ -125,8 +125,10 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--tools-json", required=True)
     ap.add_argument("--agents", default="")
-    ap.add_argument("--min-identical", type=float, default=None,
-                    help="fail (exit 1) when an agent's share of identical calls is below this percentage")
+    ap.add_argument("--min-identical", default=None,
+                    help="fail (exit 1) when an agent's share of identical calls is below this "
+                         "percentage: one number for every agent, or AGENT=N,AGENT=N (the "
+                         "agents not named are not checked)")
     ap.add_argument("--reuse-agents", action="store_true",
                     help="keep an agent's answers to the same calls from an earlier run "
                          "(and run only the calls it lacks)")
@@ -217,10 +219,23 @@ def main():
     write_markdown(report, os.path.join(work, "report.md"))
     print(f"report: {os.path.join(work, 'report.md')} and report.json")
     if args.min_identical is not None:
-        low = [f"{a} {r['identical']}/{r['calls']}" for a, r in report["agents"].items()
-               if a in wanted and 100 * r["identical"] < args.min_identical * r["calls"]]
+        floors = min_identical(args.min_identical, wanted)
+        low = [f"{a} {r['identical']}/{r['calls']} (floor {floors[a]}%)"
+               for a, r in report["agents"].items()
+               if a in floors and 100 * r["identical"] < floors[a] * r["calls"]]
         if low:
-            sys.exit(f"differential: below {args.min_identical}% identical: {', '.join(low)}")
+            sys.exit(f"differential: below the floor of identical calls: {', '.join(low)}")
+
+
+def min_identical(spec, wanted):
+    """`99` for every agent asked for, or `gemini=98,openhands=73` for those named."""
+    if "=" not in spec:
+        return {a: float(spec) for a in wanted}
+    floors = {}
+    for part in spec.split(","):
+        agent, _, n = part.partition("=")
+        floors[agent.strip()] = float(n)
+    return floors
 
 
 def cell(text):

@@ -9,7 +9,9 @@
 # runs every call through both and prints `agent version: identical N/M` with the
 # differences by cause; the full list is target/differential/report.{md,json}.
 #
-# RANGEREAD_SKIP_DIFFERENTIAL=1 skips it (and says so). Needs node >= 20 with npm,
+# RANGEREAD_SKIP_DIFFERENTIAL=1 skips it (and says so). RANGEREAD_WHEEL (and
+# RANGEREAD_MCP_WHEEL) take the preset side from built wheels instead of compiling it;
+# RANGEREAD_DIFFERENTIAL_INSTALL_ONLY=1 installs the agents and stops. Needs node >= 20 with npm,
 # python3 >= 3.9, a python 3.12 or later for OpenHands (PYTHON312, else python3.12 or
 # pyenv's), cargo, and the package registries (npm, PyPI, crates.io). Already installed
 # pins are reused; RUST_MCP_FILESYSTEM_BIN names an already built rust-mcp-filesystem of
@@ -97,16 +99,39 @@ fi
 CLAUDE=$NPM/node_modules/@anthropic-ai/claude-code-linux-x64/claude
 [ -x "$CLAUDE" ] || CLAUDE=$NPM/node_modules/@anthropic-ai/claude-code/bin/claude.exe
 
-echo "== building the preset side: rangeread-mcp, the Python and Node bindings"
-cargo build -q -p rangeread-mcp-server
-MCP=$REPO/target/debug/rangeread-mcp
-BVENV=$WORK/binding-venv
-if [ ! -x "$BVENV/bin/python" ]; then
-  python3 -m venv "$BVENV"
-  "$BVENV/bin/pip" install -q --disable-pip-version-check "maturin>=1.9,<2"
+# RANGEREAD_DIFFERENTIAL_INSTALL_ONLY=1: the agents' packages only (CI fetches them in the
+# background while it compiles).
+if [ "${RANGEREAD_DIFFERENTIAL_INSTALL_ONLY:-}" = 1 ]; then
+  echo "differential: the agents are installed ($AGENTS); nothing run (RANGEREAD_DIFFERENTIAL_INSTALL_ONLY=1)"
+  exit 0
 fi
-(cd bindings/python && VIRTUAL_ENV=$BVENV PATH=$BVENV/bin:$PATH maturin develop > "$WORK/binding-build.log" 2>&1) \
-  || { tail -30 "$WORK/binding-build.log"; echo "differential: the Python binding did not build" >&2; exit 1; }
+
+BVENV=$WORK/binding-venv
+if [ -n "${RANGEREAD_WHEEL:-}" ]; then
+  # The released artifacts (CI: scripts/dist.sh's wheels): the `rangeread` wheel and, with
+  # RANGEREAD_MCP_WHEEL, the `rangeread-mcp` wheel, installed into a fresh venv.
+  echo "== the preset side from wheels: $RANGEREAD_WHEEL ${RANGEREAD_MCP_WHEEL:-}"
+  rm -rf "$BVENV"
+  python3 -m venv "$BVENV"
+  # shellcheck disable=SC2086
+  "$BVENV/bin/pip" install -q --disable-pip-version-check --no-index "$RANGEREAD_WHEEL" ${RANGEREAD_MCP_WHEEL:-}
+  MCP=$BVENV/bin/rangeread-mcp
+  if [ -z "${RANGEREAD_MCP_WHEEL:-}" ]; then
+    cargo build -q -p rangeread-mcp-server
+    MCP=$REPO/target/debug/rangeread-mcp
+  fi
+else
+  echo "== building the preset side: rangeread-mcp, the Python and Node bindings"
+  cargo build -q -p rangeread-mcp-server
+  MCP=$REPO/target/debug/rangeread-mcp
+  if [ ! -x "$BVENV/bin/maturin" ]; then
+    rm -rf "$BVENV"
+    python3 -m venv "$BVENV"
+    "$BVENV/bin/pip" install -q --disable-pip-version-check "maturin>=1.9,<2"
+  fi
+  (cd bindings/python && VIRTUAL_ENV=$BVENV PATH=$BVENV/bin:$PATH maturin develop > "$WORK/binding-build.log" 2>&1) \
+    || { tail -30 "$WORK/binding-build.log"; echo "differential: the Python binding did not build" >&2; exit 1; }
+fi
 # Gemini CLI is a Node program: RANGEREAD_DIFFERENTIAL_NODE=1 answers its preset through the
 # Node binding. It is off by default because `napi build` compiles the library a second
 # time (under target/<host triple>/); the bindings are thin and answer alike.
