@@ -44,10 +44,15 @@ need python3 "Debian/Ubuntu: apt-get install python3 python3-venv"
 
 py312=${PYTHON312:-}
 if [ -z "$py312" ]; then
-  for c in python3.13 python3.12; do command -v $c >/dev/null && { py312=$(command -v $c); break; }; done
+  # A pyenv shim answers `command -v` for a version that is installed but not selected,
+  # and then fails when run: take a candidate only when it runs. 3.12 first: the OpenHands
+  # releases were measured on it.
+  for c in python3.12 python3.13; do
+    if command -v $c >/dev/null && $c -c 'import venv' 2>/dev/null; then py312=$(command -v $c); break; fi
+  done
 fi
 if [ -z "$py312" ] && command -v pyenv >/dev/null; then
-  for v in $(pyenv versions --bare | sort -rV); do
+  for v in $(pyenv versions --bare | sort -V); do
     case $v in 3.1[2-9]*) py312=$(pyenv root)/versions/$v/bin/python3; break ;; esac
   done
 fi
