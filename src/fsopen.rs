@@ -62,7 +62,6 @@ pub(crate) fn kind_of(mode: rustix::fs::RawMode) -> Kind {
 /// What `meta` (looked at on an `O_PATH` handle, which does not follow a link) is.
 #[cfg(any(target_os = "linux", target_os = "android"))]
 pub(crate) fn kind_of_meta(meta: &Metadata) -> Kind {
-    use std::os::unix::fs::FileTypeExt;
     let ft = meta.file_type();
     if ft.is_file() {
         Kind::File
@@ -70,16 +69,25 @@ pub(crate) fn kind_of_meta(meta: &Metadata) -> Kind {
         Kind::Dir
     } else if ft.is_symlink() {
         Kind::Link
-    } else if ft.is_fifo() {
-        Kind::Special(FileKind::Fifo)
-    } else if ft.is_socket() {
-        Kind::Special(FileKind::Socket)
-    } else if ft.is_char_device() {
-        Kind::Special(FileKind::CharDevice)
-    } else if ft.is_block_device() {
-        Kind::Special(FileKind::BlockDevice)
     } else {
-        Kind::Special(FileKind::Other)
+        Kind::Special(special_kind(ft))
+    }
+}
+
+/// Which kind of file that is neither regular, a directory nor a link `ft` is.
+#[cfg(unix)]
+fn special_kind(ft: std::fs::FileType) -> FileKind {
+    use std::os::unix::fs::FileTypeExt;
+    if ft.is_fifo() {
+        FileKind::Fifo
+    } else if ft.is_socket() {
+        FileKind::Socket
+    } else if ft.is_char_device() {
+        FileKind::CharDevice
+    } else if ft.is_block_device() {
+        FileKind::BlockDevice
+    } else {
+        FileKind::Other
     }
 }
 
@@ -102,20 +110,7 @@ pub(crate) fn check_regular(meta: &std::fs::Metadata, path: &Path) -> Result<()>
         });
     }
     #[cfg(unix)]
-    let kind = {
-        use std::os::unix::fs::FileTypeExt;
-        if ft.is_fifo() {
-            FileKind::Fifo
-        } else if ft.is_socket() {
-            FileKind::Socket
-        } else if ft.is_char_device() {
-            FileKind::CharDevice
-        } else if ft.is_block_device() {
-            FileKind::BlockDevice
-        } else {
-            FileKind::Other
-        }
-    };
+    let kind = special_kind(ft);
     #[cfg(not(unix))]
     let kind = FileKind::Other;
     Err(Error::NotRegularFile {
