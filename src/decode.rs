@@ -64,7 +64,7 @@ pub(crate) fn decode_utf8(
                 let bad_at = at + good as u64;
                 if policy == Utf8Policy::Strict {
                     return Err(Error::InvalidUtf8 {
-                        offset: file_offset(bad_at),
+                        offset: crate::error::int(file_offset(bad_at)),
                     });
                 }
                 // The first `valid_up_to` bytes are valid UTF-8 by the error's contract.
@@ -181,7 +181,7 @@ impl<'a, F: Fn(u64) -> u64> Invalid<'a, F> {
         if self.policy == Utf8Policy::Strict {
             return Err(Error::InvalidText {
                 encoding: self.encoding.name(),
-                offset,
+                offset: crate::error::int(offset),
             });
         }
         self.count += 1;

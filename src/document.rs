@@ -223,7 +223,7 @@ impl Document {
             Classification::Binary(b) => Err(Error::Binary {
                 path: self.src.path().to_path_buf(),
                 mime: b.mime.to_string(),
-                file_size: self.src.len(),
+                file_size: crate::error::int(self.src.len()),
             }),
         }
     }
@@ -340,7 +340,7 @@ impl Document {
         };
         let result = match result {
             Err(Error::LineBeyondEnd { total_lines, .. }) if self.empty_past_end() => {
-                self.empty_at_end(&selection, Some(total_lines))
+                self.empty_at_end(&selection, Some(crate::error::uint(total_lines)))
             }
             Err(Error::ByteBeyondEnd { .. }) if self.empty_past_end() => {
                 let total = self.index.known_total_lines();
@@ -466,8 +466,8 @@ impl Document {
                         (Page::default(), None, count.is_some_and(|c| c > 0))
                     } else {
                         return Err(Error::LineBeyondEnd {
-                            start,
-                            total_lines: total,
+                            start: crate::error::int(start),
+                            total_lines: crate::error::int(total),
                             parameter: "start_line".into(),
                         });
                     }
@@ -698,7 +698,7 @@ impl Document {
             return Err(Error::Binary {
                 path: self.src.path().to_path_buf(),
                 mime: "application/octet-stream".into(),
-                file_size,
+                file_size: crate::error::int(file_size),
             });
         }
         // From the decoded text: CR and LF are whole code units there in every encoding.

@@ -23,11 +23,11 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// The `Display` text of each variant is stable and part of the crate's contract.
 /// [`Error::kind`] gives a short machine-readable name for each variant.
 ///
-/// The values' numbers: counts, sizes, offsets and line numbers the read resolved are
-/// `u64` (an `Option` where a value may be absent). A line number echoed as the caller
-/// gave it is `i64`, as in [`crate::RequestedLines`], because a line selection may count
-/// from the end (`-1` is the last line): the `start` and `end` of [`Error::ZeroLine`]
-/// and [`Error::LineStartAfterEnd`]. Pixels are `u32`, as in [`crate::images::Size`].
+/// Every number a variant carries is an `i64` (an `Option` where a value may be absent):
+/// counts, sizes, offsets, pixels, and line numbers both as the read resolved them and as
+/// the caller gave them, which may count from the end (`-1` is the last line, as in
+/// [`crate::RequestedLines`]). One type, so a host converts them one way; a file's size
+/// and offset fit (a file is under 2^63 bytes).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -76,11 +76,11 @@ pub enum Error {
         /// The path as the caller gave it.
         path: PathBuf,
         /// The budget, in bytes per call.
-        budget: u64,
+        budget: i64,
         /// How far the line count has got (a file offset).
-        scanned: u64,
+        scanned: i64,
         /// The file's size.
-        file_size: u64,
+        file_size: i64,
     },
     /// A line number of 0 was given; lines are 1-indexed. Kind [`ErrorKind::ZeroLine`].
     #[error("{field} (0) is invalid: lines are 1-indexed")]
@@ -115,9 +115,9 @@ pub enum Error {
     )]
     LineBeyondEnd {
         /// The first line asked for.
-        start: u64,
+        start: i64,
         /// The number of lines in the file.
-        total_lines: u64,
+        total_lines: i64,
         /// The parameter of the start, as the caller spelled it (`start_line`, `offset`,
         /// `start_line_one_indexed` ...).
         parameter: String,
@@ -126,9 +126,9 @@ pub enum Error {
     #[error("Invalid range specified: {parameter} ({start}) is greater than end_byte ({end}).")]
     ByteStartAfterEnd {
         /// The first byte asked for.
-        start: u64,
+        start: i64,
         /// The end (exclusive) asked for.
-        end: u64,
+        end: i64,
         /// The parameter of the start, as the caller spelled it (`start_byte`).
         parameter: String,
     },
@@ -140,9 +140,9 @@ pub enum Error {
     )]
     ByteBeyondEnd {
         /// The first byte asked for.
-        start: u64,
+        start: i64,
         /// The size of the file in bytes.
-        file_size: u64,
+        file_size: i64,
         /// The parameter of the start, as the caller spelled it (`start_byte`).
         parameter: String,
     },
@@ -165,7 +165,7 @@ pub enum Error {
     #[error("Invalid UTF-8 at byte {offset}")]
     InvalidUtf8 {
         /// Offset of the first invalid byte, counted from the start of the file.
-        offset: u64,
+        offset: i64,
     },
     /// The strict policy met an invalid sequence in a file whose encoding is not UTF-8
     /// (UTF-16, UTF-32, a legacy encoding).
@@ -174,7 +174,7 @@ pub enum Error {
         /// The encoding's name, as reported in results (`utf-16le` ...).
         encoding: &'static str,
         /// Offset of the first invalid byte, counted from the start of the file.
-        offset: u64,
+        offset: i64,
     },
     /// The file's content was classified as binary.
     #[error(
@@ -186,7 +186,7 @@ pub enum Error {
         /// The detected MIME type (`application/octet-stream` when unknown).
         mime: String,
         /// The file's size in bytes, for hosts that answer `(N bytes)`.
-        file_size: u64,
+        file_size: i64,
     },
     /// The path leaves the workspace root.
     #[error("Path {} is outside the workspace", escaped(.path))]
@@ -325,11 +325,11 @@ pub enum Error {
         /// The path as the caller gave it.
         path: PathBuf,
         /// The width the header claims.
-        width: u32,
+        width: i64,
         /// The height the header claims.
-        height: u32,
+        height: i64,
         /// The limit, in pixels.
-        limit: u64,
+        limit: i64,
     },
     /// The read needs a Cargo feature this build does not have (`images`, `pdf`).
     #[error("{message}")]
@@ -348,9 +348,9 @@ pub enum Error {
     )]
     PageBeyondEnd {
         /// The first page asked for.
-        start: u64,
+        start: i64,
         /// The number of pages.
-        page_count: u64,
+        page_count: i64,
     },
     /// A cell selection that names no cell of a notebook.
     #[error("{message}")]
@@ -394,9 +394,9 @@ pub enum Error {
         unit: &'static str,
         /// How large the file or text is; `None` when the read stopped at the limit
         /// without measuring the rest (`range_bytes`: the range holds more than `limit`).
-        size: Option<u64>,
+        size: Option<i64>,
         /// The cap.
-        limit: u64,
+        limit: i64,
     },
     /// A tool's refusal in its own words (a [`crate::tool::Dialect`]'s text) of what
     /// `cause` names: its kind, path and values are `cause`'s, so that a host branches
@@ -528,13 +528,25 @@ impl Error {
     }
 }
 
+/// A count, size or offset as an [`Error`] value (every one is an `i64`): a file's size
+/// and offsets are under 2^63, so nothing saturates in practice.
+pub(crate) fn int(n: impl TryInto<i64>) -> i64 {
+    n.try_into().unwrap_or(i64::MAX)
+}
+
+/// An [`Error`] value back as the unsigned count, size or offset it was made from (a
+/// negative one, a line counted from the end as given, is 0).
+pub(crate) fn uint(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
+
 /// The end of [`Error::ScanBudget`]'s advice: what calling again does.
 pub(crate) const SCAN_CONTINUES: &str =
     "a server that keeps its line index continues the count where it stopped.";
 
 /// What [`Error::ScanBudget`] says happened, before its advice (which a tool words in its
 /// own parameters).
-pub(crate) fn scan_stopped(path: &Path, budget: u64, scanned: u64, file_size: u64) -> String {
+pub(crate) fn scan_stopped(path: &Path, budget: i64, scanned: i64, file_size: i64) -> String {
     format!(
         "Read stopped: counting the lines of {} would scan more than the scan budget of \
          {budget} bytes (counted up to byte {scanned} of {file_size}).",

@@ -63,7 +63,7 @@ proptest! {
                 Ok(_) => prop_assert!(strict.is_ok()),
                 Err(err) => match strict {
                     Err(Error::InvalidUtf8 { offset }) => {
-                        prop_assert_eq!(offset, s + err.valid_up_to() as u64)
+                        prop_assert_eq!(offset, (s + err.valid_up_to() as u64) as i64)
                     }
                     other => prop_assert!(false, "strict gave {:?}", other),
                 },

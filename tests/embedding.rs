@@ -216,7 +216,7 @@ fn a_binary_error_carries_the_path_and_the_file_size() {
         .read(&path, LineSelection::head(1))
         .unwrap_err();
     assert!(
-        matches!(&err, Error::Binary { mime, file_size, .. } if mime == "image/png" && *file_size == PNG.len() as u64),
+        matches!(&err, Error::Binary { mime, file_size, .. } if mime == "image/png" && *file_size == PNG.len() as i64),
         "{err:?}"
     );
     assert_eq!(err.path(), Some(path.as_path()));

@@ -132,7 +132,7 @@ impl Classification {
             Classification::Binary(b) => Some(Error::Binary {
                 path: path.to_path_buf(),
                 mime: b.mime.to_string(),
-                file_size,
+                file_size: crate::error::int(file_size),
             }),
         }
     }

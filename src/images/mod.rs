@@ -363,9 +363,9 @@ pub fn read(src: &Source, mime: &str, request: &ImageRequest) -> Result<ImageRea
     if original.pixels() > request.max_decode_pixels {
         return Err(Error::ImageTooLarge {
             path: path.to_path_buf(),
-            width: original.width,
-            height: original.height,
-            limit: request.max_decode_pixels,
+            width: i64::from(original.width),
+            height: i64::from(original.height),
+            limit: crate::error::int(request.max_decode_pixels),
         });
     }
     let crop = request.crop.map(|c| clamp(c, original)).transpose()?;

@@ -216,9 +216,9 @@ impl LineIndex {
                 if start >= limit {
                     return Err(crate::error::Error::ScanBudget {
                         path: src.path().to_path_buf(),
-                        budget,
-                        scanned: start,
-                        file_size: self.len,
+                        budget: crate::error::int(budget),
+                        scanned: crate::error::int(start),
+                        file_size: crate::error::int(self.len),
                     });
                 }
                 end = end.min(limit);

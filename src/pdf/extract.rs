@@ -164,7 +164,10 @@ fn parse(
         PageSelection::All => (1, page_count),
         PageSelection::Range { start, end } => {
             if start > page_count {
-                return Err(Error::PageBeyondEnd { start, page_count });
+                return Err(Error::PageBeyondEnd {
+                    start: crate::error::int(start),
+                    page_count: crate::error::int(page_count),
+                });
             }
             (start, end.unwrap_or(page_count).min(page_count))
         }

@@ -504,8 +504,8 @@ impl Selection {
                 end: Some(end),
                 ..
             }) if start > end => Err(Error::ByteStartAfterEnd {
-                start: *start,
-                end: *end,
+                start: crate::error::int(*start),
+                end: crate::error::int(*end),
                 parameter: "start_byte".into(),
             }),
             Selection::Bytes(_) => Ok(()),

@@ -41,8 +41,8 @@ impl Planner<'_, '_> {
         match self.index.line_start(self.lines.src, line)? {
             Some(off) => Ok(off),
             None => Err(Error::LineBeyondEnd {
-                start: line,
-                total_lines: self.index.total_lines(self.lines.src)?,
+                start: crate::error::int(line),
+                total_lines: crate::error::int(self.index.total_lines(self.lines.src)?),
                 parameter: "start_line".into(),
             }),
         }
@@ -168,8 +168,8 @@ impl Planner<'_, '_> {
                                 return Ok((r, Plan::Empty));
                             }
                             return Err(Error::LineBeyondEnd {
-                                start: rs as u64,
-                                total_lines: total as u64,
+                                start: rs,
+                                total_lines: total,
                                 parameter: "start_line".into(),
                             });
                         }
@@ -213,15 +213,15 @@ pub(crate) fn resolve_bytes(sel: ByteSelection, lines: &Lines<'_>) -> Result<Res
     // file size, and a start past it is beyond the end.
     if sel.end.is_some() && start > end {
         return Err(Error::ByteStartAfterEnd {
-            start,
-            end,
+            start: crate::error::int(start),
+            end: crate::error::int(end),
             parameter: "start_byte".into(),
         });
     }
     if start > len {
         return Err(Error::ByteBeyondEnd {
-            start,
-            file_size: len,
+            start: crate::error::int(start),
+            file_size: crate::error::int(len),
             parameter: "start_byte".into(),
         });
     }

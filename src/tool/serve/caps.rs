@@ -159,7 +159,7 @@ pub(crate) fn check_read(
                     path: r.path.as_str().into(),
                     unit: "range_bytes",
                     size: None,
-                    limit: max,
+                    limit: crate::error::int(max),
                 }),
             });
         }
@@ -211,8 +211,8 @@ pub(crate) fn too_large(
         cause: Box::new(Error::TooLarge {
             path: path.into(),
             unit,
-            size: Some(size),
-            limit,
+            size: Some(crate::error::int(size)),
+            limit: crate::error::int(limit),
         }),
     }
 }

@@ -128,10 +128,9 @@ pub(crate) fn before_read(ctx: &Ctx, path: &str, plan: &Plan) -> Result<()> {
         })
     };
     if start < 1 || start > total_i {
-        let beyond = u64::try_from(start).ok().filter(|&s| s > total);
-        let cause = beyond.map(|start| Error::LineBeyondEnd {
+        let cause = (start > total_i).then(|| Error::LineBeyondEnd {
             start,
-            total_lines: total,
+            total_lines: total_i,
             parameter: name.to_string(),
         });
         return refuse(&checks.start, end.unwrap_or(-1), cause);

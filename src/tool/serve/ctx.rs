@@ -115,8 +115,8 @@ impl Ctx<'_> {
         };
         if start > total {
             return Err(Error::LineBeyondEnd {
-                start,
-                total_lines: total,
+                start: crate::error::int(start),
+                total_lines: crate::error::int(total),
                 parameter: plan.start_name.clone(),
             });
         }

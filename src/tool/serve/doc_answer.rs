@@ -193,7 +193,10 @@ fn beyond_end(d: &Dialect, form: Option<&PdfForm>, request: &Request, e: Error) 
     else {
         return e;
     };
-    let max = d.pages.as_ref().map_or(*page_count, |r| r.max);
+    let max = d
+        .pages
+        .as_ref()
+        .map_or(*page_count, |r| crate::error::int(r.max));
     let upto = max.min(*page_count);
     let name = request.pages.as_ref().map_or("pages", |g| g.name.as_str());
     let values = [

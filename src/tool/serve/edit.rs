@@ -66,8 +66,8 @@ pub fn line_offsets(content: &str, start_line: usize, end_line: usize) -> Result
             let lf = line_feeds(bytes).count() as u64;
             let total = lf + u64::from(bytes.last().is_some_and(|&b| b != b'\n'));
             return Err(Error::LineBeyondEnd {
-                start: start_line as u64,
-                total_lines: total,
+                start: i(start_line),
+                total_lines: crate::error::int(total),
                 parameter: "start_line".into(),
             });
         }

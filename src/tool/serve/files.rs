@@ -40,7 +40,7 @@ pub(crate) fn before(d: &Dialect, ws: Option<&Workspace>, path: &str) -> Result<
             None => Err(Error::Binary {
                 path: path.into(),
                 mime: mime.into(),
-                file_size: size,
+                file_size: crate::error::int(size),
             }),
         };
     }

@@ -18,7 +18,7 @@ use serde_json::{Map, Value};
 
 use crate::cache::IndexCache;
 use crate::config::{OutlineDetail, Totals};
-use crate::error::{Error, Result};
+use crate::error::{int, uint, Error, Result};
 use crate::pool::BufferPool;
 use crate::read::Reader;
 
@@ -326,7 +326,7 @@ impl DialectTool {
             Err(Error::LineBeyondEnd {
                 start, total_lines, ..
             }) => {
-                return self.past_end(ctx, &plan, start, total_lines);
+                return self.past_end(ctx, &plan, uint(start), uint(total_lines));
             }
             Err(Error::IsDirectory { .. }) if d.directory.is_some() => {
                 let form = d.directory.as_ref().expect("checked above");
@@ -342,7 +342,7 @@ impl DialectTool {
             }) => match files::binary_answer(d, ctx.workspace, ctx.path, &mime) {
                 Some(text) => {
                     let record = AnswerRecord {
-                        file_size: Some(file_size),
+                        file_size: Some(uint(file_size)),
                         ..AnswerRecord::of(AnswerKind::Note)
                     };
                     return instead(text, record);
@@ -470,8 +470,8 @@ impl DialectTool {
         // The library's error, its parameter as the caller spelled it; the renderer words
         // it (a dialect's own message is one of its texts).
         let beyond = |total_lines| Error::LineBeyondEnd {
-            start,
-            total_lines,
+            start: int(start),
+            total_lines: int(total_lines),
             parameter: plan.start_name.clone(),
         };
         // The file's lines as the library counts them, whatever the text says.
