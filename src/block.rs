@@ -19,6 +19,7 @@
 use std::ops::ControlFlow;
 
 use crate::budget::{Limit, Utf8Count};
+use crate::config::Config;
 use crate::error::Result;
 use crate::lines::Lines;
 use crate::syntax::{
@@ -390,4 +391,32 @@ impl BlockEnds {
             closed(key, self.last_nonblank);
         }
     }
+}
+
+/// The most bytes above a line that a block read looks at (and holds in memory).
+pub(crate) const WINDOW_CAP: u64 = 64 << 20;
+
+/// The block around `line` (at byte `off`): its first and last line, and whether its
+/// end was found within the budget.
+pub(crate) fn block_span(
+    lines: &Lines<'_>,
+    config: &Config,
+    path: &str,
+    line: u64,
+    off: u64,
+) -> Result<(u64, u64, bool)> {
+    let limits = Limits {
+        // The lines above are held in memory: bound "no limit" too.
+        window: config.landmark_window.capped(WINDOW_CAP),
+        max_lines: config.budget.max_lines,
+        max_bytes: config.budget.max_bytes,
+    };
+    let span = find_block(
+        lines,
+        Lang::for_path(std::path::Path::new(path)),
+        line,
+        off,
+        limits,
+    )?;
+    Ok((span.start, span.end, span.complete))
 }

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::block::{find_block, Limits};
+use crate::block::block_span;
 use crate::budget::{byte_page, collect_lines, Page};
 use crate::cache::{Attachment, IndexCache};
 use crate::classify::{
@@ -15,7 +15,7 @@ use crate::config::{
 };
 use crate::decode::decode;
 use crate::error::{Error, Result};
-use crate::indentation::{find_indent_block, Bounds, IndentSelection, IndentSpan};
+use crate::indentation::{indent_span, IndentSelection};
 use crate::index::LineIndex;
 use crate::landmarks::{around, outline, Around};
 use crate::lines::Lines;
@@ -29,9 +29,6 @@ use crate::source::Source;
 use crate::summarize::{omitted, Regions, Searched};
 use crate::syntax::Lang;
 use crate::text::Layout;
-
-/// The most bytes above a line that a block read looks at (and holds in memory).
-const BLOCK_WINDOW_CAP: u64 = 64 << 20;
 
 /// The slot classifications are attached under in every cache.
 fn class_slot() -> u64 {
@@ -773,39 +770,4 @@ impl Document {
             path,
         }
     }
-}
-
-/// The block around `line` (at byte `off`): its first and last line, and whether its
-/// end was found within the budget.
-fn block_span(
-    lines: &Lines<'_>,
-    config: &Config,
-    path: &str,
-    line: u64,
-    off: u64,
-) -> Result<(u64, u64, bool)> {
-    let limits = Limits {
-        // The lines above are held in memory: bound "no limit" too.
-        window: config.landmark_window.capped(BLOCK_WINDOW_CAP),
-        max_lines: config.budget.max_lines,
-        max_bytes: config.budget.max_bytes,
-    };
-    let span = find_block(lines, Lang::for_path(Path::new(path)), line, off, limits)?;
-    Ok((span.start, span.end, span.complete))
-}
-
-/// The indentation block of `sel` (its anchor at byte `off`): at most the smaller of the
-/// selection's `max_lines` and the line budget, each side looking at most
-/// [`BLOCK_WINDOW_CAP`] bytes.
-fn indent_span(
-    lines: &Lines<'_>,
-    config: &Config,
-    sel: &IndentSelection,
-    off: u64,
-) -> Result<IndentSpan> {
-    let cap = sel
-        .max_lines
-        .unwrap_or(u64::MAX)
-        .min(config.budget.max_lines.or_max());
-    find_indent_block(lines, sel, off, Bounds::new(cap, BLOCK_WINDOW_CAP))
 }

@@ -31,6 +31,7 @@ use std::ops::ControlFlow;
 
 use serde::{Deserialize, Serialize};
 
+use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::lines::{LineRef, Lines};
 use crate::syntax::HEAD_CAP;
@@ -466,6 +467,22 @@ pub(crate) fn find_indent_block(
         offset: taken[first].0,
         complete,
     })
+}
+
+/// The indentation block of `sel` (its anchor at byte `off`): at most the smaller of the
+/// selection's `max_lines` and the line budget, each side looking at most
+/// [`WINDOW_CAP`](crate::block::WINDOW_CAP) bytes.
+pub(crate) fn indent_span(
+    lines: &Lines<'_>,
+    config: &Config,
+    sel: &IndentSelection,
+    off: u64,
+) -> Result<IndentSpan> {
+    let cap = sel
+        .max_lines
+        .unwrap_or(u64::MAX)
+        .min(config.budget.max_lines.or_max());
+    find_indent_block(lines, sel, off, Bounds::new(cap, crate::block::WINDOW_CAP))
 }
 
 #[cfg(test)]
