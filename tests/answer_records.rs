@@ -449,6 +449,12 @@ fn a_binary_file_a_missing_file_and_a_directory_are_recorded() {
                 assert_eq!(rec.file_size, Some(elf.len() as u64), "{what}: {rec:?}");
                 assert!(rec.lines.is_some() || text.is_empty(), "{what}: {rec:?}");
             }
+            // A tool that sends every file whole, as its bytes (the MCP filesystem
+            // server's read_media_file).
+            (None, AnswerKind::File) => {
+                let sent = r.media.iter().map(|m| m.data.len()).sum::<usize>();
+                assert!(sent >= elf.len(), "{what}: {rec:?}");
+            }
             other => panic!("{what}: {other:?}"),
         }
 
