@@ -149,7 +149,7 @@ fn text_presets() -> Vec<&'static str> {
         .into_iter()
         .filter(|p| {
             let d = Dialect::preset(p).unwrap();
-            !d.documents.raw.as_ref().is_some_and(|r| r.others.is_some())
+            d.documents.raw.as_ref().is_none_or(|r| r.others.is_none())
         })
         .collect()
 }
