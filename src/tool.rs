@@ -36,7 +36,7 @@
 //! | `fs_read` | `fs_read` | `path`, `start_byte`, `end_byte` | JSON [`FsReadResponse`] |
 //! | `vault` | `read_file` | `path`, `start_line`, `end_line` | `N: line` text, `Error: ...` |
 //! | `gemini` | `read_file` | `file_path`, `start_line`, `end_line` | the lines, a truncation header before a partial read |
-//! | `mcp-filesystem` | `read_text_file`, `read_file` | `path`, `head`, `tail` | the text, also as structured `{content}` |
+//! | `mcp-filesystem` | `read_text_file`, `read_file`, `read_media_file` | `path`, `head`, `tail` (`read_media_file`: `path`) | the text, also as structured `{content}`; `read_media_file`: the file whole as an image, audio or resource item |
 //! | `codex` | `read_file` | `file_path` (absolute), `offset`, `limit`, `mode`, `indentation` | `L12: line` text, Codex's error texts |
 //! | `claude-code` | `Read` | `file_path`, `offset`, `limit`, `pages`, `allow_large` | `N\tline` text, the size and token caps, Claude Code's reminders and error texts; images, `<cell id>` notebook cells, PDF pages as text |
 //! | `rust-mcp-filesystem/*` | `read_text_file`, `head_file`, `tail_file`, `read_file_lines` | `path` and `with_line_numbers` / `lines` / `offset` (lines to skip), `limit` | the text as on disk; `{n:>6} \| line` on request |

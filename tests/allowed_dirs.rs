@@ -114,7 +114,7 @@ fn mcp_filesystem_answers_text_and_structured_content_and_serves_read_file_too()
     assert_eq!(r.structured, Some(json!({"content": "hello\n"})));
     let tools = Dialect::preset_tools("mcp-filesystem").unwrap();
     let names: Vec<&str> = tools.iter().map(|d| d.name.as_str()).collect();
-    assert_eq!(names, ["read_text_file", "read_file"]);
+    assert_eq!(names, ["read_text_file", "read_file", "read_media_file"]);
     let old = DialectTool::new(tools[1].clone()).workspace(Workspace::new(&base).unwrap());
     assert!(old.definition().description.contains("DEPRECATED"));
     assert_eq!(
@@ -124,6 +124,78 @@ fn mcp_filesystem_answers_text_and_structured_content_and_serves_read_file_too()
     assert_eq!(
         ok(old.respond(json!({"path": "f.txt", "tail": 2}))),
         "hello\n"
+    );
+}
+
+#[test]
+fn mcp_filesystem_read_media_file_sends_the_file_whole_by_its_name() {
+    // As the released server (2026.8.31): the MIME type is the extension's, whatever the
+    // bytes; any other file is sent as application/octet-stream; nothing but the item.
+    let (_d, base) = dir();
+    fs::write(base.join("a.png"), b"not really a png").unwrap();
+    fs::write(base.join("s.ogg"), b"OggS").unwrap();
+    fs::write(base.join("f.txt"), "hello\n").unwrap();
+    fs::create_dir(base.join("sub")).unwrap();
+    let t = tool("mcp-filesystem/read_media_file", &base);
+    let b64 = |b: &[u8]| {
+        use base64::Engine as _;
+        base64::engine::general_purpose::STANDARD.encode(b)
+    };
+    for (name, mime, bytes) in [
+        ("a.png", "image/png", &b"not really a png"[..]),
+        ("s.ogg", "audio/ogg", b"OggS"),
+        ("f.txt", "application/octet-stream", b"hello\n"),
+    ] {
+        let r = t.respond(json!({"path": name}));
+        assert!(!r.is_error && r.text.is_empty(), "{name}: {}", r.text);
+        assert_eq!(r.media.len(), 1, "{name}");
+        assert_eq!(r.media[0].mime_type, mime, "{name}");
+        assert_eq!(r.media[0].data, b64(bytes), "{name}");
+    }
+    let missing = base.join("nope.png");
+    assert_eq!(
+        err(t.respond(json!({"path": missing}))),
+        format!(
+            "ENOENT: no such file or directory, open '{}'",
+            missing.display()
+        )
+    );
+    assert_eq!(
+        err(t.respond(json!({"path": "sub"}))),
+        "EISDIR: illegal operation on a directory, read"
+    );
+}
+
+#[test]
+fn mcp_filesystem_checks_the_path_first_and_names_stat_for_a_tail() {
+    // The server's validatePath runs before it refuses head with tail; its tailFile
+    // stats the file first, so Node's error names `stat` (a whole read names `open`).
+    let (_d, base) = dir();
+    let t = tool(MCP, &base);
+    let missing = base.join("nope.txt");
+    assert_eq!(
+        err(t.respond(json!({"path": missing, "tail": 2}))),
+        format!(
+            "ENOENT: no such file or directory, stat '{}'",
+            missing.display()
+        )
+    );
+    assert_eq!(
+        err(t.respond(json!({"path": missing, "head": 2}))),
+        format!(
+            "ENOENT: no such file or directory, open '{}'",
+            missing.display()
+        )
+    );
+    let outside = base.parent().unwrap().join("elsewhere.txt");
+    let refusal = err(t.respond(json!({"path": outside, "head": 2, "tail": 2})));
+    assert!(
+        refusal.starts_with("Access denied - path outside allowed directories: "),
+        "{refusal}"
+    );
+    assert_eq!(
+        err(t.respond(json!({"path": missing, "head": 2, "tail": 2}))),
+        "Cannot specify both head and tail parameters simultaneously"
     );
 }
 

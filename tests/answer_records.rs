@@ -141,6 +141,19 @@ fn record<'a>(what: &str, r: &'a ToolResponse) -> &'a AnswerRecord {
     rec
 }
 
+/// The presets that answer with text: all but a tool that sends every file whole as one
+/// media item (the MCP filesystem server's `read_media_file`), whose records
+/// `a_binary_file_a_missing_file_and_a_directory_are_recorded` checks.
+fn text_presets() -> Vec<&'static str> {
+    Dialect::presets()
+        .into_iter()
+        .filter(|p| {
+            let d = Dialect::preset(p).unwrap();
+            d.documents.raw.as_ref().is_none_or(|r| r.others.is_none())
+        })
+        .collect()
+}
+
 /// Checks a record of lines of `text` against it: the lines and bytes agree with the
 /// file, each line shown is in the answer, the line count and size are the file's,
 /// `is_partial` says whether anything was left out, and a cut says where the next line
@@ -189,7 +202,7 @@ fn every_preset_records_a_whole_read_a_range_and_a_read_past_its_page() {
     let files = Files::new();
     let (sample, long) = (files.text("sample.txt"), files.text("long.rs"));
     let (sample_lines, long_lines) = (line_spans(&sample).len(), line_spans(&long).len() as u64);
-    for preset in Dialect::presets() {
+    for preset in text_presets() {
         let tool = files.tool(preset, Reader::new());
         let d = tool.dialect().clone();
         let path = files.path("sample.txt");
@@ -295,7 +308,7 @@ fn a_host_budget_below_the_agents_is_recorded_as_the_hosts_cut() {
             TruncationReason::MaxBytes,
         ),
     ];
-    for preset in Dialect::presets() {
+    for preset in text_presets() {
         for (host, reader, reason) in &hosts {
             let tool = files.tool(preset, reader.clone());
             let call = preset_call(tool.dialect(), &files.path("sample.txt"), Ask::Whole, lines);
@@ -333,7 +346,7 @@ fn a_start_past_the_end_is_recorded_with_the_files_line_count() {
     let lines = line_spans(&files.text("sample.txt")).len() as u64;
     let start = lines + 40;
     let mut asked = 0;
-    for preset in Dialect::presets() {
+    for preset in text_presets() {
         let tool = files.tool(preset, Reader::new());
         let path = files.path("sample.txt");
         let Some(call) = preset_call(tool.dialect(), &path, Ask::Lines(start, start + 5), lines)
@@ -379,7 +392,7 @@ fn the_line_after_the_last_line_feed_is_recorded_as_no_line_at_the_end() {
     let sample = files.text("sample.txt");
     assert!(sample.ends_with('\n'));
     let lines = line_spans(&sample).len() as u64;
-    for preset in Dialect::presets() {
+    for preset in text_presets() {
         let tool = files.tool(preset, Reader::new());
         let d = tool.dialect().clone();
         let path = files.path("sample.txt");
@@ -449,6 +462,12 @@ fn a_binary_file_a_missing_file_and_a_directory_are_recorded() {
                 assert_eq!(rec.file_size, Some(elf.len() as u64), "{what}: {rec:?}");
                 assert!(rec.lines.is_some() || text.is_empty(), "{what}: {rec:?}");
             }
+            // A tool that sends every file whole, as its bytes (the MCP filesystem
+            // server's read_media_file).
+            (None, AnswerKind::File) => {
+                let sent = r.media.iter().map(|m| m.data.len()).sum::<usize>();
+                assert!(sent >= elf.len(), "{what}: {rec:?}");
+            }
             other => panic!("{what}: {other:?}"),
         }
 
@@ -504,7 +523,7 @@ fn a_listing_cut_by_a_limit_or_a_clip_records_the_entries_it_shows() {
         std::fs::write(dir.join(name), "{}\n").unwrap();
     }
     let mut listed = 0;
-    for preset in Dialect::presets() {
+    for preset in text_presets() {
         let tool = files.tool(preset, Reader::new());
         let d = tool.dialect().clone();
         if d.directory.is_none() {
@@ -532,7 +551,7 @@ fn images_pdf_pages_and_notebook_cells_are_recorded_where_the_preset_serves_them
     let files = Files::new();
     let (png, pdf) = (files.bytes("image.png"), files.bytes("hello.pdf"));
     let mut served = [0; 3];
-    for preset in Dialect::presets() {
+    for preset in text_presets() {
         let tool = files.tool(preset, Reader::new());
         let d = tool.dialect().clone();
         let docs = &d.documents;
@@ -649,7 +668,7 @@ fn a_file_over_a_tools_size_cap_is_refused_as_too_large_with_its_size() {
     let (bytes, lines) = (big.len() as u64, line_spans(&big).len() as u64);
     std::fs::write(files.path("big.txt"), &big).unwrap();
     let mut refused = Vec::new();
-    for preset in Dialect::presets() {
+    for preset in text_presets() {
         let tool = files.tool(preset, Reader::new());
         let d = tool.dialect().clone();
         let r = tool.respond(preset_call(&d, &files.path("big.txt"), Ask::Whole, lines).unwrap());

@@ -162,6 +162,12 @@ fn every_preset_under_a_host_budget_says_where_to_continue_and_covers_the_file_o
     ];
     let mut failed = Vec::new();
     for name in Dialect::presets() {
+        let d = Dialect::preset(name).unwrap();
+        if d.documents.raw.as_ref().is_some_and(|r| r.others.is_some()) {
+            // A tool that sends every file whole as one media item (the MCP filesystem
+            // server's read_media_file) shows no lines to page through.
+            continue;
+        }
         for (budget, host) in &budgets {
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let spans = follow(name, &root, &text, host);

@@ -294,8 +294,8 @@ async def peer_presets(server, root):
         f.write(b"a\r\nb\r\nc\r\n")
     async with await preset_client(server, root, "mcp-filesystem", ["--root", second]) as c:
         tools = {t.name: t for t in (await c.list_tools()).tools}
-        check("mcp-filesystem preset: read_text_file and the deprecated read_file",
-              list(tools) == ["read_text_file", "read_file"], list(tools))
+        check("mcp-filesystem preset: read_text_file, the deprecated read_file and read_media_file",
+              list(tools) == ["read_text_file", "read_file", "read_media_file"], list(tools))
         schema = field(tools["read_text_file"], "input_schema", "inputSchema")
         check("mcp-filesystem: the published schema (head/tail numbers, unknown keys let through)",
               schema.get("properties", {}).get("head") == {
@@ -305,6 +305,18 @@ async def peer_presets(server, root):
         check("mcp-filesystem: head, and the text as structured content {content}",
               texts(r) == ["line 1\nline 2"] and structured(r) == {"content": "line 1\nline 2"},
               (texts(r), structured(r)))
+        r = await c.call_tool("read_media_file", {"path": "pixel.png"})
+        images = [x for x in r.content if getattr(x, "type", "") == "image"]
+        check("mcp-filesystem: read_media_file sends an image as image content, nothing else",
+              not is_error(r) and len(r.content) == 1 and len(images) == 1
+              and field(images[0], "mime_type", "mimeType") == "image/png"
+              and base64.b64decode(images[0].data) == PNG, r.content)
+        r = await c.call_tool("read_media_file", {"path": os.path.join(second, "crlf.txt")})
+        blobs = [getattr(x, "resource", None) for x in r.content if getattr(x, "type", "") == "resource"]
+        check("mcp-filesystem: read_media_file sends any other file as an octet-stream resource",
+              not is_error(r) and len(blobs) == 1
+              and field(blobs[0], "mime_type", "mimeType") == "application/octet-stream"
+              and base64.b64decode(blobs[0].blob) == b"a\r\nb\r\nc\r\n", r.content)
         r = await c.call_tool("read_text_file", {"path": os.path.join(second, "crlf.txt"), "tail": 2})
         # The server splits the CRLF-normalized text on "\n": the empty line after the final
         # line feed is one of the two (server-filesystem 2026.8.31).

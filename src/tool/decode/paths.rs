@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, Result};
 use crate::tool::decode::args::param;
 use crate::tool::dialect::template::{fill, Value};
-use crate::tool::dialect::{Dialect, NameRefusal, PathRules, Role};
+use crate::tool::dialect::{Dialect, ErrorTexts, NameRefusal, PathRules, Role};
 use crate::workspace::Workspace;
 
 /// The extension of a path's file name with its dot, in lower case (`""` for none;
@@ -65,6 +65,8 @@ pub(crate) struct Place {
     abs: String,
     ext: String,
     did_you_mean: String,
+    /// The call asks for the file's last lines ([`ErrorTexts::not_found_tail`]).
+    tail: bool,
 }
 
 impl Place {
@@ -75,6 +77,21 @@ impl Place {
             workspace: workspace.cloned(),
             path: path.to_string(),
             ..Place::default()
+        }
+    }
+
+    /// The place of a call that asks for the file's last lines, when `tail`.
+    pub(crate) fn tail(mut self, tail: bool) -> Place {
+        self.tail = tail;
+        self
+    }
+
+    /// The text of a missing file: the tail's when the call asks for the last lines
+    /// and the dialect has one.
+    pub(crate) fn not_found<'a>(&self, t: &'a ErrorTexts) -> &'a Option<String> {
+        match &t.not_found_tail {
+            Some(_) if self.tail => &t.not_found_tail,
+            _ => &t.not_found,
         }
     }
 

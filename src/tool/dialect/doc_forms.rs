@@ -164,6 +164,11 @@ pub struct RawMedia {
     /// extension's (Crush's `http.DetectContentType`); by default the extension's.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub sniff: bool,
+    /// Every other file, whatever its name and content, is sent whole as this MIME type
+    /// (the MCP filesystem server's `read_media_file`: `application/octet-stream`); by
+    /// default only the files `extensions` and `content_types` select are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub others: Option<String>,
     /// Files over this size are refused (`{size}`: bytes, `{max}`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_bytes: Option<crate::tool::SizeCap>,
@@ -192,7 +197,7 @@ impl RawMedia {
             (Some(_), Some(c)) if self.sniff => Some(c.to_string()),
             (Some(e), _) => Some(e.clone()),
             (None, Some(c)) if self.content_selects => Some(c.to_string()),
-            _ => None,
+            _ => self.others.clone(),
         }
     }
 }
@@ -224,5 +229,12 @@ mod tests {
         assert_eq!(r.mime_for(Some("png"), None).unwrap(), "image/png");
         r.content_selects = true;
         assert_eq!(r.mime_for(None, Some("image/jpeg")).unwrap(), "image/jpeg");
+        assert_eq!(r.mime_for(Some("txt"), None), None);
+        r.others = Some("application/octet-stream".into());
+        assert_eq!(
+            r.mime_for(Some("txt"), None).unwrap(),
+            "application/octet-stream"
+        );
+        assert_eq!(r.mime_for(Some("png"), None).unwrap(), "image/png");
     }
 }

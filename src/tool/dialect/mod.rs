@@ -302,6 +302,11 @@ pub struct PathRules {
     /// names something in the workspace (`{path}`: its absolute path).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub suggest_absolute: Option<String>,
+    /// The path is resolved and confined before the selection's parameters are checked
+    /// together (the MCP filesystem server's `validatePath` runs before it refuses `head`
+    /// with `tail`); by default a conflict is refused before the path is looked at.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub before_selection: bool,
 }
 
 /// A refusal by name: a path matching one of `names` is answered with `message`
@@ -631,6 +636,11 @@ pub struct ErrorTexts {
     /// A file that does not exist.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_found: Option<String>,
+    /// A file that does not exist, asked for by its last lines (`{path}`); by default
+    /// [`ErrorTexts::not_found`]. The MCP filesystem server looks at a file's size before
+    /// it reads the end, so Node names `stat` where a whole read names `open`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_found_tail: Option<String>,
     /// A directory.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub is_directory: Option<String>,

@@ -39,6 +39,10 @@ const PRESETS: &[(&str, &str)] = &[
         "mcp-filesystem/read_file",
         include_str!("presets/mcp-filesystem/read_file.json"),
     ),
+    (
+        "mcp-filesystem/read_media_file",
+        include_str!("presets/mcp-filesystem/read_media_file.json"),
+    ),
     ("zed", include_str!("presets/zed.json")),
     ("crush", include_str!("presets/crush.json")),
     ("goose", include_str!("presets/goose.json")),

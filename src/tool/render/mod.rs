@@ -248,7 +248,7 @@ fn error_text(d: &Dialect, e: &Error, place: &Place, dirs: &str) -> String {
         return text;
     }
     let (template, path) = match e {
-        Error::NotFound { path } => (&t.not_found, Some(path)),
+        Error::NotFound { path } => (place.not_found(t), Some(path)),
         Error::IsDirectory { path } => (&t.is_directory, Some(path)),
         Error::OutsideWorkspace { path } => (&t.outside, Some(path)),
         Error::Protected { path } => (&t.protected, Some(path)),

@@ -26,7 +26,7 @@ use crate::result::ByteSpan;
 use crate::tool::decode::args::{args_of, param, JsonArgs};
 use crate::tool::decode::paths::path_name;
 use crate::tool::decode::paths::Place;
-use crate::tool::decode::{decode, plan, Plan, Request};
+use crate::tool::decode::{decode, plan, Plan, Request, Way};
 use crate::tool::dialect::template::fill;
 use crate::tool::dialect::{Dialect, Limits, PastEndAnswer};
 use crate::tool::render::record::{AnswerKind, AnswerRecord};
@@ -257,6 +257,9 @@ impl DialectTool {
     pub(crate) fn call(&self, args: impl JsonArgs, place: &mut Place) -> Result<Answer> {
         let d = &self.dialect;
         let request = decode(d, args_of(args)?)?;
+        if d.paths.before_selection {
+            self.place(&request)?;
+        }
         let plan = plan(d, &request)?;
         if let Some(message) = &d.paths.require_absolute {
             if !Path::new(&request.path).is_absolute() {
@@ -270,7 +273,7 @@ impl DialectTool {
         }
         crate::tool::decode::paths::refuse_by_name(d, &request.path)?;
         let (workspace, path) = self.place(&request)?;
-        *place = Place::new(workspace.as_ref(), &path);
+        *place = Place::new(workspace.as_ref(), &path).tail(plan.way == Way::Tail);
         let ctx = Ctx {
             dialect: &self.dialect,
             base: &self.reader,
