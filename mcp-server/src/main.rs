@@ -104,9 +104,30 @@ fn definition(tool: &DialectTool) -> Tool {
 /// A tool's answer as MCP content: its text, with its images in their places (image
 /// content; audio as audio content, other files sent whole as embedded resources), the
 /// notes as a last block, the structured content.
-fn tool_result(r: ToolResponse) -> CallToolResult {
-    let content: Vec<ContentBlock> = r
-        .items()
+fn tool_result(mut r: ToolResponse) -> CallToolResult {
+    let content: Vec<ContentBlock> = if r.media.is_empty() {
+        // The text moves into its block, not copied: it is the read's own buffer, which
+        // the writer hands back to the reader's pool once written (`stdio`). A copy is a
+        // fresh mapping per large answer, faulted in page by page (257 faults a whole
+        // 1 MiB read).
+        let mut blocks = vec![ContentBlock::text(std::mem::take(&mut r.text))];
+        blocks.extend(r.notes.take().map(ContentBlock::text));
+        blocks
+    } else {
+        text_and_media(&r)
+    };
+    let mut out = if r.is_error {
+        CallToolResult::error(content)
+    } else {
+        CallToolResult::success(content)
+    };
+    out.structured_content = r.structured;
+    out
+}
+
+/// The blocks of an answer with media items: the text cut where each goes.
+fn text_and_media(r: &ToolResponse) -> Vec<ContentBlock> {
+    r.items()
         .into_iter()
         .map(|item| match item {
             ToolItem::Text(t) => ContentBlock::text(t),
@@ -127,14 +148,7 @@ fn tool_result(r: ToolResponse) -> CallToolResult {
                 )
             }
         })
-        .collect();
-    let mut out = if r.is_error {
-        CallToolResult::error(content)
-    } else {
-        CallToolResult::success(content)
-    };
-    out.structured_content = r.structured;
-    out
+        .collect()
 }
 
 /// A failure: the message for the model, and for the host what kind of failure it is
@@ -408,5 +422,29 @@ async fn serve() -> ExitCode {
             eprintln!("rangeread-mcp: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Counted, not timed: a whole read's text reaches its MCP block as the same buffer
+    /// (no 1 MiB copy into fresh memory per call), with the notes as a block of their
+    /// own.
+    #[test]
+    fn a_text_answer_moves_into_its_block_without_a_copy() {
+        let mut r = ToolResponse::ok("line\n".repeat(1 << 18));
+        r.notes = Some("a note".into());
+        let at = r.text.as_ptr();
+        let out = tool_result(r);
+        let text = out.content[0].as_text().expect("a text block");
+        assert_eq!(text.text.as_ptr(), at, "the answer's text was copied");
+        assert_eq!(text.text.len(), 5 << 18);
+        assert_eq!(
+            out.content[1].as_text().map(|t| t.text.as_str()),
+            Some("a note")
+        );
+        assert_eq!(out.content.len(), 2);
     }
 }
