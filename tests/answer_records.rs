@@ -755,3 +755,64 @@ fn a_range_over_claude_codes_range_cap_is_too_large_naming_the_count() {
         "{e:?}"
     );
 }
+
+#[test]
+fn the_record_carries_the_count_the_text_states_and_the_empty_last_line() {
+    let files = Files::new();
+    let long = files.text("long.rs");
+    assert!(long.ends_with('\n'));
+    let lines = line_spans(&long).len() as u64;
+    let path = files.path("long.rs");
+    // Gemini CLI splits on `\n`: its partial header counts the empty line after the
+    // final line feed, and the record says the same count.
+    let gemini = files.tool("gemini", Reader::new());
+    let r = gemini.respond(json!({"file_path": path}));
+    let rec = record("gemini, long.rs", &r);
+    assert_eq!(rec.total_lines, Some(lines), "{rec:?}");
+    assert_eq!(rec.tool_total_lines, Some(lines + 1), "{rec:?}");
+    assert!(!rec.empty_line, "{rec:?}");
+    let said = format!("Showing lines 1-2000 of {} total lines", lines + 1);
+    assert!(r.text.contains(&said), "{}", r.text);
+    // A range that reaches the end shows the empty line, numbered after the last.
+    let r =
+        gemini.respond(json!({"file_path": path, "start_line": lines - 1, "end_line": lines + 1}));
+    let rec = record("gemini, the last lines", &r);
+    assert!(rec.empty_line, "{rec:?}");
+    assert_eq!(
+        rec.lines.map(|l| (l.start, l.end)),
+        Some((lines - 1, lines))
+    );
+    let said = format!(
+        "Showing lines {}-{} of {} total lines",
+        lines - 1,
+        lines + 1,
+        lines + 1
+    );
+    assert!(r.text.contains(&said), "{}", r.text);
+    // One line short of it: not shown, and the text says the read is partial.
+    let r = gemini.respond(json!({"file_path": path, "start_line": lines - 1, "end_line": lines}));
+    let rec = record("gemini, up to the last line", &r);
+    assert!(!rec.empty_line, "{rec:?}");
+    let said = format!(
+        "Showing lines {}-{} of {} total lines",
+        lines - 1,
+        lines,
+        lines + 1
+    );
+    assert!(r.text.contains(&said), "{}", r.text);
+    // The line after the final line feed asked for alone.
+    let r =
+        gemini.respond(json!({"file_path": path, "start_line": lines + 1, "end_line": lines + 1}));
+    let rec = record("gemini, the empty line", &r);
+    assert!(rec.empty_line && rec.lines.is_none(), "{rec:?}");
+    assert_eq!(rec.tool_total_lines, Some(lines + 1), "{rec:?}");
+    // A tool that counts lines as the library does states `total_lines`.
+    let codex = files.tool("codex", Reader::new());
+    let r = codex.respond(json!({"file_path": path}));
+    let rec = record("codex, long.rs", &r);
+    assert_eq!(
+        (rec.tool_total_lines, rec.empty_line),
+        (None, false),
+        "{rec:?}"
+    );
+}

@@ -256,6 +256,10 @@ export interface AnswerRecord {
   host_budget: boolean
   /** The tool's own line count for a call that gives none, when it ended the answer (`truncated` says where to continue). */
   default_limit: number | null
+  /** The file's line count as the answer's text states it, where the tool counts otherwise than `total_lines` (a tool that splits on `\n` counts the empty line after a final line feed). */
+  tool_total_lines: number | null
+  /** Whether the text shows the empty line after the file's final line feed, numbered after `lines`. */
+  empty_line: boolean
   /** The agent's token cap, when it cut a whole-file read to a first page (`lines`). */
   token_cap: { tokens: number; max: number } | null
   /** The tool's clip of its output, when it cut the text read (`lines`, `bytes`: the head kept). */

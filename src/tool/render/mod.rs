@@ -38,12 +38,9 @@ pub(crate) struct Answer {
     pub session: Option<String>,
     /// Texts after the lines (notices about the text, a first page's banner).
     pub notes: Vec<String>,
-    /// The file ends with a line feed: with [`crate::tool::LineRules::split_lines`], the
-    /// partial header counts the empty line after it (known only where that header is
-    /// shown).
-    pub final_line_feed: bool,
-    /// The answer as data; the text says what it says (whose budget cut the read,
-    /// [`AnswerRecord::host_budget`]).
+    /// The answer as data, finished before a word is written: the text says what it
+    /// says (whose budget cut the read, the tool's own line count, the empty line after
+    /// a final line feed).
     pub record: AnswerRecord,
 }
 
@@ -76,7 +73,6 @@ impl Answer {
             root: None,
             session: None,
             notes: Vec::new(),
-            final_line_feed: false,
             record,
         }
     }
@@ -101,12 +97,14 @@ fn render_body(d: &Dialect, a: Answer, record: &AnswerRecord) -> ToolResponse {
         }
         Body::EmptyLine(n) => {
             let mut out = String::new();
-            // Past line 1 it is a partial read: the header names the empty line alone.
+            // Past line 1 it is a partial read: the header names the empty line alone,
+            // the last of the tool's count.
             if let (Some(h), true) = (&d.output.partial_header, n > 1) {
+                let total = record.tool_total_lines.or(record.total_lines).unwrap_or(n);
                 let vals: [(&str, &dyn crate::tool::dialect::template::Value); 4] = [
                     ("start", &n),
                     ("end", &n),
-                    ("total", &n),
+                    ("total", &total),
                     ("next", &(n + 1)),
                 ];
                 fill_into(&mut out, h, &vals);
@@ -123,16 +121,7 @@ fn render_body(d: &Dialect, a: Answer, record: &AnswerRecord) -> ToolResponse {
     match d.output.form {
         Form::Text => structured(
             d,
-            ToolResponse::ok(
-                text(
-                    d,
-                    &a.plan,
-                    &r,
-                    a.outline.as_ref(),
-                    record,
-                    a.final_line_feed,
-                ) + &a.notes.concat(),
-            ),
+            ToolResponse::ok(text(d, &a.plan, &r, a.outline.as_ref(), record) + &a.notes.concat()),
         ),
         Form::ContentAndNotes => {
             let notes = crate::render::notes(&r);
@@ -295,22 +284,20 @@ struct Shown<'a> {
     /// The budget that cut the read is the host's, and nothing cut it shorter (a clip
     /// of the agent's own, whose notice says so).
     host_budget: bool,
+    /// The file's line count as the tool counts it, where it differs
+    /// ([`AnswerRecord::tool_total_lines`]).
+    tool_total: Option<u64>,
+    /// The empty line after the file's final line feed is shown
+    /// ([`AnswerRecord::empty_line`]).
+    empty_line: bool,
     /// A CR before each line feed is dropped from numbered lines (`strip_cr`), and from
     /// the content shown as it is too (`strip_raw`).
     strip_cr: bool,
     strip_raw: bool,
-    /// The file ends with a line feed ([`Answer::final_line_feed`]).
-    final_line_feed: bool,
 }
 
 impl<'a> Shown<'a> {
-    fn of(
-        d: &Dialect,
-        plan: &Plan,
-        r: &'a ReadResult,
-        record: &AnswerRecord,
-        final_line_feed: bool,
-    ) -> Shown<'a> {
+    fn of(d: &Dialect, plan: &Plan, r: &'a ReadResult, record: &AnswerRecord) -> Shown<'a> {
         let strip_raw = d.output.strip_cr_for.contains(&plan.way.role());
         Shown {
             r,
@@ -321,9 +308,10 @@ impl<'a> Shown<'a> {
                 .map_or_else(|| "?".to_string(), |n| n.to_string()),
             path: shown_path(d, r),
             host_budget: record.host_budget,
+            tool_total: record.tool_total_lines,
+            empty_line: record.empty_line,
             strip_cr: d.output.strip_cr || strip_raw,
             strip_raw,
-            final_line_feed,
         }
     }
 }
@@ -335,7 +323,6 @@ fn text(
     r: &ReadResult,
     outline: Option<&Outline>,
     record: &AnswerRecord,
-    final_line_feed: bool,
 ) -> String {
     let o = &d.output;
     // An empty file, or one that holds only a byte order mark (at most 4 bytes).
@@ -344,7 +331,7 @@ fn text(
             return fill(e, &[("path", &shown_path(d, r))]);
         }
     }
-    let s = Shown::of(d, plan, r, record, final_line_feed);
+    let s = Shown::of(d, plan, r, record);
     let mut out = String::with_capacity(r.content.len() + r.content.len() / 4 + 64);
     out.extend(crate::tool::render::notes::clamped_note(
         d,
@@ -403,16 +390,14 @@ fn write_header(out: &mut String, d: &Dialect, plan: &Plan, s: &Shown) {
     }
     if let (Some(h), false, Some(l)) = (&o.partial_header, s.bytes, r.lines) {
         // Split on `\n`, a final line feed has an empty line after it: counted in the
-        // total, shown (and so in the range) when the read reaches it.
-        let split = d.lines.split_lines && s.final_line_feed;
-        let empty_shown = split && empty_line_shown(plan, r, Some(l.end + 1));
-        let end = l.end + u64::from(empty_shown);
-        let (total, partial) = match (split, r.total_lines) {
-            (true, Some(t)) => (
-                (t + 1).to_string(),
-                l.start > 1 || end < t + 1 || r.truncated.is_some(),
+        // tool's total, in the range when shown.
+        let end = l.end + u64::from(d.lines.split_lines && s.empty_line);
+        let (total, partial) = match s.tool_total {
+            Some(t) => (
+                t.to_string(),
+                l.start > 1 || end < t || r.truncated.is_some(),
             ),
-            _ => (s.total.clone(), s.partial),
+            None => (s.total.clone(), s.partial),
         };
         if partial || !r.cut_lines.is_empty() {
             fill_into(
@@ -440,7 +425,7 @@ fn write_lines(out: &mut String, d: &Dialect, plan: &Plan, s: &Shown) {
     match line {
         Some(t) if !s.bytes || o.number_bytes => {
             let split = d.lines.split_lines || (d.lines.split_whole && !plan.ranged());
-            numbered(out, d, t, plan, r, split, s.strip_cr)
+            numbered(out, d, t, plan, s, split)
         }
         _ if s.strip_raw => {
             for (body, ended) in crate::text::split_lines(&r.content) {
@@ -479,11 +464,10 @@ fn write_truncated(out: &mut String, d: &Dialect, s: &Shown) {
     };
     let budget = budget_text(t.reason, t.limit);
     let size = r.file_size.to_string();
-    // Split on `\n`, the total counts the empty line after a final line feed.
-    let split_total = match r.total_lines {
-        Some(t) if d.lines.split_lines && s.final_line_feed => (t + 1).to_string(),
-        _ => s.total.clone(),
-    };
+    // The tool's own count (split on `\n`, the empty line after a final line feed).
+    let split_total = s
+        .tool_total
+        .map_or_else(|| s.total.clone(), |t| t.to_string());
     let (template, start, end, of) = match (s.bytes || r.lines.is_none(), r.lines) {
         (false, Some(l)) => (o.truncated.as_ref(), l.start, l.end, split_total.as_str()),
         _ => (
@@ -535,20 +519,11 @@ fn span(template: &str, start: u64, end: u64) -> String {
     fill(template, &[("start", &start), ("end", &end)])
 }
 
-/// Each line of the content through the line template, with cut markers.
-///
-/// With `split` (tools that split the text on `\n`), a read that reaches the end of a
-/// text ending with a line feed shows the empty line after it.
-fn numbered(
-    out: &mut String,
-    d: &Dialect,
-    template: &str,
-    plan: &Plan,
-    r: &ReadResult,
-    split: bool,
-    strip_cr: bool,
-) {
-    let o = &d.output;
+/// Each line of the content through the line template, with cut markers, and the empty
+/// line after a final line feed where the record says it is shown; `split`: the tool
+/// splits on `\n` (the numbers' width counts that line).
+fn numbered(out: &mut String, d: &Dialect, template: &str, plan: &Plan, s: &Shown, split: bool) {
+    let (o, r, strip_cr) = (&d.output, s.r, s.strip_cr);
     let text = content::clipped(d, r);
     let cuts: HashMap<u64, &CutLine> = r.cut_lines.iter().map(|c| (c.line, c)).collect();
     let first = if plan.number_from_zero {
@@ -614,7 +589,7 @@ fn numbered(
     if o.keep_line_ends && !o.final_newline && text.ends_with('\n') {
         out.push('\n');
     }
-    if split && text.ends_with('\n') && empty_line_shown(plan, r, next) {
+    if s.empty_line {
         if !text.is_empty() && !o.final_newline {
             out.push('\n');
         }
@@ -629,14 +604,6 @@ fn numbered(
             out.push('\n');
         }
     }
-}
-
-/// Whether a read split on `\n` shows the empty line after the file's final line feed,
-/// numbered `n`: the read reached the end of the file, and the selection reaches `n`.
-fn empty_line_shown(plan: &Plan, r: &ReadResult, n: Option<u64>) -> bool {
-    let at_end = r.bytes.end == r.file_size && r.truncated.is_none();
-    let end = crate::tool::decode::bounds(&plan.selection).and_then(|b| b.1);
-    at_end && r.content.ends_with('\n') && n.zip(end).is_none_or(|(n, e)| n <= e)
 }
 
 /// The path an answer shows.

@@ -57,6 +57,16 @@ pub struct AnswerRecord {
     /// CLI's 2,000 lines, Crush's 200), when it ended the answer before the end of the file:
     /// `truncated` then names a line limit of this count and where the next call starts.
     pub default_limit: Option<u64>,
+    /// The file's line count as the answer's text states it, where the tool counts
+    /// otherwise than `total_lines`: a tool that splits the text on `\n` (Gemini CLI, the
+    /// MCP filesystem server) counts the empty line after a final line feed, so a file of
+    /// 5,000 lines and a final newline is 5,001 lines in its text. `None`: the text
+    /// states `total_lines`, or no count.
+    pub tool_total_lines: Option<u64>,
+    /// Whether the answer shows the empty line after the file's final line feed as a line
+    /// of its own, numbered after the last of `lines` (a tool that splits the text on
+    /// `\n`, at the end of the file; alone, for a call that asks for that line).
+    pub empty_line: bool,
     /// The agent's own token cap, when it cut a whole-file read to a first page (Claude
     /// Code's Read): `lines` are the page, the next starts after it.
     pub token_cap: Option<TokenCut>,

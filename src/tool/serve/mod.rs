@@ -22,7 +22,7 @@ use crate::error::{int, uint, Error, Result};
 use crate::pool::BufferPool;
 use crate::read::Reader;
 
-use crate::result::ByteSpan;
+use crate::result::{ByteSpan, ReadResult};
 use crate::tool::decode::args::{args_of, param, JsonArgs};
 use crate::tool::decode::paths::path_name;
 use crate::tool::decode::paths::Place;
@@ -401,16 +401,6 @@ impl DialectTool {
             }
             _ => None,
         };
-        // Only a partial header and a truncation note count the empty line after a
-        // final line feed (the total they say is the tool's own count, which its `tail`
-        // counts from).
-        let final_line_feed = d.lines.split_lines
-            && (d.output.partial_header.is_some() || result.truncated.is_some())
-            && if result.bytes.end == result.file_size {
-                result.content.ends_with('\n')
-            } else {
-                ctx.ends_with_lf()?
-            };
         let mut record = AnswerRecord {
             token_cap,
             ..AnswerRecord::shown(d, &result, host_budget)
@@ -418,6 +408,7 @@ impl DialectTool {
         if let Some(n) = plan.default_count {
             record = record.default_cut(n);
         }
+        (record.tool_total_lines, record.empty_line) = split_counts(ctx, &plan, &result, &record)?;
         Ok(Answer {
             plan,
             body: Body::Read(Box::new(result)),
@@ -426,7 +417,6 @@ impl DialectTool {
             root: ctx.workspace.map(|w| w.root().to_path_buf()),
             session: request.session,
             notes,
-            final_line_feed,
             record,
         })
     }
@@ -460,7 +450,9 @@ impl DialectTool {
                     end: size,
                 }),
                 total_lines: Some(total),
+                tool_total_lines: (split_total != total).then_some(split_total),
                 file_size: Some(size),
+                empty_line: true,
                 ..AnswerRecord::of(AnswerKind::Text)
             };
             return Ok(Answer::of(plan.clone(), Body::EmptyLine(start), record));
@@ -505,6 +497,51 @@ impl DialectTool {
             }
         }
     }
+}
+
+/// How a tool that splits the text on `\n` counts a read of a file that ends with one
+/// ([`AnswerRecord::tool_total_lines`]), and whether its text shows the empty line after
+/// that line feed ([`AnswerRecord::empty_line`]): the read reached the end of the file,
+/// the selection reaches the line, and the text still ends there (a head clip ends it
+/// with its notice).
+fn split_counts(
+    ctx: &Ctx,
+    plan: &Plan,
+    r: &ReadResult,
+    record: &AnswerRecord,
+) -> Result<(Option<u64>, bool)> {
+    let (d, o) = (ctx.dialect, &ctx.dialect.output);
+    // Only a partial header and a truncation note say the count (the tool's own, which
+    // its `tail` counts from).
+    let final_line_feed = d.lines.split_lines
+        && (o.partial_header.is_some() || r.truncated.is_some())
+        && if r.bytes.end == r.file_size {
+            r.content.ends_with('\n')
+        } else {
+            ctx.ends_with_lf()?
+        };
+    let tool_total = r.total_lines.filter(|_| final_line_feed).map(|t| t + 1);
+    let split = d.lines.split_lines || (d.lines.split_whole && !plan.ranged());
+    let template = if plan.numbered {
+        &o.line
+    } else {
+        &o.unnumbered_line
+    };
+    let bytes = matches!(plan.selection, crate::select::Selection::Bytes(_));
+    let numbered = template.is_some() && (!bytes || o.number_bytes);
+    let at_end = r.bytes.end == r.file_size && r.truncated.is_none();
+    let text_ends = record.clipped.is_none_or(|c| c.middle);
+    if !(split && numbered && at_end && text_ends && r.content.ends_with('\n')) {
+        return Ok((tool_total, false));
+    }
+    // The number the empty line has in the text, against the last line asked for.
+    let shown = r.lines.map_or(0, |l| l.end + 1 - l.start);
+    let n = match (plan.number_from_zero, r.lines) {
+        (true, _) => Some(shown),
+        (false, l) => l.map(|l| l.end + 1),
+    };
+    let end = crate::tool::decode::bounds(&plan.selection).and_then(|b| b.1);
+    Ok((tool_total, n.zip(end).is_none_or(|(n, e)| n <= e)))
 }
 
 /// A placed root and path, as the call reads them.
