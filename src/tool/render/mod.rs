@@ -295,6 +295,8 @@ struct Shown<'a> {
     /// The budget that cut the read is the host's, and nothing cut it shorter (a clip
     /// of the agent's own, whose notice says so).
     host_budget: bool,
+    /// The host's line-length budget cut lines ([`AnswerRecord::host_line_budget`]).
+    host_lines: bool,
     /// A CR before each line feed is dropped from numbered lines (`strip_cr`), and from
     /// the content shown as it is too (`strip_raw`).
     strip_cr: bool,
@@ -321,6 +323,7 @@ impl<'a> Shown<'a> {
                 .map_or_else(|| "?".to_string(), |n| n.to_string()),
             path: shown_path(d, r),
             host_budget: record.host_budget,
+            host_lines: record.host_line_budget,
             strip_cr: d.output.strip_cr || strip_raw,
             strip_raw,
             final_line_feed,
@@ -440,10 +443,14 @@ fn write_lines(out: &mut String, d: &Dialect, plan: &Plan, s: &Shown) {
     match line {
         Some(t) if !s.bytes || o.number_bytes => {
             let split = d.lines.split_lines || (d.lines.split_whole && !plan.ranged());
-            numbered(out, d, t, plan, r, split, s.strip_cr)
+            numbered(out, d, t, plan, r, (split, s.strip_cr, s.host_lines))
         }
         _ if s.strip_raw => {
-            for (body, ended) in crate::text::split_lines(&r.content) {
+            let text = match s.host_lines {
+                true => content::host_marked(d, r, r.content.as_str().into()),
+                false => r.content.as_str().into(),
+            };
+            for (body, ended) in crate::text::split_lines(&text) {
                 out.push_str(body);
                 if ended {
                     out.push('\n');
@@ -451,7 +458,12 @@ fn write_lines(out: &mut String, d: &Dialect, plan: &Plan, s: &Shown) {
             }
         }
         _ => {
-            out.push_str(&content::escaped(&content::clipped(d, r), &o.escape_lines));
+            let text = content::clipped(d, r);
+            let text = match s.host_lines {
+                true => content::host_marked(d, r, text),
+                false => text,
+            };
+            out.push_str(&content::escaped(&text, &o.escape_lines));
             if s.bytes && o.header.is_some() && !r.content.is_empty() && !r.content.ends_with('\n')
             {
                 out.push('\n');
@@ -545,10 +557,11 @@ fn numbered(
     template: &str,
     plan: &Plan,
     r: &ReadResult,
-    split: bool,
-    strip_cr: bool,
+    (split, strip_cr, host_lines): (bool, bool, bool),
 ) {
     let o = &d.output;
+    // A cut by the host's line budget says where the rest starts, whatever the dialect's.
+    let host_marker = host_lines.then(|| content::host_cut_marker(d));
     let text = content::clipped(d, r);
     let cuts: HashMap<u64, &CutLine> = r.cut_lines.iter().map(|c| (c.line, c)).collect();
     let first = if plan.number_from_zero {
@@ -589,21 +602,16 @@ fn numbered(
             None => fill_into(out, template, &[("n", &"?"), ("line", &line)]),
         }
         let cut = n.and_then(|n| cuts.get(&n));
-        if let (Some(marker), true) = (&o.cut_marker, cut.is_some() || byte_cut > 0) {
-            let more = cut.map_or(0, |c| c.total_bytes - c.shown_bytes) + byte_cut;
+        let marker = match (cut, &host_marker) {
+            (Some(_), Some(m)) => Some(m.as_ref()),
+            _ => o.cut_marker.as_deref(),
+        };
+        if let (Some(marker), true) = (marker, cut.is_some() || byte_cut > 0) {
             let max = o.line_max_bytes.unwrap_or(d.limits.max_line_chars);
             match cut {
                 // Where the rest starts is known for lines the reader cut.
-                Some(c) => fill_into(
-                    out,
-                    marker,
-                    &[
-                        ("more", &more),
-                        ("next", &c.next_start_byte.saturating_sub(byte_cut)),
-                        ("max", &max),
-                    ],
-                ),
-                None => fill_into(out, marker, &[("more", &more), ("max", &max)]),
+                Some(c) => content::mark(out, marker, c, byte_cut, max),
+                None => fill_into(out, marker, &[("more", &byte_cut), ("max", &max)]),
             }
         }
         if o.final_newline {
