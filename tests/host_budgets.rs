@@ -253,11 +253,14 @@ fn every_preset_under_a_host_line_length_budget_marks_each_cut_line_with_where_t
             let seen = said(&r);
             assert!(!r.is_error, "{name}: {seen}");
             let record = r.record.as_ref().unwrap();
-            let cut = record
-                .cut_lines
-                .iter()
-                .find(|c| c.line == 2)
-                .unwrap_or_else(|| panic!("{name}: line 2 not in cut_lines: {record:?}"));
+            let Some(cut) = record.cut_lines.iter().find(|c| c.line == 2) else {
+                // A byte read (fs_read) cuts no line: the whole line is shown.
+                assert!(
+                    seen.contains(&long),
+                    "{name}: cut, not in cut_lines: {seen}"
+                );
+                return;
+            };
             assert!(record.host_line_budget, "{name}: {record:?}");
             assert_eq!(cut.total_bytes, long.len() as u64, "{name}");
             assert_eq!(cut.next_start_byte, line_start + cut.shown_bytes, "{name}");
@@ -322,7 +325,7 @@ fn every_preset_under_a_host_line_length_budget_marks_each_cut_line_with_where_t
             assert_eq!(got, long, "{name}");
         });
         if run.is_err() {
-            failed.push(*name);
+            failed.push(name.to_string());
         }
     }
     assert!(failed.is_empty(), "failed (see above): {failed:?}");

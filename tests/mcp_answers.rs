@@ -98,7 +98,7 @@ fn claude_code_under_a_host_byte_budget_says_where_to_continue_and_pages_the_who
         "1000",
     ]);
     let path = root.join("f.txt");
-    let mut seen = Vec::new();
+    let mut seen: Vec<u64> = Vec::new();
     let mut args = json!({"file_path": path});
     for _ in 0..300 {
         let answer = s.call("Read", args.clone());
