@@ -39,8 +39,8 @@ fn the_host_budgets_are_options_and_a_cut_says_where_to_continue() {
         "{}",
         r.text
     );
-    let e = options::tool(json!("claude-code"), ws(), json!({"max_lines": "50"}))
-        .err()
-        .expect("a string is no count");
+    let Err(e) = options::tool(json!("claude-code"), ws(), json!({"max_lines": "50"})) else {
+        panic!("a string is no count");
+    };
     assert!(format!("{e:?}").contains("max_lines"), "{e:?}");
 }
