@@ -235,3 +235,104 @@ fn a_host_budget_under_openhands_clip_never_sends_the_model_past_lines_it_did_no
     assert!(r.text.contains("<response clipped>"), "{}", r.text);
     assert!(!r.text.contains("201"), "{}", &r.text[r.text.len() - 600..]);
 }
+
+/// A host's line-length budget of 10 characters, for every preset: each line it cut is
+/// in the record's `cut_lines`, and the answer says how many bytes were left out and
+/// the byte where the rest starts; following that (the preset's byte parameter, where it
+/// has one) covers every byte of the long line exactly once.
+#[test]
+fn every_preset_under_a_host_line_length_budget_marks_each_cut_line_with_where_the_rest_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    let long: String = (0..7).map(|i| format!("{i}abcdefgh")).collect();
+    let text = format!("short\n{long}\nend\n");
+    std::fs::write(root.join("f.txt"), &text).unwrap();
+    let (line_start, line_end) = (6u64, 6 + long.len() as u64);
+    let mut failed = Vec::new();
+    for name in Dialect::presets() {
+        let run = std::panic::catch_unwind(|| {
+            let tool = DialectTool::new(Dialect::preset(name).unwrap())
+                .reader(Reader::new().max_line_chars(10))
+                .workspace(Workspace::new(&root).unwrap());
+            let path = root.join("f.txt");
+            let r = tool.respond(Value::Object(base_args(tool.dialect(), &path)));
+            let seen = said(&r);
+            assert!(!r.is_error, "{name}: {seen}");
+            let record = r.record.as_ref().unwrap();
+            let Some(cut) = record.cut_lines.iter().find(|c| c.line == 2) else {
+                // A byte read (fs_read) cuts no line: the whole line is shown.
+                assert!(
+                    seen.contains(&long),
+                    "{name}: cut, not in cut_lines: {seen}"
+                );
+                return;
+            };
+            assert!(record.host_line_budget, "{name}: {record:?}");
+            assert_eq!(cut.total_bytes, long.len() as u64, "{name}");
+            assert_eq!(cut.next_start_byte, line_start + cut.shown_bytes, "{name}");
+            let shown = &long[..cut.shown_bytes as usize];
+            assert!(seen.contains(shown), "{name}: {shown:?} not in {seen}");
+            assert!(
+                !seen.contains(&long[..cut.shown_bytes as usize + 1]),
+                "{name}: {seen}"
+            );
+            let nums = numbers(&seen);
+            let more = cut.total_bytes - cut.shown_bytes;
+            // The bytes left out, or the bytes shown of how many.
+            let told = nums.contains(&more)
+                || (nums.contains(&cut.shown_bytes) && nums.contains(&cut.total_bytes));
+            assert!(
+                told && nums.contains(&cut.next_start_byte),
+                "{name}: the cut line says neither {more} more bytes nor byte {}: {seen}",
+                cut.next_start_byte
+            );
+            // The rest, read from where the answer says, as often as it says so.
+            let Some(param) = tool
+                .dialect()
+                .params
+                .iter()
+                .find(|p| p.role == Role::StartByte)
+                .map(|p| p.name.clone())
+            else {
+                return;
+            };
+            assert!(
+                seen.contains(&format!("{param}={}", cut.next_start_byte)),
+                "{name}: {seen}"
+            );
+            let mut got = shown.to_string();
+            let mut at = cut.next_start_byte;
+            while at < line_end {
+                let mut args = base_args(tool.dialect(), &path);
+                args.insert(param.clone(), json!(at));
+                let r = tool.respond(Value::Object(args));
+                let seen = said(&r);
+                assert!(!r.is_error, "{name} from byte {at}: {seen}");
+                let record = r.record.as_ref().unwrap();
+                assert_eq!(
+                    record.bytes.map(|b| b.start),
+                    Some(at),
+                    "{name}: {record:?}"
+                );
+                let next = record
+                    .cut_lines
+                    .iter()
+                    .map(|c| c.next_start_byte)
+                    .find(|&n| n > at && n <= line_end)
+                    .unwrap_or(line_end);
+                let piece = &text[at as usize..next as usize];
+                assert!(seen.contains(piece), "{name}: {piece:?} not in {seen}");
+                if next < line_end {
+                    assert!(seen.contains(&format!("{param}={next}")), "{name}: {seen}");
+                }
+                got.push_str(piece);
+                at = next;
+            }
+            assert_eq!(got, long, "{name}");
+        });
+        if run.is_err() {
+            failed.push(name.to_string());
+        }
+    }
+    assert!(failed.is_empty(), "failed (see above): {failed:?}");
+}

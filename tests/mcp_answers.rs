@@ -77,3 +77,94 @@ fn past_the_end_through_the_server_is_beyond_end_with_its_values() {
     );
     assert!(text(&answer).contains("offset (400)"), "{answer}");
 }
+
+/// The number after `key=` in `t` (the last one).
+fn after(t: &str, key: &str) -> Option<u64> {
+    let at = t.rfind(key)? + key.len();
+    let digits: String = t[at..].chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
+#[test]
+fn claude_code_under_a_host_byte_budget_says_where_to_continue_and_pages_the_whole_file() {
+    let (_d, root) = root();
+    let r = root.to_str().unwrap();
+    let mut s = Session::start(&[
+        "--preset",
+        "claude-code",
+        "--root",
+        r,
+        "--max-bytes",
+        "1000",
+    ]);
+    let path = root.join("f.txt");
+    let mut seen: Vec<u64> = Vec::new();
+    let mut args = json!({"file_path": path});
+    for _ in 0..300 {
+        let answer = s.call("Read", args.clone());
+        assert_eq!(answer["isError"], json!(false), "{answer}");
+        let t = text(&answer);
+        let shown: Vec<u64> = t
+            .lines()
+            .filter_map(|l| l.split_once("\tline "))
+            .map(|(n, rest)| {
+                let n: u64 = n.trim().parse().unwrap();
+                assert_eq!(rest, n.to_string(), "{t}");
+                n
+            })
+            .collect();
+        assert!(!shown.is_empty(), "{t}");
+        seen.extend(&shown);
+        let last = *shown.last().unwrap();
+        if last == 300 {
+            assert!(!t.contains("<system-reminder>"), "{t}");
+            break;
+        }
+        // Cut by the host's 1,000 bytes (about 120 of these lines), in Claude Code's voice.
+        assert!(shown.len() < 150, "{t}");
+        assert!(
+            t.contains("<system-reminder>") && t.contains("the host's"),
+            "{t}"
+        );
+        assert_eq!(after(&t, "offset="), Some(last + 1), "{t}");
+        args = json!({"file_path": path, "offset": last + 1});
+    }
+    assert_eq!(seen, (1..=300).collect::<Vec<u64>>());
+}
+
+#[test]
+fn a_host_line_length_budget_marks_each_cut_line_with_where_the_rest_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    let long = "abcdefghijklmnopqrstuvwxyz";
+    std::fs::write(root.join("f.txt"), format!("short\n{long}\nend\n")).unwrap();
+    let r = root.to_str().unwrap();
+    let mut s = Session::start(&[
+        "--preset",
+        "claude-code",
+        "--root",
+        r,
+        "--max-line-chars",
+        "10",
+    ]);
+    let answer = s.call("Read", json!({"file_path": root.join("f.txt")}));
+    assert_eq!(answer["isError"], json!(false), "{answer}");
+    let t = text(&answer);
+    let line = t.lines().nth(1).unwrap();
+    // 10 characters shown, the 16 others left out, and where they start (byte 6 + 10).
+    assert!(line.starts_with("2\tabcdefghij"), "{t}");
+    assert!(!line.contains("abcdefghijk"), "{t}");
+    assert!(
+        line.contains("16 more bytes") && line.contains("byte 16"),
+        "{t}"
+    );
+    assert!(t.contains("1\tshort") && t.contains("3\tend"), "{t}");
+    // A preset with a byte parameter names it: the rest read from there.
+    let mut s = Session::start(&["--root", r, "--max-line-chars", "10"]);
+    let answer = s.call("read_file", json!({"path": "f.txt"}));
+    let t = text(&answer);
+    assert_eq!(after(&t, "start_byte="), Some(16), "{t}");
+    let rest = s.call("read_file", json!({"path": "f.txt", "start_byte": 16}));
+    let t = text(&rest);
+    assert!(t.contains("qrstuvwxyz"), "{t}");
+}

@@ -178,8 +178,6 @@ struct Setup {
     more_roots: Vec<(PathBuf, Vec<String>)>,
     /// The rule each labelled pattern stands for (pattern, label).
     labels: Vec<(String, String)>,
-    /// The byte budget, when the peer's test set its own.
-    max_bytes: Option<u64>,
 }
 
 impl Setup {
@@ -228,9 +226,6 @@ impl Setup {
             for p in own {
                 protect(cmd, p, "root-");
             }
-        }
-        if let Some(n) = self.max_bytes {
-            cmd.arg("--max-bytes").arg(n.to_string());
         }
     }
 }
@@ -403,7 +398,9 @@ fn setup(peer: &str, case: &Case, root: &Path) -> Result<Setup, String> {
             },
             // Crush's readTextFile(path, offset, limit, maxContentSize): its byte budget
             // (0: none). The view tool passes MaxViewSize, which is the preset's.
-            ("crush", "maxContentSize") => s.max_bytes = v.as_u64(),
+            // It is the tool's own budget (Crush refuses a section over it), so the
+            // dialect's, not the server's `--max-bytes` (a host budget over it).
+            ("crush", "maxContentSize") => s.dialect.push(("/limits/max_bytes", v.clone())),
             // Crush's model takes images: the preset's own answer to image files.
             ("crush", "supports_images") if v == &json!(true) => {}
             // Claude Code's working directory: the workspace root.
@@ -622,14 +619,11 @@ fn run_library(peer: &str, case: &Case) -> Outcome {
         root_text,
         setup: s,
         call,
-        mut dialect,
+        dialect,
     } = match prepare(peer, case) {
         Ok(p) => p,
         Err(e) => return Outcome::Fail(e),
     };
-    if let Some(n) = s.max_bytes {
-        dialect.limits.max_bytes = n;
-    }
     let tool = s.tool(dialect);
     let r = tool.respond(Value::Object(call));
     let expect = expect_at(&case.expect, &root_text);

@@ -223,6 +223,14 @@ export interface DialectToolOptions {
   labels?: Record<string, string>
   /** The index cache the tool reads through (64 MiB by default; 0: none). */
   cacheBytes?: number
+  /**
+   * The host's budgets, over the dialect's own (0: none): a cut by one the agent does not
+   * have says where to continue, in the preset's voice.
+   */
+  maxLines?: number
+  maxBytes?: number
+  /** Characters a line before it is cut; a cut line says how much is left and where. */
+  maxLineChars?: number
 }
 
 /** What a host advertises. */
@@ -254,6 +262,8 @@ export interface AnswerRecord {
   } | null
   /** Whether that budget is the host's, one the agent's own tool does not have. */
   host_budget: boolean
+  /** Whether the lines in `cut_lines` were cut by the host's line-length budget (each then says where the rest starts). */
+  host_line_budget: boolean
   /** The tool's own line count for a call that gives none, when it ended the answer (`truncated` says where to continue). */
   default_limit: number | null
   /** The file's line count as the answer's text states it, where the tool counts otherwise than `total_lines` (a tool that splits on `\n` counts the empty line after a final line feed). */

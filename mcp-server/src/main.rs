@@ -296,10 +296,10 @@ fn build(o: Options) -> Result<Server, String> {
         o.dialects.clone()
     };
     for mut dialect in dialects {
-        // `--max-lines` is the host's budget, over the preset's own (a cap on ranged
-        // reads too): a cut by it says where to continue, in the preset's voice. The
-        // byte and line-length flags set the preset's own (Crush refuses a section over
-        // its byte budget, as its peer cases configure it).
+        // The three budget flags are the host's, over the preset's own (which stay the
+        // agent's, as a refusal over its byte budget): a cut by one of them says where
+        // to continue, in the preset's voice. 0 lifts the reader's budget (the crate's
+        // own presets read whole files so), not a refusal the agent makes.
         let mut host = rangeread::Reader::new();
         if let Some(n) = o.max_lines {
             host = host.max_lines(n);
@@ -308,10 +308,10 @@ fn build(o: Options) -> Result<Server, String> {
             }
         }
         if let Some(n) = o.max_bytes {
-            dialect.limits.max_bytes = n;
+            host = host.max_bytes(n);
         }
         if let Some(n) = o.max_line_chars {
-            dialect.limits.max_line_chars = n;
+            host = host.max_line_chars(n);
         }
         if let (Some(name), Some(images)) = (&o.image_policy, dialect.documents.images.as_mut()) {
             images.policy = name.clone();

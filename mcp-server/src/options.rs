@@ -18,7 +18,8 @@ pub struct Options {
     /// `--protect-as` / `--root-protect-as`: (pattern, label).
     pub labels: Vec<(String, String)>,
     pub sessions: Vec<(String, PathBuf)>,
-    /// `--max-lines`, `--max-bytes`, `--max-line-chars`: each replaces the preset's own.
+    /// `--max-lines`, `--max-bytes`, `--max-line-chars`: the host's budgets, over the
+    /// preset's own (a cut by one says where to continue).
     pub max_lines: Option<u64>,
     pub max_bytes: Option<u64>,
     pub max_line_chars: Option<u64>,
@@ -79,9 +80,15 @@ usage: rangeread-mcp [OPTIONS]
                            opencode or jsonl
   --sessions-dir DIR       the store's home directory (required with --sessions-store)
   --all-projects           read_session_messages sees every project of the store
-  --max-lines N            lines per call (default: the preset's, 2000 for most; 0: no limit)
-  --max-bytes N            bytes per call (default: the preset's, 102400 for most; 0: no limit)
-  --max-line-chars N       characters a line before it is cut (default: the preset's; 0: no limit)
+  --max-lines N            the host's lines per call (default: the preset's, 2000 for most;
+                           0: no limit); a cut by it says where to continue, in the
+                           preset's voice
+  --max-bytes N            the host's bytes per call (default: the preset's, 102400 for
+                           most; 0: no limit); the preset's own stays (set it in a --dialect
+                           file, /limits/max_bytes)
+  --max-line-chars N       the host's characters a line before it is cut (default: the
+                           preset's; 0: no limit); a cut line says how many bytes are left
+                           and the byte the rest starts at
   --image-policy NAME      the limits images are sent within, for a preset that reads
                            images: anthropic (read_file's), claude-code, openai, gemini
                            or none

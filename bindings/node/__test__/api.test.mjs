@@ -392,3 +392,26 @@ test('an error carries its values as data, and every answer its record', (t) => 
   assert.equal(past.record.error.parameter, 'start_line')
   assert.equal(past.record.error.values.total_lines, 300)
 })
+
+test('DialectTool: the host budgets maxLines, maxBytes, maxLineChars say where to continue', async (t) => {
+  const [dir, done] = tempDir()
+  t.after(done)
+  const file = path.join(dir, 'f.txt')
+  fs.writeFileSync(file, Array.from({ length: 300 }, (_, i) => `line ${i + 1}\n`).join(''))
+  const workspace = new rr.Workspace(dir)
+  let r = new rr.DialectTool('claude-code', { workspace, maxLines: 50 }).respond({ file_path: file })
+  assert.equal(r.is_error, false, r.text)
+  assert.ok(r.text.includes('50\tline 50') && !r.text.includes('line 51\n'), r.text)
+  assert.ok(r.text.includes('<system-reminder>') && r.text.includes('offset=51'), r.text)
+  assert.equal(r.record.host_budget, true)
+  r = new rr.DialectTool('claude-code', { workspace, maxBytes: 1000 }).respond({ file_path: file })
+  const last = r.record.lines.end
+  assert.ok(last < 300 && r.text.includes(`offset=${last + 1}`), r.text)
+  fs.writeFileSync(path.join(dir, 'long.txt'), 'short\nabcdefghijklmnopqrstuvwxyz\n')
+  r = new rr.DialectTool('claude-code', { workspace, maxLineChars: 10 }).respond({ file_path: path.join(dir, 'long.txt') })
+  const line = r.text.split('\n')[1]
+  assert.ok(line.startsWith('2\tabcdefghij') && !line.includes('abcdefghijk'), r.text)
+  assert.ok(line.includes('16 more bytes') && line.includes('byte 16'), r.text)
+  assert.equal(r.record.cut_lines[0].next_start_byte, 16)
+  await fails(() => new rr.DialectTool('claude-code', { maxLines: 'x' }), 'invalid_params', 'maxLines')
+})

@@ -433,3 +433,29 @@ def test_every_answer_carries_its_record(tmp_path):
     assert past.is_error
     assert past.record["error"]["kind"] == "beyond_end"
     assert past.record["error"]["values"]["total_lines"] == 300
+
+
+def test_dialect_tool_host_budgets_say_where_to_continue(tmp_path):
+    (tmp_path / "f.txt").write_text("".join(f"line {i}\n" for i in range(1, 301)))
+    ws = rr.Workspace(tmp_path)
+    tool = rr.DialectTool("claude-code", workspace=ws, max_lines=50)
+    r = tool.respond({"file_path": str(tmp_path / "f.txt")})
+    assert not r.is_error, r.text
+    assert "50\tline 50" in r.text and "line 51\n" not in r.text
+    assert "<system-reminder>" in r.text and "offset=51" in r.text
+    assert r.record["host_budget"] and r.record["truncated"]["next_start_line"] == 51
+    r = rr.DialectTool("claude-code", workspace=ws, max_bytes=1000).respond(
+        {"file_path": str(tmp_path / "f.txt")}
+    )
+    last = r.record["lines"]["end"]
+    assert last < 300 and f"offset={last + 1}" in r.text, r.text
+    (tmp_path / "long.txt").write_text("short\n" + "abcdefghijklmnopqrstuvwxyz\n")
+    r = rr.DialectTool("claude-code", workspace=ws, max_line_chars=10).respond(
+        {"file_path": str(tmp_path / "long.txt")}
+    )
+    line = r.text.splitlines()[1]
+    assert line.startswith("2\tabcdefghij") and "abcdefghijk" not in line, r.text
+    assert "16 more bytes" in line and "byte 16" in line, r.text
+    assert r.record["cut_lines"][0]["next_start_byte"] == 16
+    with pytest.raises(rr.InvalidParamsError, match="max_lines"):
+        rr.DialectTool("claude-code", max_lines="50")

@@ -4,10 +4,11 @@
 
 use std::borrow::Cow;
 
-use crate::result::ReadResult;
+use crate::result::{CutLine, ReadResult};
 use crate::text::utf8;
 use crate::tool::dialect::form::ClipKeep;
-use crate::tool::dialect::{ByteCut, Clip, Dialect};
+use crate::tool::dialect::template::fill_into;
+use crate::tool::dialect::{ByteCut, Clip, Dialect, Role};
 
 /// The text to show: the content, clipped at [`crate::tool::Output::clip`]'s characters
 /// with its notice after. A read the reader's budget stopped early gets the notice too:
@@ -47,6 +48,66 @@ pub(crate) fn byte_cut<'a>(d: &Dialect, line: &'a str) -> Option<(&'a str, u64)>
         ByteCut::Ceil => utf8::ceil_str(line, max),
     };
     Some((kept, (line.len() - kept.len()) as u64))
+}
+
+/// The marker after a line cut by the host's line-length budget, one the agent's own
+/// tool does not have (`{more}`: bytes left out, `{next}`: where the rest starts): the
+/// dialect's own when it says where the rest starts, otherwise one that does, naming
+/// the tool's byte parameter when it has one. Its own marker alone would cut silently
+/// or send the model to a budget it never had.
+pub(crate) fn host_cut_marker(d: &Dialect) -> Cow<'_, str> {
+    match &d.output.cut_marker {
+        Some(m) if m.contains("{next}") => Cow::Borrowed(m),
+        _ => match d.params.iter().find(|p| p.role == Role::StartByte) {
+            Some(p) => Cow::Owned(format!(
+                " … [line cut by the host: {{more}} more bytes; read the rest with {}={{next}}]",
+                p.name
+            )),
+            None => Cow::Borrowed(
+                " … [line cut by the host: {more} more bytes; the rest starts at byte {next}]",
+            ),
+        },
+    }
+}
+
+/// `text` (the content as shown, unnumbered, from the read's first line) with the host's
+/// [`host_cut_marker`] after each line the host's line-length budget cut.
+pub(crate) fn host_marked<'a>(d: &Dialect, r: &ReadResult, text: Cow<'a, str>) -> Cow<'a, str> {
+    let Some(first) = r.lines.map(|l| l.start).filter(|_| !r.cut_lines.is_empty()) else {
+        return text;
+    };
+    let marker = host_cut_marker(d);
+    let mut out = String::with_capacity(text.len() + r.cut_lines.len() * marker.len());
+    let mut at = 0;
+    for (i, (body, ended)) in crate::text::split_lines(&text).enumerate() {
+        out.push_str(body);
+        if let Some(c) = r.cut_lines.iter().find(|c| c.line == first + i as u64) {
+            let max = d.output.line_max_bytes.unwrap_or(d.limits.max_line_chars);
+            mark(&mut out, &marker, c, 0, max);
+        }
+        at += body.len();
+        // The line's own terminator, as it is (a CR LF stays one).
+        let term = match (ended, text[at..].starts_with('\r')) {
+            (false, _) => "",
+            (true, true) => "\r\n",
+            (true, false) => "\n",
+        };
+        out.push_str(term);
+        at += term.len();
+    }
+    Cow::Owned(out)
+}
+
+/// `marker` filled for cut line `c` (`byte_cut`: bytes the dialect's own byte cut left
+/// out of what the reader kept, `max`: the dialect's line budget).
+pub(crate) fn mark(out: &mut String, marker: &str, c: &CutLine, byte_cut: u64, max: u64) {
+    let more = c.total_bytes - c.shown_bytes + byte_cut;
+    let next = c.next_start_byte.saturating_sub(byte_cut);
+    fill_into(
+        out,
+        marker,
+        &[("more", &more), ("next", &next), ("max", &max)],
+    );
 }
 
 /// `text` with each `[from, to]` pair of `pairs` replaced, in order.

@@ -290,6 +290,8 @@ struct Shown<'a> {
     /// The empty line after the file's final line feed is shown
     /// ([`AnswerRecord::empty_line`]).
     empty_line: bool,
+    /// The host's line-length budget cut lines ([`AnswerRecord::host_line_budget`]).
+    host_lines: bool,
     /// A CR before each line feed is dropped from numbered lines (`strip_cr`), and from
     /// the content shown as it is too (`strip_raw`).
     strip_cr: bool,
@@ -310,6 +312,7 @@ impl<'a> Shown<'a> {
             host_budget: record.host_budget,
             tool_total: record.tool_total_lines,
             empty_line: record.empty_line,
+            host_lines: record.host_line_budget,
             strip_cr: d.output.strip_cr || strip_raw,
             strip_raw,
         }
@@ -428,7 +431,11 @@ fn write_lines(out: &mut String, d: &Dialect, plan: &Plan, s: &Shown) {
             numbered(out, d, t, plan, s, split)
         }
         _ if s.strip_raw => {
-            for (body, ended) in crate::text::split_lines(&r.content) {
+            let text = match s.host_lines {
+                true => content::host_marked(d, r, r.content.as_str().into()),
+                false => r.content.as_str().into(),
+            };
+            for (body, ended) in crate::text::split_lines(&text) {
                 out.push_str(body);
                 if ended {
                     out.push('\n');
@@ -436,7 +443,12 @@ fn write_lines(out: &mut String, d: &Dialect, plan: &Plan, s: &Shown) {
             }
         }
         _ => {
-            out.push_str(&content::escaped(&content::clipped(d, r), &o.escape_lines));
+            let text = content::clipped(d, r);
+            let text = match s.host_lines {
+                true => content::host_marked(d, r, text),
+                false => text,
+            };
+            out.push_str(&content::escaped(&text, &o.escape_lines));
             if s.bytes && o.header.is_some() && !r.content.is_empty() && !r.content.ends_with('\n')
             {
                 out.push('\n');
@@ -524,6 +536,8 @@ fn span(template: &str, start: u64, end: u64) -> String {
 /// splits on `\n` (the numbers' width counts that line).
 fn numbered(out: &mut String, d: &Dialect, template: &str, plan: &Plan, s: &Shown, split: bool) {
     let (o, r, strip_cr) = (&d.output, s.r, s.strip_cr);
+    // A cut by the host's line budget says where the rest starts, whatever the dialect's.
+    let host_marker = s.host_lines.then(|| content::host_cut_marker(d));
     let text = content::clipped(d, r);
     let cuts: HashMap<u64, &CutLine> = r.cut_lines.iter().map(|c| (c.line, c)).collect();
     let first = if plan.number_from_zero {
@@ -564,21 +578,16 @@ fn numbered(out: &mut String, d: &Dialect, template: &str, plan: &Plan, s: &Show
             None => fill_into(out, template, &[("n", &"?"), ("line", &line)]),
         }
         let cut = n.and_then(|n| cuts.get(&n));
-        if let (Some(marker), true) = (&o.cut_marker, cut.is_some() || byte_cut > 0) {
-            let more = cut.map_or(0, |c| c.total_bytes - c.shown_bytes) + byte_cut;
+        let marker = match (cut, &host_marker) {
+            (Some(_), Some(m)) => Some(m.as_ref()),
+            _ => o.cut_marker.as_deref(),
+        };
+        if let (Some(marker), true) = (marker, cut.is_some() || byte_cut > 0) {
             let max = o.line_max_bytes.unwrap_or(d.limits.max_line_chars);
             match cut {
                 // Where the rest starts is known for lines the reader cut.
-                Some(c) => fill_into(
-                    out,
-                    marker,
-                    &[
-                        ("more", &more),
-                        ("next", &c.next_start_byte.saturating_sub(byte_cut)),
-                        ("max", &max),
-                    ],
-                ),
-                None => fill_into(out, marker, &[("more", &more), ("max", &max)]),
+                Some(c) => content::mark(out, marker, c, byte_cut, max),
+                None => fill_into(out, marker, &[("more", &byte_cut), ("max", &max)]),
             }
         }
         if o.final_newline {

@@ -53,6 +53,10 @@ pub struct AnswerRecord {
     /// Whether the budget that cut the answer is the host's, one the agent's own tool
     /// does not have (the answer then says where to continue all the same).
     pub host_budget: bool,
+    /// Whether the lines in `cut_lines` were cut by the host's line-length budget, one
+    /// the agent's own tool does not have: each then says in the answer how many bytes
+    /// were left out and where the rest starts.
+    pub host_line_budget: bool,
     /// The tool's own count of lines for a call that gives none (Codex's and Gemini
     /// CLI's 2,000 lines, Crush's 200), when it ended the answer before the end of the file:
     /// `truncated` then names a line limit of this count and where the next call starts.

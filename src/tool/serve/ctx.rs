@@ -51,6 +51,13 @@ impl Ctx<'_> {
         }
     }
 
+    /// Whether the line-length budget the tool reads with is the agent's own (the
+    /// dialect's), rather than one only the host set.
+    pub(crate) fn own_line_budget(&self) -> bool {
+        let (_, _, chars) = self.base.budgets();
+        chars == self.dialect.limits.max_line_chars
+    }
+
     /// The size of the file, without reading it.
     pub(crate) fn file_size(&self) -> Result<u64> {
         let reader = &self.base;

@@ -365,6 +365,7 @@ impl DialectTool {
         let (result, page) = crate::tool::serve::caps::check_read(ctx, &request, result)?;
         // A first page is the agent's own cut, its banner says where to go on.
         let host_budget = page.is_none() && result.truncated.is_some_and(|t| !ctx.own_budget(t));
+        let host_line_budget = !result.cut_lines.is_empty() && !ctx.own_line_budget();
         let (banner, token_cap) = page.unzip();
         notes.extend(banner);
         if let Some(refusal) = &d.lines.refuse_unranged_over {
@@ -403,8 +404,11 @@ impl DialectTool {
         };
         let mut record = AnswerRecord {
             token_cap,
+            host_line_budget,
             ..AnswerRecord::shown(d, &result, host_budget)
         };
+        // A clip of the agent's own may have left the cut lines out.
+        record.host_line_budget &= !record.cut_lines.is_empty();
         if let Some(n) = plan.default_count {
             record = record.default_cut(n);
         }

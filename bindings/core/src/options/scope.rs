@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use rangeread::tool::{Dialect, DialectTool, Roots};
-use rangeread::{IndexCache, RuleFile, Workspace};
+use rangeread::{IndexCache, Reader, RuleFile, Workspace};
 use serde_json::Value;
 
 use super::{Opts, DEFAULT_CACHE_BYTES, WORKSPACE_OPTIONS};
@@ -99,12 +99,21 @@ pub fn dialect(spec: Value) -> Result<Dialect, BindError> {
     }
 }
 
-const TOOL_OPTIONS: &[&str] = &["labels", "cache_bytes"];
+const TOOL_OPTIONS: &[&str] = &[
+    "labels",
+    "cache_bytes",
+    "max_lines",
+    "max_bytes",
+    "max_line_chars",
+];
 
 /// A [`DialectTool`] of `dialect` over `scope`, with its own budgets: `labels` (an
-/// object, pattern → the rule's name a refusal quotes, for tools over several roots) and
+/// object, pattern → the rule's name a refusal quotes, for tools over several roots),
 /// `cache_bytes` (the index cache the tool reads through, kept across calls; by default
-/// [`DEFAULT_CACHE_BYTES`]; attaching it keeps the dialect's budgets).
+/// [`DEFAULT_CACHE_BYTES`]; attaching it keeps the dialect's budgets), and the host's
+/// budgets `max_lines`, `max_bytes`, `max_line_chars` (each replaces the dialect's, as
+/// [`DialectTool::reader`] with [`Reader::max_lines`] and the others; a cut by a budget
+/// the agent does not have says where to continue, in the preset's voice; 0: none).
 ///
 /// # Errors
 ///
@@ -131,8 +140,18 @@ pub fn tool(dialect_spec: Value, scope: Scope, options: Value) -> Result<Dialect
         }
     }
     let cache_bytes = o.u64("cache_bytes")?.unwrap_or(DEFAULT_CACHE_BYTES);
+    let mut host = Reader::new();
+    if let Some(n) = o.u64("max_lines")? {
+        host = host.max_lines(n);
+    }
+    if let Some(n) = o.u64("max_bytes")? {
+        host = host.max_bytes(n);
+    }
+    if let Some(n) = o.u64("max_line_chars")? {
+        host = host.max_line_chars(n);
+    }
     o.done(TOOL_OPTIONS)?;
-    let mut tool = DialectTool::new(d);
+    let mut tool = DialectTool::new(d).reader(host);
     if cache_bytes > 0 {
         let budget = usize::try_from(cache_bytes.max(1 << 20)).unwrap_or(usize::MAX);
         tool = tool.reader_with(|r| r.cache(Arc::new(IndexCache::new(budget))));

@@ -349,7 +349,8 @@ class ToolResponse:
     ``kind`` (``text``, ``past_end``, ``listing``, ``image``, ``pages``, ``cells``,
     ``file``, ``note``, ``error``), ``lines``, ``bytes``, ``total_lines``,
     ``file_size``, ``cut_lines``, ``is_partial``, ``truncated`` (``reason``, ``limit``,
-    ``next_start_line``, ``next_start_byte``), ``host_budget``, ``default_limit``, ``tool_total_lines``, ``empty_line``, ``token_cap``, ``clipped``,
+    ``next_start_line``, ``next_start_byte``), ``host_budget``, ``host_line_budget``,
+    ``default_limit``, ``tool_total_lines``, ``empty_line``, ``token_cap``, ``clipped``,
     ``past_end_start``, ``parts`` (``unit``, ``shown``, ``total``, ``first``, ``last``,
     ``next``), ``media`` (``mime``, ``bytes``, ``original``, ``sent``), ``error``
     (``kind``, ``parameter``, ``path``, ``values``, ``message``)."""
@@ -367,6 +368,9 @@ class DialectTool:
         roots: Optional[Sequence[Workspace]] = ...,
         labels: Optional[Dict[str, str]] = ...,
         cache_bytes: int = ...,
+        max_lines: Optional[int] = ...,
+        max_bytes: Optional[int] = ...,
+        max_line_chars: Optional[int] = ...,
     ) -> None: ...
     def definition(self) -> ToolDefinition: ...
     @property
