@@ -333,6 +333,18 @@ fn the_openhands_preset_refuses_utf16_without_a_mark_as_openhands_aci_does() {
     let r = tool.respond(json!({"command": "view", "path": dir.path().join("marked.txt")}));
     assert!(!r.is_error, "{}", r.text);
     assert!(r.text.contains("     2\t02 w\u{f6}rld"), "{}", r.text);
+    // A boolean in `view_range` is Python's `int` (`True` is 1), quoted as Python shows it.
+    let r = tool.respond(json!({"command": "view", "path": dir.path(), "view_range": [true, 3]}));
+    assert!(r.is_error, "{}", r.text);
+    assert!(
+        r.text.contains("parameter: [True, 3]. The `view_range`"),
+        "{}",
+        r.text
+    );
+    let r = tool.respond(
+        json!({"command": "view", "path": dir.path().join("marked.txt"), "view_range": [true, 1]}),
+    );
+    assert!(!r.is_error && r.text.contains("     1\t01 h"), "{}", r.text);
 }
 
 #[test]
