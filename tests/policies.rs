@@ -309,6 +309,45 @@ fn a_preset_names_its_policies_and_a_host_overrides_them() {
 }
 
 #[test]
+fn the_openhands_preset_refuses_utf16_without_a_mark_as_openhands_aci_does() {
+    // openhands-aci's binaryornot, with the chardet OpenHands installs (5.2.0), finds no
+    // encoding in UTF-16 without a byte order mark and refuses it for its NUL bytes; with
+    // the mark it is text. The preset names that rule in its data (`nul_means_binary`).
+    let d = Dialect::preset("openhands").unwrap();
+    assert_eq!(d.decoding.detection, Detection::NulMeansBinary);
+    let dir = tempfile::tempdir().unwrap();
+    let utf16le = |mark: bool| {
+        let mut bytes = if mark { vec![0xFF, 0xFE] } else { vec![] };
+        for u in "01 h\u{e9}llo\n02 w\u{f6}rld\n".encode_utf16() {
+            bytes.extend_from_slice(&u.to_le_bytes());
+        }
+        bytes
+    };
+    std::fs::write(dir.path().join("bare.txt"), utf16le(false)).unwrap();
+    std::fs::write(dir.path().join("marked.txt"), utf16le(true)).unwrap();
+    let ws = rangeread::Workspace::new(dir.path()).unwrap();
+    let tool = DialectTool::new(d).workspace(ws);
+    let r = tool.respond(json!({"command": "view", "path": dir.path().join("bare.txt")}));
+    assert!(r.is_error, "{}", r.text);
+    assert!(r.text.contains("File appears to be binary"), "{}", r.text);
+    let r = tool.respond(json!({"command": "view", "path": dir.path().join("marked.txt")}));
+    assert!(!r.is_error, "{}", r.text);
+    assert!(r.text.contains("     2\t02 w\u{f6}rld"), "{}", r.text);
+    // A boolean in `view_range` is Python's `int` (`True` is 1), quoted as Python shows it.
+    let r = tool.respond(json!({"command": "view", "path": dir.path(), "view_range": [true, 3]}));
+    assert!(r.is_error, "{}", r.text);
+    assert!(
+        r.text.contains("parameter: [True, 3]. The `view_range`"),
+        "{}",
+        r.text
+    );
+    let r = tool.respond(
+        json!({"command": "view", "path": dir.path().join("marked.txt"), "view_range": [true, 1]}),
+    );
+    assert!(!r.is_error && r.text.contains("     1\t01 h"), "{}", r.text);
+}
+
+#[test]
 fn a_middle_cut_says_which_lines_it_left_out() {
     // openhands-tools' clip: head and tail of the answer kept, 200 characters in all.
     let mut d = Dialect::preset("openhands").unwrap();

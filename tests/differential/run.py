@@ -95,17 +95,25 @@ def run(cmd, log):
         raise SystemExit(f"differential: {' '.join(cmd[:3])} ... failed ({r.returncode}):\n{tail}")
 
 
-def reusable(out, cl):
+def reusable(out, cl, spec):
     """An earlier run's agent answers to calls with the same id and arguments (a run
-    cut short, or one with more calls, keeps what it got)."""
+    cut short, or one with more calls, keeps what it got), from the same installed agent:
+    a changed version or pinned dependency (`with`) asks every call again."""
     res, prev = os.path.join(out, "agent.jsonl"), os.path.join(out, "agent.calls.json")
     if not (os.path.exists(res) and os.path.exists(prev)):
+        return {}
+    pins = os.path.join(out, "agent.pins.json")
+    if not os.path.exists(pins) or json.load(open(pins)) != agent_pins(spec):
         return {}
     before = {c["id"]: c for c in json.load(open(prev))}
     got = load(res)
     return {c["id"]: got[c["id"]] for c in cl
             if c["id"] in got and before.get(c["id"], {}).get("args") == c["args"]
             and before[c["id"]].get("tool") == c.get("tool")}
+
+
+def agent_pins(spec):
+    return {"version": spec["version"], "with": spec.get("with", [])}
 
 
 def load(path):
@@ -158,7 +166,7 @@ def main():
             res = os.path.join(out, f"{side}.jsonl")
             todo, kept = cl, {}
             if side == "agent" and args.reuse_agents:
-                kept = reusable(out, cl)
+                kept = reusable(out, cl, spec)
                 todo = [c for c in cl if c["id"] not in kept]
             if todo:
                 part = os.path.join(out, f"{side}.todo.json")
@@ -176,6 +184,9 @@ def main():
                         f.write(json.dumps(kept[c["id"]]) + "\n")
             with open(os.path.join(out, f"{side}.calls.json"), "w") as f:
                 json.dump(cl, f)
+            if side == "agent":
+                with open(os.path.join(out, "agent.pins.json"), "w") as f:
+                    json.dump(agent_pins(spec), f)
             sides[side] = load(res)
         same, diffs, differs = 0, [], {}
         answers = []
@@ -204,7 +215,8 @@ def main():
                 "first_difference_at": at,
             })
         report["agents"][agent] = {
-            "package": spec["package"], "version": spec["version"], "preset": spec["preset_name"],
+            "package": spec["package"], "version": spec["version"], "with": spec.get("with", []),
+            "preset": spec["preset_name"],
             "note": spec.get("note"), "identical": same, "calls": len(cl), "seconds": round(time.time() - t0, 1),
             "causes": dict(Counter(d["cause"] for d in diffs).most_common()), "differences": diffs,
         }
@@ -252,7 +264,8 @@ def write_markdown(report, path):
     lines = ["# Differential suite: the released agents beside the presets", ""]
     lines += ["| agent | package | preset | identical | calls |", "|---|---|---|---:|---:|"]
     for agent, r in report["agents"].items():
-        lines.append(f"| {agent} | {r['package']} {r['version']} | `{r['preset']}` | {r['identical']} | {r['calls']} |")
+        pinned = "".join(f", {w}" for w in r.get("with", []))
+        lines.append(f"| {agent} | {r['package']} {r['version']}{pinned} | `{r['preset']}` | {r['identical']} | {r['calls']} |")
     for agent, r in report["not_run"].items():
         lines.append(f"| {agent} | {r['package']} | — | not run: {r['why']} | |")
     for agent, r in report["agents"].items():

@@ -31,6 +31,9 @@ start=$(date +%s)
 # The pins: what each agent's users install today.
 GEMINI_CORE=0.61.0
 OPENHANDS_ACI=0.3.3
+# openhands-aci's detectors at the versions OpenHands' lock file installs them with.
+OPENHANDS_CHARDET=5.2.0
+OPENHANDS_CHARSET_NORMALIZER=3.4.2
 OPENHANDS_TOOLS=1.58.2
 SERVER_FILESYSTEM=2026.8.31
 RUST_MCP_FILESYSTEM=0.4.5
@@ -79,16 +82,30 @@ if [ -n "$want_npm" ]; then
   # shellcheck disable=SC2086
   npm install --silent --no-audit --no-fund --loglevel=error --prefix "$NPM" $want_npm
 fi
-venv_with() { # DIR PACKAGE VERSION [MORE REQUIREMENTS...]
+venv_with() { # DIR PACKAGE VERSION [MORE PINS NAME==VERSION...]
   local dir=$1 pkg=$2 ver=$3
   shift 3
-  if ! "$dir/bin/python" -c "import importlib.metadata as m, sys; sys.exit(m.version('$pkg') != '$ver')" 2>/dev/null; then
+  # Every pin is checked, not only the agent's own: a dependency pinned later (OpenHands'
+  # chardet) reinstalls a venv that has the agent at its version but not the dependency.
+  if ! "$dir/bin/python" -c "import importlib.metadata as m, sys
+sys.exit(any(m.version(n) != v for n, v in (p.split('==') for p in sys.argv[1:])))" \
+      "$pkg==$ver" "$@" 2>/dev/null; then
     rm -rf "$dir"
     "$py312" -m venv "$dir"
-    "$dir/bin/pip" install -q --disable-pip-version-check "$pkg==$ver" "$@"
+    # `python -m pip`, not bin/pip: a copied venv's scripts still name the interpreter of
+    # the directory it was copied from.
+    "$dir/bin/python" -m pip install -q --disable-pip-version-check "$pkg==$ver" "$@"
   fi
 }
-if wants openhands; then venv_with "$WORK/aci" openhands-aci $OPENHANDS_ACI; fi
+# openhands-aci asks for any chardet (through binaryornot 0.4.4) and charset-normalizer
+# >=3.4.1,<4; OpenHands installs it from its poetry.lock (All-Hands-AI/OpenHands@156d068:
+# chardet 5.2.0, charset-normalizer 3.4.2). Left free, pip takes today's chardet 7, whose
+# detect() answers binary bytes with `encoding: None` at confidence 0.95 and binaryornot's
+# Python 2 fallback raises NameError (`unicode`) inside the agent, on PNG, ELF and PDF files.
+if wants openhands; then
+  venv_with "$WORK/aci" openhands-aci $OPENHANDS_ACI chardet==$OPENHANDS_CHARDET \
+    charset-normalizer==$OPENHANDS_CHARSET_NORMALIZER
+fi
 # openhands-tools names openhands-sdk without a version: unpinned, pip walks back through
 # dozens of SDK releases; the SDK of the same release is the one it ships with.
 if wants openhands-tools; then
@@ -158,6 +175,7 @@ cat > "$WORK/tools.json" <<EOF
    "agent": ["node", "$D/gemini_agent.mjs", "{calls}", "{out}", "{root}", "$NPM/node_modules"],
    "preset": [$GEMINI_PRESET]},
  "openhands": {"package": "openhands-aci", "version": "$OPENHANDS_ACI", "preset_name": "openhands",
+   "with": ["chardet==$OPENHANDS_CHARDET", "charset-normalizer==$OPENHANDS_CHARSET_NORMALIZER"],
    "agent": ["$WORK/aci/bin/python", "$D/openhands_agent.py", "{calls}", "{out}"],
    "preset": ["$BVENV/bin/python", "$D/preset.py", "{calls}", "{out}", "openhands", "{root}"]},
  "openhands-tools": {"package": "openhands-tools", "version": "$OPENHANDS_TOOLS", "preset_name": "openhands",

@@ -60,8 +60,17 @@ pub(crate) fn range_arg(
     } else {
         shown(&value)
     };
-    let ints = |items: &Vec<Value>| items.iter().all(|v| v.is_i64() || v.is_u64());
-    let typed = !python || value.as_array().is_some_and(ints);
+    // Python's `int`: a boolean is one (`True` is 1), a float is not.
+    let int = |v: &Value| match v {
+        Value::Bool(b) => Some(Value::from(i64::from(*b))),
+        v if v.is_i64() || v.is_u64() => Some(v.clone()),
+        _ => None,
+    };
+    let ints = |items: &Vec<Value>| items.iter().map(int).collect::<Option<Vec<Value>>>();
+    let (typed, value) = match value.as_array().map(ints) {
+        Some(Some(ints)) if python => (true, Value::Array(ints)),
+        _ => (!python, value),
+    };
     let refusal = shape_message(checks, &name, &shown);
     let mut one = Args::new(Map::from_iter([(name.clone(), value)]));
     let pair = if typed {

@@ -29,14 +29,9 @@ pub(crate) fn check(d: &Dialect, p: &Param, names: &[&str], a: &mut Args) -> Res
             Some(n) => Some(n),
             None => return Err(refuse()),
         },
-        Value::Array(items) if p.role == Role::LineRange && rules.integers == Integers::Python => {
-            let ints: Option<Vec<Value>> = items
-                .iter()
-                .map(|v| number(Integers::Python, None, v))
-                .collect();
-            // Not all `int`s: left as given, refused by the range's own check.
-            ints.map(Value::Array)
-        }
+        // A `[start, end]` is read by the range's own check, which quotes it as given
+        // (`[True, 3]`) and takes a boolean as the `int` Python makes of it.
+        Value::Array(_) if p.role == Role::LineRange && rules.integers == Integers::Python => None,
         Value::String(_) => None,
         _ if textual(p.role) => return Err(refuse()),
         _ => None,
