@@ -212,8 +212,9 @@ const READER_OPTIONS: &[&str] = &[
     "index_dir",
 ];
 
-/// The budgets and text policies among the options ([`POLICY_OPTIONS`]), set on `r`.
-fn policies(o: &mut Opts, mut r: Reader) -> Result<Reader, BindError> {
+/// The three budgets among the options (`max_lines`, `max_bytes`, `max_line_chars`), set
+/// on `r`: a reader's, or a `DialectTool`'s host budgets.
+fn budgets(o: &mut Opts, mut r: Reader) -> Result<Reader, BindError> {
     if let Some(n) = o.u64("max_lines")? {
         r = r.max_lines(n);
     }
@@ -223,6 +224,12 @@ fn policies(o: &mut Opts, mut r: Reader) -> Result<Reader, BindError> {
     if let Some(n) = o.u64("max_line_chars")? {
         r = r.max_line_chars(n);
     }
+    Ok(r)
+}
+
+/// The budgets and text policies among the options ([`POLICY_OPTIONS`]), set on `r`.
+fn policies(o: &mut Opts, r: Reader) -> Result<Reader, BindError> {
+    let mut r = budgets(o, r)?;
     if let Some((spelled, u)) = o.string("line_unit")? {
         r = r.line_unit(choice::<LineUnit>(&spelled, &u)?);
     }

@@ -140,16 +140,7 @@ pub fn tool(dialect_spec: Value, scope: Scope, options: Value) -> Result<Dialect
         }
     }
     let cache_bytes = o.u64("cache_bytes")?.unwrap_or(DEFAULT_CACHE_BYTES);
-    let mut host = Reader::new();
-    if let Some(n) = o.u64("max_lines")? {
-        host = host.max_lines(n);
-    }
-    if let Some(n) = o.u64("max_bytes")? {
-        host = host.max_bytes(n);
-    }
-    if let Some(n) = o.u64("max_line_chars")? {
-        host = host.max_line_chars(n);
-    }
+    let host = super::budgets(&mut o, Reader::new())?;
     o.done(TOOL_OPTIONS)?;
     let mut tool = DialectTool::new(d).reader(host);
     if cache_bytes > 0 {
