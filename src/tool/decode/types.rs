@@ -22,8 +22,9 @@ pub(crate) fn check(d: &Dialect, p: &Param, names: &[&str], a: &mut Args) -> Res
         return Ok(());
     };
     let refuse = || type_error(d, p, &name, value);
+    let serde = rules.integers == Integers::Unsigned;
     let fixed = match value {
-        Value::Null if rules.null_refused => return Err(refuse()),
+        Value::Null if rules.null_refused || (serde && p.required) => return Err(refuse()),
         Value::Null => None,
         v if numeric(p.role) => match number(rules.integers, p.fraction, v) {
             Some(n) => Some(n),
@@ -32,6 +33,7 @@ pub(crate) fn check(d: &Dialect, p: &Param, names: &[&str], a: &mut Args) -> Res
         // A `[start, end]` is read by the range's own check, which quotes it as given
         // (`[True, 3]`) and takes a boolean as the `int` Python makes of it.
         Value::Array(_) if p.role == Role::LineRange && rules.integers == Integers::Python => None,
+        v if serde && p.role == Role::LineNumbers && !v.is_boolean() => return Err(refuse()),
         Value::String(_) => None,
         _ if textual(p.role) => return Err(refuse()),
         _ => None,
@@ -49,6 +51,7 @@ fn number(rules: Integers, fraction: Option<Rounding>, v: &Value) -> Option<Valu
         (Integers::Lenient, v) => Some(v.clone()),
         (Integers::Python, Value::Bool(b)) => Some(Value::from(i64::from(*b))),
         (Integers::Python, Value::Number(n)) => (n.is_i64() || n.is_u64()).then(|| v.clone()),
+        (Integers::Unsigned, Value::Number(n)) => (n.is_i64() || n.is_u64()).then(|| v.clone()),
         (Integers::Integral, Value::Number(n)) => {
             n.as_f64().filter(|f| whole(*f)).map(|_| v.clone())
         }
@@ -145,11 +148,26 @@ fn type_error(d: &Dialect, p: &Param, name: &str, value: &Value) -> crate::error
                         ("expected", &expected.as_str()),
                         ("got", &json_type(value)),
                         ("value", &shown.as_str()),
+                        ("unexpected", &unexpected(value).as_str()),
                         ("tool", &d.name.as_str()),
                     ],
                 ),
             )
         }
         None => invalid(name, &format!("a value of type {expected}"), value),
+    }
+}
+
+/// The value as serde's `invalid type` errors name it (`Unexpected`'s display).
+fn unexpected(v: &Value) -> String {
+    match v {
+        Value::Null => "null".to_string(),
+        Value::Bool(b) => format!("boolean `{b}`"),
+        Value::Number(n) if n.is_u64() || n.is_i64() => format!("integer `{n}`"),
+        // serde prints a float with its fraction, `2.0` as `2.0`.
+        Value::Number(n) => format!("floating point `{:?}`", n.as_f64().unwrap_or_default()),
+        Value::String(s) => format!("string {s:?}"),
+        Value::Array(_) => "sequence".to_string(),
+        Value::Object(_) => "map".to_string(),
     }
 }

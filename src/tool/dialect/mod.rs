@@ -124,8 +124,9 @@ pub struct Arguments {
     /// The refusal of a value of the wrong type: `{name}` as spelled, `{expected}`: the
     /// type the parameter's schema publishes (`integer`, `number`, `string`), `{got}`:
     /// the JSON type sent (`string`, `boolean`, `null`, `number`, `array`, `object`),
-    /// `{value}`, `{tool}`: the tool's name. By default the library's `Invalid NAME:
-    /// expected ..., got VALUE`.
+    /// `{value}`, `{unexpected}`: the value as serde's errors name it (`string "3"`,
+    /// ``floating point `2.0` ``), `{tool}`: the tool's name. By default the library's
+    /// `Invalid NAME: expected ..., got VALUE`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub type_error: Option<String>,
 }
@@ -154,6 +155,11 @@ pub enum Integers {
     /// rounded as the parameter's [`Param::fraction`] says, else refused. A string or a
     /// boolean is refused.
     Number,
+    /// serde's `u64` (rust-mcp-filesystem): a JSON integer, a negative one left to the
+    /// parameter's [`Param::negative`]; a float (`2.0` too), a string, a boolean and a
+    /// required parameter's `null` are refused, and a boolean parameter takes only
+    /// `true` or `false`.
+    Unsigned,
 }
 
 /// How a fraction sent for a count becomes a whole number.
@@ -647,6 +653,12 @@ pub struct ErrorTexts {
     /// A binary file (`{mime}`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub binary: Option<String>,
+    /// Text that is not valid UTF-8 under the strict policy
+    /// ([`Utf8Policy::Strict`](crate::Utf8Policy::Strict); `{message}`: the library's
+    /// text, which names the first invalid byte), as a tool reading with Rust's
+    /// `read_to_string` refuses it (rust-mcp-filesystem's `read_text_file`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invalid_utf8: Option<String>,
     /// A path outside the workspace.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outside: Option<String>,

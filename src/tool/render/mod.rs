@@ -243,6 +243,7 @@ fn error_text(d: &Dialect, e: &Error, place: &Place, dirs: &str) -> String {
         Error::Protected { path } => (&t.protected, Some(path)),
         Error::NotRegularFile { path, .. } => (&t.not_regular, Some(path)),
         Error::Binary { .. } => (&t.binary, None),
+        Error::InvalidUtf8 { .. } => (&t.invalid_utf8, None),
         _ => (&None, None),
     };
     let message = e.to_string();
