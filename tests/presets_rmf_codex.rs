@@ -1,8 +1,8 @@
-//! The rust-mcp-filesystem and Codex presets where they do better than the peer (each
-//! difference is in docs/mcp.md's table), and the dialect fields they brought: numbering
-//! on request, unknown parameters ignored, decoding without classification, a cut of each
-//! shown line in bytes, `{skip}` in a continuation. The peers' own cases are in
-//! tests/peers.rs.
+//! The rust-mcp-filesystem preset as the release 0.4.5 answers, the Codex preset where it
+//! does better than the peer (each difference is in docs/mcp.md's table), and the dialect
+//! fields they brought: numbering on request, unknown parameters ignored, decoding without
+//! classification, serde's argument checks, a cut of each shown line in bytes, `{skip}` in
+//! a continuation. The peers' own cases are in tests/peers.rs.
 
 use std::fs;
 use std::path::Path;
@@ -25,44 +25,46 @@ fn numbered(n: usize) -> String {
 }
 
 // ---- rust-mcp-filesystem ------------------------------------------------------------
+// As the release 0.4.5 (crates.io) answers, run side by side by tests/differential.
 
 #[test]
-fn rmf_tail_of_a_file_ending_with_a_newline_has_n_lines() {
-    // The peer answers `c\n` for 2 lines and "" for 1: its final `\n` counts as a line.
+fn rmf_tail_counts_the_empty_line_after_a_final_newline() {
+    // 0.4.5 finds the start of the last N lines at the Nth line feed from the end: after
+    // a final `\n`, the empty line after it is one of the N.
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("t.txt"), "a\nb\nc\n").unwrap();
+    fs::write(dir.path().join("u.txt"), "a\nb\nc").unwrap();
     let t = tool("rust-mcp-filesystem/tail_file", dir.path());
-    for (n, want) in [
-        (1, "c\n"),
-        (2, "b\nc\n"),
-        (3, "a\nb\nc\n"),
-        (9, "a\nb\nc\n"),
+    for (path, n, want) in [
+        ("t.txt", 1, ""),
+        ("t.txt", 2, "c\n"),
+        ("t.txt", 3, "b\nc\n"),
+        ("t.txt", 4, "a\nb\nc\n"),
+        ("t.txt", 0, ""),
+        ("u.txt", 2, "b\nc"),
     ] {
-        let r = call(&t, json!({"path": "t.txt", "lines": n}));
-        assert_eq!((r.is_error, r.text.as_str()), (false, want), "lines {n}");
+        let r = call(&t, json!({"path": path, "lines": n}));
+        assert_eq!((r.is_error, r.text.as_str()), (false, want), "{path} lines {n}");
     }
 }
 
 #[test]
-fn rmf_a_read_over_the_budget_says_how_to_read_the_rest() {
+fn rmf_reads_whole_files_without_a_budget_and_a_host_budget_says_how_to_read_the_rest() {
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("big.txt"), numbered(3000)).unwrap();
     let whole = tool("rust-mcp-filesystem/read_text_file", dir.path());
     let r = call(&whole, json!({"path": "big.txt"}));
-    let note = "\n[... truncated, showing lines 1-2000 of 3000; continue with read_file_lines \
-                offset=2000]";
-    assert!(r.text.starts_with("line 1\nline 2\n"), "{}", &r.text[..40]);
-    assert!(
-        r.text.ends_with(&format!("line 2000\n{note}")),
-        "{}",
-        r.text
-    );
+    assert_eq!((r.is_error, r.text.as_str()), (false, numbered(3000).as_str()));
+    // A host that sets a budget the agent does not have: the cut says where to go on.
+    let capped = tool("rust-mcp-filesystem/read_text_file", dir.path())
+        .reader_with(|r| r.max_lines(2000));
     let n = call(
-        &whole,
+        &capped,
         json!({"path": "big.txt", "with_line_numbers": true}),
     );
-    assert!(n.text.ends_with(&format!("  2000 | line 2000{note}")));
-    // Following the note gives the rest, whole, without a note.
+    let note = "\n[... truncated, showing lines 1-2000 of 3000; continue with read_file_lines \
+                offset=2000]";
+    assert!(n.text.ends_with(&format!("  2000 | line 2000{note}")), "{}", n.text);
     let lines = tool("rust-mcp-filesystem/read_file_lines", dir.path());
     let rest = call(&lines, json!({"path": "big.txt", "offset": 2000}));
     let want: String = (2001..=3000).map(|i| format!("line {i}\n")).collect();
@@ -74,11 +76,15 @@ fn rmf_relative_paths_resolve_in_the_allowed_directory_and_unknown_parameters_ar
     let dir = tempfile::tempdir().unwrap();
     fs::create_dir(dir.path().join("sub")).unwrap();
     fs::write(dir.path().join("sub/a.txt"), "x\r\ny\r\n").unwrap();
+    fs::write(dir.path().join("sub/cr.txt"), "x\ry\r").unwrap();
     let t = tool("rust-mcp-filesystem/read_text_file", dir.path());
     let r = call(&t, json!({"path": "sub/a.txt", "verbose": true}));
     assert_eq!((r.is_error, r.text.as_str()), (false, "x\r\ny\r\n"));
     let r = call(&t, json!({"path": "sub/a.txt", "with_line_numbers": true}));
     assert_eq!(r.text, "     1 | x\n     2 | y");
+    // str::lines: a lone CR ends no line, and one that ends the file stays.
+    let r = call(&t, json!({"path": "sub/cr.txt", "with_line_numbers": true}));
+    assert_eq!(r.text, "     1 | x\ry\r");
     let schema = t.definition().input_schema;
     assert!(!schema.contains_key("additionalProperties"), "{schema:?}");
 }
@@ -104,48 +110,82 @@ fn rmf_error_texts() {
     let outside = dir.path().join("outside.txt");
     let r = call(&t, json!({"path": outside, "lines": 1}));
     assert!(r.is_error);
+    let root = fs::canonicalize(&root).unwrap();
     assert_eq!(
         r.text,
         format!(
-            "Access denied - {} is outside allowed directories",
-            outside.display()
-        )
-    );
-    let r = call(&t, json!({"path": "d", "lines": -1}));
-    assert_eq!(
-        (r.is_error, r.text.as_str()),
-        (
-            true,
-            "Invalid lines: expected a non-negative integer, got -1"
+            "Access denied - path is outside allowed directories: {} not in {}",
+            outside.display(),
+            root.display()
         )
     );
 }
 
 #[test]
-fn rmf_other_encodings_are_decoded_and_binary_files_refused() {
-    // The peer's read_text_file refuses non-UTF-8 text ("stream did not contain valid
-    // UTF-8") and its head_file returns binary bytes as replacement characters.
+fn rmf_arguments_are_checked_as_serde_reads_u64_and_bool() {
+    // The tools' arguments are Rust structs (`lines: u64`, `with_line_numbers:
+    // Option<bool>`): serde's errors, as tool results, before the file is looked at.
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("a.txt"), "a\nb\nc\n").unwrap();
+    let head = tool("rust-mcp-filesystem/head_file", dir.path());
+    for (lines, want) in [
+        (json!(-1), "invalid value: integer `-1`, expected u64"),
+        (json!("3"), "invalid type: string \"3\", expected u64"),
+        (json!(2.0), "invalid type: floating point `2.0`, expected u64"),
+        (json!(1.5), "invalid type: floating point `1.5`, expected u64"),
+        (json!(true), "invalid type: boolean `true`, expected u64"),
+        (json!(null), "invalid type: null, expected u64"),
+    ] {
+        for path in ["a.txt", "missing.txt"] {
+            let r = call(&head, json!({"path": path, "lines": lines}));
+            assert_eq!((r.is_error, r.text.as_str()), (true, want), "{lines}");
+        }
+    }
+    let lines = tool("rust-mcp-filesystem/read_file_lines", dir.path());
+    let r = call(&lines, json!({"path": "a.txt", "offset": 1, "limit": null}));
+    assert_eq!((r.is_error, r.text.as_str()), (false, "b\nc\n"));
+    let r = call(&lines, json!({"path": "a.txt", "offset": 1, "limit": "3"}));
+    assert_eq!(r.text, "invalid type: string \"3\", expected u64");
+    let whole = tool("rust-mcp-filesystem/read_text_file", dir.path());
+    let r = call(&whole, json!({"path": "a.txt", "with_line_numbers": "true"}));
+    assert_eq!(
+        (r.is_error, r.text.as_str()),
+        (true, "invalid type: string \"true\", expected a boolean")
+    );
+    let r = call(&whole, json!({"path": "a.txt", "with_line_numbers": null}));
+    assert_eq!((r.is_error, r.text.as_str()), (false, "a\nb\nc\n"));
+}
+
+#[test]
+fn rmf_every_file_is_utf8_text_read_text_file_refuses_invalid_utf8() {
+    // read_text_file is `read_to_string`: invalid UTF-8 refused, a NUL byte is text, a
+    // byte order mark stays; head_file, tail_file and read_file_lines split the bytes at
+    // `\n` and replace invalid sequences.
     let dir = tempfile::tempdir().unwrap();
     let utf16: Vec<u8> = [0xff, 0xfe]
         .into_iter()
-        .chain("héllo\nwörld\n".encode_utf16().flat_map(u16::to_le_bytes))
+        .chain("hi\n".encode_utf16().flat_map(u16::to_le_bytes))
         .collect();
     fs::write(dir.path().join("u16.txt"), utf16).unwrap();
-    fs::write(
-        dir.path().join("x.png"),
-        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01",
-    )
-    .unwrap();
+    fs::write(dir.path().join("nul.txt"), "\0a\nb\n").unwrap();
+    fs::write(dir.path().join("bom.txt"), "\u{feff}a\n").unwrap();
+    fs::write(dir.path().join("x.png"), b"\x89PNG\r\n\x1a\n\0\0").unwrap();
     let t = tool("rust-mcp-filesystem/read_text_file", dir.path());
-    assert_eq!(call(&t, json!({"path": "u16.txt"})).text, "héllo\nwörld\n");
+    for path in ["u16.txt", "x.png"] {
+        let r = call(&t, json!({"path": path}));
+        assert_eq!(
+            (r.is_error, r.text.as_str()),
+            (true, "stream did not contain valid UTF-8"),
+            "{path}"
+        );
+    }
+    assert_eq!(call(&t, json!({"path": "nul.txt"})).text, "\0a\nb\n");
+    assert_eq!(call(&t, json!({"path": "bom.txt"})).text, "\u{feff}a\n");
     let head = tool("rust-mcp-filesystem/head_file", dir.path());
     let r = call(&head, json!({"path": "x.png", "lines": 1}));
-    assert!(r.is_error);
-    assert!(
-        r.text.starts_with("Binary files are not supported"),
-        "{}",
-        r.text
-    );
+    assert_eq!((r.is_error, r.text.as_str()), (false, "\u{fffd}PNG\r\n"));
+    let r = call(&head, json!({"path": "u16.txt", "lines": 5}));
+    assert_eq!(r.text, "\u{fffd}\u{fffd}h\0i\0\n\0");
 }
 
 // ---- codex ----------------------------------------------------------------------------
