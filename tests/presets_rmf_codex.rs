@@ -44,7 +44,11 @@ fn rmf_tail_counts_the_empty_line_after_a_final_newline() {
         ("u.txt", 2, "b\nc"),
     ] {
         let r = call(&t, json!({"path": path, "lines": n}));
-        assert_eq!((r.is_error, r.text.as_str()), (false, want), "{path} lines {n}");
+        assert_eq!(
+            (r.is_error, r.text.as_str()),
+            (false, want),
+            "{path} lines {n}"
+        );
     }
 }
 
@@ -54,17 +58,24 @@ fn rmf_reads_whole_files_without_a_budget_and_a_host_budget_says_how_to_read_the
     fs::write(dir.path().join("big.txt"), numbered(3000)).unwrap();
     let whole = tool("rust-mcp-filesystem/read_text_file", dir.path());
     let r = call(&whole, json!({"path": "big.txt"}));
-    assert_eq!((r.is_error, r.text.as_str()), (false, numbered(3000).as_str()));
+    assert_eq!(
+        (r.is_error, r.text.as_str()),
+        (false, numbered(3000).as_str())
+    );
     // A host that sets a budget the agent does not have: the cut says where to go on.
-    let capped = tool("rust-mcp-filesystem/read_text_file", dir.path())
-        .reader_with(|r| r.max_lines(2000));
+    let capped =
+        tool("rust-mcp-filesystem/read_text_file", dir.path()).reader_with(|r| r.max_lines(2000));
     let n = call(
         &capped,
         json!({"path": "big.txt", "with_line_numbers": true}),
     );
     let note = "\n[... truncated, showing lines 1-2000 of 3000; continue with read_file_lines \
                 offset=2000]";
-    assert!(n.text.ends_with(&format!("  2000 | line 2000{note}")), "{}", n.text);
+    assert!(
+        n.text.ends_with(&format!("  2000 | line 2000{note}")),
+        "{}",
+        n.text
+    );
     let lines = tool("rust-mcp-filesystem/read_file_lines", dir.path());
     let rest = call(&lines, json!({"path": "big.txt", "offset": 2000}));
     let want: String = (2001..=3000).map(|i| format!("line {i}\n")).collect();
@@ -131,8 +142,14 @@ fn rmf_arguments_are_checked_as_serde_reads_u64_and_bool() {
     for (lines, want) in [
         (json!(-1), "invalid value: integer `-1`, expected u64"),
         (json!("3"), "invalid type: string \"3\", expected u64"),
-        (json!(2.0), "invalid type: floating point `2.0`, expected u64"),
-        (json!(1.5), "invalid type: floating point `1.5`, expected u64"),
+        (
+            json!(2.0),
+            "invalid type: floating point `2.0`, expected u64",
+        ),
+        (
+            json!(1.5),
+            "invalid type: floating point `1.5`, expected u64",
+        ),
         (json!(true), "invalid type: boolean `true`, expected u64"),
         (json!(null), "invalid type: null, expected u64"),
     ] {
@@ -147,7 +164,10 @@ fn rmf_arguments_are_checked_as_serde_reads_u64_and_bool() {
     let r = call(&lines, json!({"path": "a.txt", "offset": 1, "limit": "3"}));
     assert_eq!(r.text, "invalid type: string \"3\", expected u64");
     let whole = tool("rust-mcp-filesystem/read_text_file", dir.path());
-    let r = call(&whole, json!({"path": "a.txt", "with_line_numbers": "true"}));
+    let r = call(
+        &whole,
+        json!({"path": "a.txt", "with_line_numbers": "true"}),
+    );
     assert_eq!(
         (r.is_error, r.text.as_str()),
         (true, "invalid type: string \"true\", expected a boolean")

@@ -11,7 +11,7 @@ mod common;
 use std::path::Path;
 
 use common::tree;
-use rangeread::tool::{Dialect, DialectTool, ToolResponse};
+use rangeread::tool::{Dialect, DialectTool, Roots, ToolResponse};
 use rangeread::Workspace;
 use serde_json::json;
 
@@ -122,6 +122,59 @@ fn gemini_refuses_blocked_segments_as_outside_the_workspace() {
     }
     let r = call("gemini", &root, json!({"file_path": root.join("ok.txt")}));
     assert!(!r.is_error, "{}", r.text);
+}
+
+/// Gemini CLI also reads its project temp directory (`~/.gemini/tmp/<project>`), and its
+/// refusal names it apart: a host gives it as the last root. A link out of both is named
+/// by its target, as Gemini CLI resolves it before the check.
+#[test]
+fn gemini_names_its_project_temp_directory_given_as_the_last_root() {
+    let (_d, top) = tree(&[
+        ("root/a.txt", "a\n"),
+        ("tmp/root/notes.txt", "kept\n"),
+        ("outside/secret.txt", "no\n"),
+    ]);
+    let (root, temp) = (top.join("root"), top.join("tmp/root"));
+    std::os::unix::fs::symlink(top.join("outside/secret.txt"), root.join("link.txt")).unwrap();
+    let tool = DialectTool::new(Dialect::preset("gemini").unwrap()).roots(
+        Roots::new()
+            .root(Workspace::new(&root).unwrap())
+            .root(Workspace::new(&temp).unwrap()),
+    );
+    let r = tool.respond(json!({"file_path": temp.join("notes.txt")}).to_string());
+    assert_eq!((r.is_error, r.text.as_str()), (false, "kept\n"));
+    let dirs = format!(
+        "{} or the project temp directory: {}",
+        root.display(),
+        temp.display()
+    );
+    let r = tool.respond(json!({"file_path": root.join("link.txt")}).to_string());
+    let real = top.join("outside/secret.txt");
+    assert_eq!(
+        (r.is_error, r.text),
+        (
+            true,
+            format!(
+                "Path not in workspace: Attempted path \"{}\" resolves outside the allowed \
+                 workspace directories: {dirs}",
+                real.display()
+            )
+        )
+    );
+    let r = tool.respond(json!({"file_path": real}).to_string());
+    assert!(
+        r.text.ends_with(&format!("directories: {dirs}")),
+        "{}",
+        r.text
+    );
+    // Without the temp directory, the workspace alone is named.
+    let r = call("gemini", &root, json!({"file_path": root.join("link.txt")}));
+    assert!(
+        r.text
+            .ends_with(&format!("directories: {}", root.display())),
+        "{}",
+        r.text
+    );
 }
 
 #[test]

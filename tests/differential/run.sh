@@ -158,7 +158,7 @@ fi
 # Node binding. It is off by default because `napi build` compiles the library a second
 # time (under target/<host triple>/); the bindings are thin and answer alike.
 NODE_OUT=$WORK/node-binding
-GEMINI_PRESET="\"$BVENV/bin/python\", \"$HERE/drivers/preset.py\", \"{calls}\", \"{out}\", \"gemini\", \"{root}\""
+GEMINI_PRESET="\"$BVENV/bin/python\", \"$HERE/drivers/preset.py\", \"{calls}\", \"{out}\", \"gemini\", \"{root}\", \"$WORK/runs/gemini/project-temp-dir\""
 if [ "${RANGEREAD_DIFFERENTIAL_NODE:-}" = 1 ]; then
   (cd bindings/node && { [ -d node_modules ] || npm ci --silent --no-audit --no-fund; } \
     && npx napi build --platform --js index.js --dts index.d.ts --output-dir "$NODE_OUT" >/dev/null)

@@ -313,6 +313,12 @@ pub struct PathRules {
     /// with `tail`); by default a conflict is refused before the path is looked at.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub before_selection: bool,
+    /// How `{dirs}` in a refusal names the last allowed directory of several (`{dir}`),
+    /// after the others joined with `, `: Gemini CLI names its project temp directory,
+    /// which a host gives as the last root, apart (` or the project temp directory:
+    /// {dir}`). By default every directory is joined with `, `.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_root: Option<String>,
 }
 
 /// A refusal by name: a path matching one of `names` is answered with `message`

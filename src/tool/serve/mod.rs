@@ -428,8 +428,8 @@ impl DialectTool {
     /// The allowed directories, for messages.
     fn dirs(&self) -> String {
         match &self.scope {
-            Scope::Workspace(ws) => roots::dirs(std::slice::from_ref(ws)),
-            Scope::Roots(r) => roots::dirs(r.workspaces()),
+            Scope::Workspace(ws) => roots::dirs(std::slice::from_ref(ws), &self.dialect),
+            Scope::Roots(r) => roots::dirs(r.workspaces(), &self.dialect),
             Scope::Paths | Scope::Sessions(_) => String::new(),
         }
     }

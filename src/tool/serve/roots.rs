@@ -228,7 +228,7 @@ pub(crate) fn place<'a>(roots: &'a [Workspace], d: &Dialect, asked: &str) -> Res
                     &[
                         ("path", &text(&abs)),
                         ("real", &text(real)),
-                        ("dirs", &dirs(roots)),
+                        ("dirs", &dirs(roots, d)),
                     ],
                 ),
             ),
@@ -283,12 +283,14 @@ fn named<'a>(roots: &'a [Workspace], asked: &str) -> Option<(&'a Workspace, Stri
 }
 
 /// The roots, for messages: their real paths, joined by `, `.
-pub(crate) fn dirs(roots: &[Workspace]) -> String {
-    roots
-        .iter()
-        .map(|w| text(w.root()))
-        .collect::<Vec<_>>()
-        .join(", ")
+pub(crate) fn dirs(roots: &[Workspace], d: &Dialect) -> String {
+    let all: Vec<String> = roots.iter().map(|w| text(w.root())).collect();
+    match (&d.paths.last_root, all.split_last()) {
+        (Some(t), Some((last, rest))) if !rest.is_empty() => {
+            rest.join(", ") + &fill(t, &[("dir", &last.as_str())])
+        }
+        _ => all.join(", "),
+    }
 }
 
 fn text(p: &Path) -> String {

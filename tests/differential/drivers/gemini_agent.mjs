@@ -35,6 +35,12 @@ const config = new Config({
 // What `Config.initialize()` does first; the project temp directory (part of the
 // workspace check) needs it.
 await config.storage.initialize();
+// A host that replaces Gemini's read_file has this directory too (Gemini reads from it and
+// names it in its refusals): the preset's side is given it (preset.py's ROOTS_FILE).
+fs.writeFileSync(
+  path.join(path.dirname(path.resolve(outPath)), 'project-temp-dir'),
+  config.storage.getProjectTempDir() + '\n',
+);
 const bus = MessageBus && PolicyEngine ? new MessageBus(new PolicyEngine({})) : undefined;
 const tool = new ReadFileTool(config, bus);
 

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """The crate's preset over the same calls, through the Python binding (`DialectTool`).
 
-    preset.py CALLS.json OUT.jsonl PRESET ROOT
+    preset.py CALLS.json OUT.jsonl PRESET ROOT [ROOTS_FILE]
 
 A call that names a tool of a preset serving several (`rust-mcp-filesystem`'s
 `head_file`) is answered by `PRESET/TOOL`. The answer is what a host sends: the response's
-items, text joined with a newline and media by hash.
+items, text joined with a newline and media by hash. ROOTS_FILE, when it exists, names
+more directories the agent reads from (one a line; Gemini CLI's project temp directory,
+written by its driver), added after ROOT as the host would add them.
 """
 
 import os
@@ -20,15 +22,21 @@ import rangeread  # noqa: E402
 def main():
     calls_path, out_path, preset, root = sys.argv[1:5]
     ws = rangeread.Workspace(root)
+    more = []
+    if len(sys.argv) > 5 and os.path.exists(sys.argv[5]):
+        more = [d for d in open(sys.argv[5]).read().splitlines() if d]
+    for d in more:
+        os.makedirs(d, exist_ok=True)
+    scope = {"roots": [ws] + [rangeread.Workspace(d) for d in more]} if more else {"workspace": ws}
     tools = {}
     out = Writer(out_path)
     for call in load_calls(calls_path):
         name = f"{preset}/{call['tool']}" if call.get("tool") and "/" not in preset else preset
         if name not in tools:
             try:
-                tools[name] = rangeread.DialectTool(name, workspace=ws)
+                tools[name] = rangeread.DialectTool(name, **scope)
             except Exception:
-                tools[name] = rangeread.DialectTool(preset, workspace=ws)
+                tools[name] = rangeread.DialectTool(preset, **scope)
         try:
             r = tools[name].respond(call["args"])
         except Exception as e:  # a binding failure is ours, not an answer
