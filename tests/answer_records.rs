@@ -20,7 +20,7 @@ use common::calls::{preset_call, Ask};
 use rangeread::tool::{
     AnswerKind, AnswerRecord, Dialect, DialectTool, PartUnit, ToolItem, ToolResponse,
 };
-use rangeread::{ErrorKind, Reader, TruncationReason, Workspace};
+use rangeread::{ErrorKind, Reader, TruncationReason, Utf8Policy, Workspace};
 use serde_json::{json, Value};
 
 /// The sources put end to end for the long file (over 2,500 lines).
@@ -436,6 +436,12 @@ fn a_binary_file_a_missing_file_and_a_directory_are_recorded() {
             tool.respond(preset_call(&d, &files.path("program.elf"), Ask::Whole, 1000).unwrap());
         let rec = record(&what, &r);
         match (&rec.error, rec.kind) {
+            // A tool that reads every file as UTF-8, strictly (rust-mcp-filesystem's
+            // read_text_file), refuses it as text that is not UTF-8.
+            (Some(e), _) if e.kind == ErrorKind::InvalidUtf8 => {
+                assert_eq!(d.decoding.utf8, Utf8Policy::Strict, "{what}: {e:?}");
+                assert!(e.values["offset"].is_number(), "{what}: {e:?}");
+            }
             (Some(e), _) => {
                 assert_eq!(e.kind, ErrorKind::Binary, "{what}: {e:?}");
                 assert_eq!(e.values["file_size"], json!(elf.len()), "{what}: {e:?}");
@@ -704,6 +710,10 @@ fn a_file_over_a_tools_size_cap_is_refused_as_too_large_with_its_size() {
 fn not_served(what: &str, r: &ToolResponse, bytes: &[u8]) {
     let rec = record(what, r);
     match (&rec.error, rec.kind) {
+        // Refused as text that is not UTF-8 (a strict UTF-8 tool).
+        (Some(e), _) if e.kind == ErrorKind::InvalidUtf8 => {
+            assert!(e.values["offset"].is_number(), "{what}: {e:?}");
+        }
         (Some(e), _) => {
             assert_eq!(e.kind, ErrorKind::Binary, "{what}: {e:?}");
             assert_eq!(e.values["file_size"], json!(bytes.len()), "{what}: {e:?}");

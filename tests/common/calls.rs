@@ -48,6 +48,9 @@ pub fn preset_call(d: &Dialect, path: &Path, ask: Ask, count: u64) -> Option<Val
                 json!(e + 1 - s)
             }
             _ if !p.required => continue,
+            // A tail that counts the empty line after a final line feed (rust-mcp-filesystem)
+            // takes one more for the whole file.
+            (Role::Tail, _) if d.lines.split_lines => json!(count + 1),
             (Role::Head | Role::Tail | Role::Limit | Role::EndLine, _) => json!(count),
             (Role::StartLine | Role::Offset, _) => json!(1),
             (Role::Skip, _) => json!(0),
