@@ -161,6 +161,11 @@ fn gemini_names_its_project_temp_directory_given_as_the_last_root() {
             )
         )
     );
+    // The path is checked before the range's order, as Gemini CLI's build() checks it.
+    let r = tool.respond(
+        json!({"file_path": root.join("link.txt"), "start_line": 5, "end_line": 2}).to_string(),
+    );
+    assert!(r.text.starts_with("Path not in workspace"), "{}", r.text);
     let r = tool.respond(json!({"file_path": real}).to_string());
     assert!(
         r.text.ends_with(&format!("directories: {dirs}")),
