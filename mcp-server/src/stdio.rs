@@ -269,10 +269,11 @@ async fn write_pieces<W: AsyncWrite + Unpin>(
         if first {
             piece.extend_from_slice(before);
         }
-        // serde_json escapes a piece as it would the whole text (escaping is per
-        // character); its quotes are kept only at the string's two ends.
+        // A piece is escaped as the whole text would be (escaping is per character),
+        // in serde_json's bytes (a unit test compares them); its quotes are kept only at
+        // the string's two ends.
         let start = usize::from(!first);
-        serde_json::to_writer(&mut *piece, &rest[..end]).map_err(io::Error::other)?;
+        json_escape_simd::escape_into(&rest[..end], piece);
         rest = &rest[end..];
         let last = rest.is_empty();
         if last {
@@ -384,11 +385,12 @@ mod tests {
 
     /// The bytes a large answer is written as are those of the message serialized whole,
     /// in one write per piece; the text is back in its block afterwards. The text has
-    /// every kind of character JSON escapes, and multi-byte characters across the pieces'
-    /// edges.
+    /// every character JSON escapes (each control character, quote, backslash), DEL, and
+    /// multi-byte characters across the pieces' edges.
     #[test]
     fn a_large_answer_is_written_in_pieces_as_the_bytes_of_the_whole_message() {
-        let line = "caf\u{e9} \"q\" \\ tab\t ctl\u{1} \u{1F600} \u{2028}\r\n";
+        let controls: String = (0u8..0x20).chain([0x7f]).map(char::from).collect();
+        let line = format!("caf\u{e9} \"q\" \\ {controls} \u{1F600} \u{2028}\r\n");
         let text = line.repeat((3 * PIECE) / line.len() + 7);
         let mut item = answer(text.clone());
         let mut whole = serde_json::to_vec(&item).unwrap();
