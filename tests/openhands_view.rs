@@ -45,7 +45,6 @@ fn a_boolean_start_is_quoted_as_python_shows_it_in_the_range_check() {
 fn a_ranged_view_splits_again_at_pythons_line_ends_and_a_whole_view_does_not() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("vt.txt");
-    // Enough plain lines that the control bytes stay under the binary share.
     let plain: String = (4..24).map(|i| format!("plain line {i:02}\n")).collect();
     std::fs::write(
         &path,
@@ -87,6 +86,30 @@ fn a_ranged_view_splits_again_at_pythons_line_ends_and_a_whole_view_does_not() {
     assert_eq!(
         view(&DialectTool::new(d), &path, Some(json!([1, 2]))),
         format!("{head}     1\tone\x0btwo\n     2\tthree\x1cfour\n")
+    );
+}
+
+#[test]
+fn control_bytes_do_not_make_a_short_file_binary_as_binaryornot_reads_it() {
+    // binaryornot 0.4.4 calls a sample binary for its control bytes only when over 30%
+    // of it is not printable ASCII and under 5% is high bytes; the preset tolerates them.
+    let d = Dialect::preset("openhands").unwrap();
+    assert_eq!(d.decoding.control_bytes, rangeread::ControlBytes::Tolerated);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ctl.txt");
+    std::fs::write(&path, b"bell\x07\x07\x07\nvt\x0b\x0b\n").unwrap();
+    let head = format!(
+        "Here's the result of running `cat -n` on {}:\n",
+        path.display()
+    );
+    let t = tool();
+    assert_eq!(
+        view(&t, &path, None),
+        format!("{head}     1\tbell\x07\x07\x07\n     2\tvt\x0b\x0b\n     3\t\n")
+    );
+    assert_eq!(
+        view(&t, &path, Some(json!([1, 2]))),
+        format!("{head}     1\tbell\x07\x07\x07\n     2\tvt\n     3\t\n     4\t\n")
     );
 }
 
