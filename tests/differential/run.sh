@@ -177,7 +177,7 @@ cat > "$WORK/tools.json" <<EOF
  "openhands": {"package": "openhands-aci", "version": "$OPENHANDS_ACI", "preset_name": "openhands",
    "with": ["chardet==$OPENHANDS_CHARDET", "charset-normalizer==$OPENHANDS_CHARSET_NORMALIZER"],
    "agent": ["$WORK/aci/bin/python", "$D/openhands_agent.py", "{calls}", "{out}"],
-   "preset": ["$BVENV/bin/python", "$D/preset.py", "{calls}", "{out}", "openhands", "{root}"]},
+   "preset": ["$BVENV/bin/python", "$D/preset.py", "{calls}", "{out}", "openhands", "{root}", "--no-workspace"]},
  "openhands-tools": {"package": "openhands-tools", "version": "$OPENHANDS_TOOLS", "preset_name": "openhands",
    "note": "No preset of its own yet: the figure is against the openhands preset.",
    "agent": ["$WORK/ohtools/bin/python", "$D/openhands_tools_agent.py", "{calls}", "{out}"],

@@ -59,6 +59,9 @@ pub(crate) struct RangeGiven {
     pub shown: String,
     /// Its refusal when it is not two integers, made after the file's own checks.
     pub refusal: Option<String>,
+    /// Each element of a list as the refusals quote it (`True` for a boolean start
+    /// under Python's rules), for the checks against the file.
+    pub items: Vec<String>,
 }
 
 /// One way of selecting, for the conflict check and for what the answer says.

@@ -410,6 +410,12 @@ pub struct LineRules {
     /// on `\n` shows an empty last line after a final line feed, while ranges count
     /// lines as usual (OpenHands' view).
     pub split_whole: bool,
+    /// A ranged read's lines are split again at every line end Python's
+    /// `str.splitlines` knows besides LF (VT, FF, FS, GS, RS, NEL, U+2028, U+2029) and
+    /// numbered on from the range's first line, as OpenHands' ranged view does; its
+    /// whole view splits on LF alone. Off by default: a range shows its lines.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub ranged_python_line_ends: bool,
     /// Check a [`Role::LineRange`] against the file's line count before reading, with
     /// these texts, instead of the library's checks.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -447,6 +453,7 @@ impl Default for LineRules {
             lenient_range: false,
             swap_reversed: false,
             split_whole: false,
+            ranged_python_line_ends: false,
             range_checks: None,
         }
     }

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """The crate's preset over the same calls, through the Python binding (`DialectTool`).
 
-    preset.py CALLS.json OUT.jsonl PRESET ROOT
+    preset.py CALLS.json OUT.jsonl PRESET ROOT [--no-workspace]
 
 A call that names a tool of a preset serving several (`rust-mcp-filesystem`'s
 `head_file`) is answered by `PRESET/TOOL`. The answer is what a host sends: the response's
-items, text joined with a newline and media by hash.
+items, text joined with a newline and media by hash. `--no-workspace` answers as a host
+replacing an agent that has no root does (OpenHands' editor): a `DialectTool` without a
+workspace, the calls' absolute paths read as they are.
 """
 
 import os
@@ -19,7 +21,7 @@ import rangeread  # noqa: E402
 
 def main():
     calls_path, out_path, preset, root = sys.argv[1:5]
-    ws = rangeread.Workspace(root)
+    ws = None if "--no-workspace" in sys.argv[5:] else rangeread.Workspace(root)
     tools = {}
     out = Writer(out_path)
     for call in load_calls(calls_path):
