@@ -475,7 +475,10 @@ fn utf16le_mark_reads_only_the_little_endian_mark() {
     let le = b"\xFF\xFEh\0i\0";
     let only_le = Reader::new().detection(Detection::Utf16LeMark);
     let by_mark = Reader::new().detection(Detection::ByteOrderMark);
-    assert_eq!(whole(&only_le, be).unwrap().content, "\u{FFFD}\u{FFFD}\0h\0i");
+    assert_eq!(
+        whole(&only_le, be).unwrap().content,
+        "\u{FFFD}\u{FFFD}\0h\0i"
+    );
     assert_eq!(whole(&by_mark, be).unwrap().content, "hi");
     assert_eq!(whole(&only_le, le).unwrap().content, "hi");
     assert_eq!(whole(&only_le, b"\xEF\xBB\xBFhi").unwrap().content, "hi");

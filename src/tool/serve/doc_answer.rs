@@ -143,14 +143,15 @@ pub(crate) fn read(ctx: &Ctx, request: &Request, plan: &Plan) -> Result<Option<D
             }
         }
     }
-    if let (Some(form), None) = (
-        pdf_form.filter(|f| f.whole_as_document),
-        &request.pages,
-    ) {
+    if let (Some(form), None) = (pdf_form.filter(|f| f.whole_as_document), &request.pages) {
         // The file itself, as Claude Code sends a PDF read without pages.
         let src = doc.source();
         let mut data = Vec::new();
-        src.read_append(0, usize::try_from(src.len()).unwrap_or(usize::MAX), &mut data)?;
+        src.read_append(
+            0,
+            usize::try_from(src.len()).unwrap_or(usize::MAX),
+            &mut data,
+        )?;
         src.check_unchanged()?;
         return Ok(Some(Doc::Raw {
             mime: "application/pdf".into(),
