@@ -195,7 +195,8 @@ cat > "$WORK/tools.json" <<EOF
               "--root", "{root}"]},
  "claude-code": {"package": "@anthropic-ai/claude-code", "version": "$CLAUDE_CODE", "preset_name": "claude-code",
    "agent": ["python3", "$D/claude_agent.py", "{calls}", "{out}", "$CLAUDE", "{root}", "$WORK/claude-home"],
-   "preset": ["$BVENV/bin/python", "$D/preset.py", "{calls}", "{out}", "claude-code", "{root}"]}
+   "preset": ["$BVENV/bin/python", "$D/preset.py", "{calls}", "{out}", "claude-code", "{root}",
+              "--unconfined", "--room-tokens", "200000"]}
 }
 EOF
 

@@ -125,6 +125,9 @@ fn given<T>(n: Named<T>) -> Option<Given<T>> {
 pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
     let mut r = Request::default();
     let mut path = None;
+    for name in &d.arguments.dropped {
+        a.take(&[name.as_str()])?;
+    }
     for p in &d.params {
         let names: Vec<&str> = std::iter::once(p.name.as_str())
             .chain(p.aliases.iter().map(String::as_str))

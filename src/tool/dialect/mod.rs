@@ -128,6 +128,16 @@ pub struct Arguments {
     /// expected ..., got VALUE`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub type_error: Option<String>,
+    /// A one-element array sent for a parameter that is not an array is read as its
+    /// element (`offset: [2]` is 2), as Claude Code's input normalizer does; by default
+    /// it is a value of the wrong type.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unwrap_single: bool,
+    /// Names dropped from a call before its parameters are read, neither advertised nor
+    /// refused (Claude Code's normalizer drops `description`); by default a name no
+    /// parameter takes is refused ([`ErrorTexts::unknown`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<String>,
 }
 
 impl Arguments {
@@ -154,6 +164,11 @@ pub enum Integers {
     /// rounded as the parameter's [`Param::fraction`] says, else refused. A string or a
     /// boolean is refused.
     Number,
+    /// A string holding a number is that number, then zod's `number().int()` (Claude
+    /// Code's Read): a number without a fraction is taken; a fraction is refused with
+    /// `{expected}` `int`, any other type (a boolean, other text) with `{expected}`
+    /// `number`.
+    CoercedInt,
 }
 
 /// How a fraction sent for a count becomes a whole number.
@@ -174,7 +189,7 @@ pub enum Rounding {
 pub struct Decoding {
     /// `auto` (classify: binary refused, encodings found), `assume_utf8` (every file
     /// is UTF-8 text, a byte order mark included as U+FEFF: Codex's lossy line reader),
-    /// `nul_means_binary`, `byte_order_mark` or `magic_only` ([`Detection`]).
+    /// `nul_means_binary`, `byte_order_mark`, `utf16le_mark` or `magic_only` ([`Detection`]).
     pub detection: Detection,
     /// `lossy` (invalid sequences become U+FFFD) or `strict` (refused).
     pub utf8: Utf8Policy,

@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
 """The crate's preset over the same calls, through the Python binding (`DialectTool`).
 
-    preset.py CALLS.json OUT.jsonl PRESET ROOT [--no-workspace]
+    preset.py CALLS.json OUT.jsonl PRESET ROOT [--no-workspace | --unconfined] [--room-tokens N]
 
 A call that names a tool of a preset serving several (`rust-mcp-filesystem`'s
 `head_file`) is answered by `PRESET/TOOL`. The answer is what a host sends: the response's
-items, text joined with a newline and media by hash. `--no-workspace` answers as a host
-replacing an agent that has no root does (OpenHands' editor): a `DialectTool` without a
-workspace, the calls' absolute paths read as they are.
+items, text joined with a newline and media by hash.
+
+The host's settings, where the agent's session has them too: `--no-workspace` answers as a
+host replacing an agent that has no root does (OpenHands' editor): a `DialectTool` without
+a workspace, the calls' absolute paths read as they are. `--unconfined` answers
+without a workspace, in ROOT (Claude Code's Read is not confined to a directory: its
+driver runs it with bypassPermissions, in ROOT); `--room-tokens N` says how much context
+the caller has left (a fresh Claude Code session on a 200k-token model), which picks the
+sentence a size refusal ends with.
 """
 
 import os
@@ -21,16 +27,33 @@ import rangeread  # noqa: E402
 
 def main():
     calls_path, out_path, preset, root = sys.argv[1:5]
-    ws = None if "--no-workspace" in sys.argv[5:] else rangeread.Workspace(root)
+    extra = sys.argv[5:]
+    room = int(extra[extra.index("--room-tokens") + 1]) if "--room-tokens" in extra else None
+    if "--unconfined" in extra:
+        os.chdir(root)
+        ws = None
+    elif "--no-workspace" in extra:
+        ws = None
+    else:
+        ws = rangeread.Workspace(root)
+
+    def tool(name):
+        t = rangeread.DialectTool(name, workspace=ws)
+        if room is None:
+            return t
+        d = t.dialect
+        d["caps"]["lift"]["room_tokens"] = room
+        return rangeread.DialectTool(d, workspace=ws)
+
     tools = {}
     out = Writer(out_path)
     for call in load_calls(calls_path):
         name = f"{preset}/{call['tool']}" if call.get("tool") and "/" not in preset else preset
         if name not in tools:
             try:
-                tools[name] = rangeread.DialectTool(name, workspace=ws)
+                tools[name] = tool(name)
             except Exception:
-                tools[name] = rangeread.DialectTool(preset, workspace=ws)
+                tools[name] = tool(preset)
         try:
             r = tools[name].respond(call["args"])
         except Exception as e:  # a binding failure is ours, not an answer
