@@ -52,6 +52,11 @@ pub enum Detection {
     /// nothing is refused as binary and no legacy encoding is guessed. Claude Code's Read
     /// reads files so (a Latin-1 `é` becomes U+FFFD, NUL bytes stay in the text).
     ByteOrderMark,
+    /// As [`Detection::ByteOrderMark`], but only UTF-8's mark and UTF-16LE's (`FF FE`)
+    /// are read: a file starting `FE FF` (UTF-16BE) is UTF-8, its mark's bytes shown as
+    /// U+FFFD. Claude Code 2.1.332's Read reads files so.
+    #[serde(rename = "utf16le_mark")]
+    Utf16LeMark,
     /// Only a magic number makes a file binary (an image, an archive, an executable ...
     /// that `infer` knows); NUL and control bytes do not, and the text's encoding is
     /// found as [`Detection::Auto`] finds it (a sample with NUL bytes and no UTF-16

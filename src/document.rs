@@ -148,7 +148,8 @@ impl Document {
         let c = match (judge.detection, judge.encoding) {
             // Nothing to look at, or only a byte order mark.
             (Detection::AssumeUtf8, _) => crate::classify::judge(&[], &judge),
-            (Detection::ByteOrderMark, _) | (_, EncodingPolicy::Forced(_)) => {
+            (Detection::ByteOrderMark | Detection::Utf16LeMark, _)
+            | (_, EncodingPolicy::Forced(_)) => {
                 let mut scratch = Vec::new();
                 let n = self.src.len().min(4);
                 self.src

@@ -598,7 +598,9 @@ fn images_pdf_pages_and_notebook_cells_are_recorded_where_the_preset_serves_them
         let what = format!("{preset}, hello.pdf");
         let r = call("hello.pdf");
         let rec = record(&what, &r);
-        if raw("pdf") {
+        // Claude Code sends a PDF read without pages whole, as a document.
+        let whole = docs.pdf.as_ref().is_some_and(|f| f.whole_as_document);
+        if raw("pdf") || whole {
             assert_eq!(rec.kind, AnswerKind::File, "{what}: {rec:?}");
             let media = rec.media.as_ref().unwrap();
             assert_eq!(media.mime, "application/pdf", "{what}: {rec:?}");

@@ -465,3 +465,26 @@ proptest::proptest! {
         proptest::prop_assert_eq!((left_out.start, left_out.end), want);
     }
 }
+
+/// `utf16le_mark` (Claude Code 2.1.332's Read): only UTF-8's and UTF-16LE's marks are
+/// read; `FE FF` is UTF-8, its two bytes shown as U+FFFD, where `byte_order_mark` reads
+/// UTF-16BE.
+#[test]
+fn utf16le_mark_reads_only_the_little_endian_mark() {
+    let be = b"\xFE\xFF\0h\0i";
+    let le = b"\xFF\xFEh\0i\0";
+    let only_le = Reader::new().detection(Detection::Utf16LeMark);
+    let by_mark = Reader::new().detection(Detection::ByteOrderMark);
+    assert_eq!(
+        whole(&only_le, be).unwrap().content,
+        "\u{FFFD}\u{FFFD}\0h\0i"
+    );
+    assert_eq!(whole(&by_mark, be).unwrap().content, "hi");
+    assert_eq!(whole(&only_le, le).unwrap().content, "hi");
+    assert_eq!(whole(&only_le, b"\xEF\xBB\xBFhi").unwrap().content, "hi");
+    // Nothing is binary to it: NUL bytes stay in the text.
+    assert_eq!(whole(&only_le, b"a\0b").unwrap().content, "a\0b");
+    let d: rangeread::tool::Decoding =
+        serde_json::from_value(json!({"detection": "utf16le_mark"})).unwrap();
+    assert_eq!(d.detection, Detection::Utf16LeMark);
+}

@@ -24,7 +24,7 @@ export interface RangereadError extends Error {
 
 /** How a file is judged text or binary, and in which encoding (a reader's, or one call's). */
 export interface ClassifyOptions {
-  detection?: 'auto' | 'nul_means_binary' | 'assume_utf8' | 'byte_order_mark' | 'magic_only'
+  detection?: 'auto' | 'nul_means_binary' | 'assume_utf8' | 'byte_order_mark' | 'utf16le_mark' | 'magic_only'
   /** `'detect'` (legacy encodings guessed; the default), `'no_legacy'` (UTF-8 with
    * replacement characters instead), or a label the host decided: `'windows-1252'`,
    * `'latin1'`, `'utf-16le'`, `'shift_jis'` ... */

@@ -215,10 +215,13 @@ pub(crate) fn judge(sample: &[u8], j: &Judge) -> Classification {
     }
     let c = match j.detection {
         Detection::AssumeUtf8 => return forced(b"", Encoding::Utf8),
-        Detection::ByteOrderMark => {
-            let (encoding, bom_len) = match bom(sample) {
-                Some(e) => (e, e.bom_len() as u8),
-                None => (Encoding::Utf8, 0),
+        Detection::ByteOrderMark | Detection::Utf16LeMark => {
+            let (encoding, bom_len) = match (bom(sample), j.detection) {
+                (Some(e), Detection::ByteOrderMark) => (e, e.bom_len() as u8),
+                (Some(Encoding::Utf8), _) => (Encoding::Utf8, 3),
+                // `FF FE 00 00` starts `FF FE` too.
+                (Some(Encoding::Utf16Le | Encoding::Utf32Le), _) => (Encoding::Utf16Le, 2),
+                _ => (Encoding::Utf8, 0),
             };
             return Classification::Text(TextInfo {
                 encoding,

@@ -30,6 +30,7 @@ pub(crate) use measure::{Measure, MAX_BYTES_PER_UTF8, MAX_UTF8_PER_BYTE};
 pub(crate) use units::Units;
 
 use memchr::memchr_iter;
+use std::borrow::Cow;
 
 /// How one text is laid out in a file: its encoding, code units, and where line 1
 /// starts (past a byte order mark).
@@ -100,6 +101,21 @@ pub(crate) fn terminators(bytes: &[u8]) -> (bool, bool) {
 /// byte `0x0A`), in order.
 pub(crate) fn line_feeds(bytes: &[u8]) -> impl DoubleEndedIterator<Item = usize> + '_ {
     memchr_iter(b'\n', bytes)
+}
+
+/// `text` with every other line end Python's `str.splitlines` knows made a line feed:
+/// CR LF and a lone CR, VT, FF, the separators FS, GS and RS, NEL, and the Unicode
+/// line and paragraph separators (OpenHands' ranged view re-splits its lines so).
+/// The text as it is when it holds none.
+pub(crate) fn python_line_ends(text: Cow<'_, str>) -> Cow<'_, str> {
+    const ENDS: [char; 9] = [
+        '\r', '\x0b', '\x0c', '\x1c', '\x1d', '\x1e', '\u{85}', '\u{2028}', '\u{2029}',
+    ];
+    if !text.contains(ENDS) {
+        return text;
+    }
+    let text = text.replace("\r\n", "\n");
+    Cow::Owned(text.replace(ENDS, "\n"))
 }
 
 /// The lines of decoded text: each line's body (without LF, and without the CR of a

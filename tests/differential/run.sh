@@ -158,7 +158,7 @@ fi
 # Node binding. It is off by default because `napi build` compiles the library a second
 # time (under target/<host triple>/); the bindings are thin and answer alike.
 NODE_OUT=$WORK/node-binding
-GEMINI_PRESET="\"$BVENV/bin/python\", \"$HERE/drivers/preset.py\", \"{calls}\", \"{out}\", \"gemini\", \"{root}\", \"$WORK/runs/gemini/project-temp-dir\""
+GEMINI_PRESET="\"$BVENV/bin/python\", \"$HERE/drivers/preset.py\", \"{calls}\", \"{out}\", \"gemini\", \"{root}\", \"--more-roots\", \"$WORK/runs/gemini/project-temp-dir\""
 if [ "${RANGEREAD_DIFFERENTIAL_NODE:-}" = 1 ]; then
   (cd bindings/node && { [ -d node_modules ] || npm ci --silent --no-audit --no-fund; } \
     && npx napi build --platform --js index.js --dts index.d.ts --output-dir "$NODE_OUT" >/dev/null)
@@ -177,7 +177,7 @@ cat > "$WORK/tools.json" <<EOF
  "openhands": {"package": "openhands-aci", "version": "$OPENHANDS_ACI", "preset_name": "openhands",
    "with": ["chardet==$OPENHANDS_CHARDET", "charset-normalizer==$OPENHANDS_CHARSET_NORMALIZER"],
    "agent": ["$WORK/aci/bin/python", "$D/openhands_agent.py", "{calls}", "{out}"],
-   "preset": ["$BVENV/bin/python", "$D/preset.py", "{calls}", "{out}", "openhands", "{root}"]},
+   "preset": ["$BVENV/bin/python", "$D/preset.py", "{calls}", "{out}", "openhands", "{root}", "--no-workspace"]},
  "openhands-tools": {"package": "openhands-tools", "version": "$OPENHANDS_TOOLS", "preset_name": "openhands",
    "note": "No preset of its own yet: the figure is against the openhands preset.",
    "agent": ["$WORK/ohtools/bin/python", "$D/openhands_tools_agent.py", "{calls}", "{out}"],
@@ -195,7 +195,8 @@ cat > "$WORK/tools.json" <<EOF
               "--root", "{root}"]},
  "claude-code": {"package": "@anthropic-ai/claude-code", "version": "$CLAUDE_CODE", "preset_name": "claude-code",
    "agent": ["python3", "$D/claude_agent.py", "{calls}", "{out}", "$CLAUDE", "{root}", "$WORK/claude-home"],
-   "preset": ["$BVENV/bin/python", "$D/preset.py", "{calls}", "{out}", "claude-code", "{root}"]}
+   "preset": ["$BVENV/bin/python", "$D/preset.py", "{calls}", "{out}", "claude-code", "{root}",
+              "--unconfined", "--room-tokens", "200000"]}
 }
 EOF
 

@@ -116,8 +116,26 @@ async def page_through(client, path, budget_unit):
     raise AssertionError("paging did not end")
 
 
+async def whole_large_answers(server, root, long_line):
+    """An answer over 128 KiB is written as it is escaped, a piece at a time: the SDK
+    gets the same text, whole, as from a message written in one go."""
+    args = ["--root", root, "--max-lines", "0", "--max-bytes", "0", "--max-line-chars", "0"]
+    async with Client(StdioServerParameters(command=server, args=args), read_timeout_seconds=60) as c:
+        escaped = "q\"b\\s\tt c\u00e9\U0001f980\r\n" * 30000
+        with open(os.path.join(root, "escaped.txt"), "w", encoding="utf-8", newline="") as f:
+            f.write(escaped)
+        for name, want in [("long.txt", long_line), ("escaped.txt", escaped)]:
+            r = await c.call_tool("read_file", {"path": name})
+            got = texts(r)
+            check(f"a whole {len(want.encode()) >> 10} KiB answer arrives whole ({name})",
+                  not is_error(r) and got[:1] == [want] and structured(r).get("file_size") == len(want.encode()),
+                  (len(got[0]) if got else None, len(want), got[1:]))
+        os.remove(os.path.join(root, "escaped.txt"))
+
+
 async def run(server, root, lines, long_line):
     with anyio.fail_after(300):
+        await whole_large_answers(server, root, long_line)
         await session(server, root, lines, long_line)
         await session_scoped_to_root(server, root)
         await session_without_store(server, root)

@@ -55,6 +55,10 @@ pub(crate) fn range_arg(
         return Ok((None, None));
     }
     let python = d.arguments.integers == Integers::Python;
+    let items = value.as_array().map_or_else(Vec::new, |items| {
+        let one: fn(&Value) -> String = if python { repr } else { shown };
+        items.iter().map(one).collect()
+    });
     let shown = if python {
         str_of(&value)
     } else {
@@ -82,6 +86,7 @@ pub(crate) fn range_arg(
         name,
         shown,
         refusal: pair.is_none().then_some(refusal),
+        items,
     };
     Ok((pair, Some(given)))
 }

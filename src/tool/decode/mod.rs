@@ -59,6 +59,9 @@ pub(crate) struct RangeGiven {
     pub shown: String,
     /// Its refusal when it is not two integers, made after the file's own checks.
     pub refusal: Option<String>,
+    /// Each element of a list as the refusals quote it (`True` for a boolean start
+    /// under Python's rules), for the checks against the file.
+    pub items: Vec<String>,
 }
 
 /// One way of selecting, for the conflict check and for what the answer says.
@@ -122,6 +125,9 @@ fn given<T>(n: Named<T>) -> Option<Given<T>> {
 pub(crate) fn decode(d: &Dialect, mut a: Args) -> Result<Request> {
     let mut r = Request::default();
     let mut path = None;
+    for name in &d.arguments.dropped {
+        a.take(&[name.as_str()])?;
+    }
     for p in &d.params {
         let names: Vec<&str> = std::iter::once(p.name.as_str())
             .chain(p.aliases.iter().map(String::as_str))

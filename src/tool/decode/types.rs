@@ -15,13 +15,25 @@ use crate::tool::dialect::{Dialect, Integers, Param, Role, Rounding};
 /// [`Arguments`](crate::tool::Arguments), before its getter reads it.
 pub(crate) fn check(d: &Dialect, p: &Param, names: &[&str], a: &mut Args) -> Result<()> {
     let rules = &d.arguments;
+    if rules.unwrap_single && p.role != Role::LineRange {
+        unwrap_single(names, a);
+    }
     if rules.integers == Integers::Lenient && !rules.null_refused {
         return Ok(());
     }
     let Some((name, value)) = a.peek(names) else {
         return Ok(());
     };
-    let refuse = || type_error(d, p, &name, value);
+    if rules.integers == Integers::CoercedInt && numeric(p.role) && !value.is_null() {
+        return match coerced_int(value) {
+            Ok(v) => {
+                a.put(&name, v);
+                Ok(())
+            }
+            Err(expected) => Err(type_error(d, p, &name, value, Some(expected))),
+        };
+    }
+    let refuse = || type_error(d, p, &name, value, None);
     let serde = rules.integers == Integers::Unsigned;
     let fixed = match value {
         Value::Null if rules.null_refused || (serde && p.required) => return Err(refuse()),
@@ -42,6 +54,39 @@ pub(crate) fn check(d: &Dialect, p: &Param, names: &[&str], a: &mut Args) -> Res
         a.put(&name, v);
     }
     Ok(())
+}
+
+/// `[x]` given for a parameter is `x`.
+fn unwrap_single(names: &[&str], a: &mut Args) {
+    let one = match a.peek(names) {
+        Some((name, Value::Array(items))) if items.len() == 1 => Some((name, items[0].clone())),
+        _ => None,
+    };
+    if let Some((name, v)) = one {
+        a.put(&name, v);
+    }
+}
+
+/// A number under [`Integers::CoercedInt`], in the form the lenient walker reads; else
+/// the type zod names as expected (`int` for a fraction, `number` for anything else).
+fn coerced_int(v: &Value) -> std::result::Result<Value, &'static str> {
+    let f = match v {
+        Value::Number(n) if n.is_i64() || n.is_u64() => return Ok(v.clone()),
+        Value::Number(n) => n.as_f64().ok_or("number")?,
+        // The normalizer turns a string holding a number into that number.
+        Value::String(s) => s
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|f| f.is_finite())
+            .ok_or("number")?,
+        _ => return Err("number"),
+    };
+    if f.fract() == 0.0 && f.abs() < 2f64.powi(53) {
+        Ok(Value::from(f as i64))
+    } else {
+        Err("int")
+    }
 }
 
 /// A number as the rules take it, in the form the lenient walker reads; `None`: refused.
@@ -133,9 +178,22 @@ fn json_type(v: &Value) -> &'static str {
     }
 }
 
-/// The refusal of `value` for `p`, in the dialect's words.
-fn type_error(d: &Dialect, p: &Param, name: &str, value: &Value) -> crate::error::Error {
-    let expected = expected(p);
+/// The refusal of `value` for `p`, in the dialect's words; `zod`: the type zod names
+/// as expected, where it is not the schema's.
+fn type_error(
+    d: &Dialect,
+    p: &Param,
+    name: &str,
+    value: &Value,
+    zod: Option<&str>,
+) -> crate::error::Error {
+    let expected = match zod {
+        Some(t) => t.to_string(),
+        None if d.arguments.integers == Integers::CoercedInt && numeric(p.role) => {
+            "number".to_string()
+        }
+        None => expected(p),
+    };
     match &d.arguments.type_error {
         Some(t) => {
             let shown = value.to_string();

@@ -92,6 +92,11 @@ pub struct PdfForm {
     /// the library's error.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub beyond_end: Option<String>,
+    /// A read without a page selection sends the file itself, one `application/pdf`
+    /// media item after `whole_header` (`{path}`, `{size}`), instead of its pages' text:
+    /// Claude Code's `document` block. `whole_max_pages` still refuses a long one.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub whole_as_document: bool,
 }
 
 /// A page count over which a read is refused.

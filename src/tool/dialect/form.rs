@@ -113,6 +113,10 @@ pub struct Output {
     /// After the lines, when the first 8 KiB of the text hold a NUL byte.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nul_note: Option<String>,
+    /// After the lines of a file that starts `FE FF` (a UTF-16BE byte order mark), in
+    /// place of the other notes: a tool that does not read that mark says so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub utf16be_note: Option<String>,
     /// Where a line cut by [`Output::line_max_bytes`] ends.
     pub line_byte_cut: ByteCut,
     /// The line template when a call turns numbering off ([`Role::LineNumbers`]
@@ -211,6 +215,7 @@ impl Default for Output {
             range_asked: false,
             invalid_utf8_note: None,
             nul_note: None,
+            utf16be_note: None,
             line_byte_cut: ByteCut::Floor,
             unnumbered_line: None,
             clip: None,

@@ -129,6 +129,16 @@ pub struct Arguments {
     /// `Invalid NAME: expected ..., got VALUE`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub type_error: Option<String>,
+    /// A one-element array sent for a parameter that is not an array is read as its
+    /// element (`offset: [2]` is 2), as Claude Code's input normalizer does; by default
+    /// it is a value of the wrong type.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unwrap_single: bool,
+    /// Names dropped from a call before its parameters are read, neither advertised nor
+    /// refused (Claude Code's normalizer drops `description`); by default a name no
+    /// parameter takes is refused ([`ErrorTexts::unknown`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<String>,
 }
 
 impl Arguments {
@@ -160,6 +170,11 @@ pub enum Integers {
     /// required parameter's `null` are refused, and a boolean parameter takes only
     /// `true` or `false`.
     Unsigned,
+    /// A string holding a number is that number, then zod's `number().int()` (Claude
+    /// Code's Read): a number without a fraction is taken; a fraction is refused with
+    /// `{expected}` `int`, any other type (a boolean, other text) with `{expected}`
+    /// `number`.
+    CoercedInt,
 }
 
 /// How a fraction sent for a count becomes a whole number.
@@ -180,7 +195,7 @@ pub enum Rounding {
 pub struct Decoding {
     /// `auto` (classify: binary refused, encodings found), `assume_utf8` (every file
     /// is UTF-8 text, a byte order mark included as U+FEFF: Codex's lossy line reader),
-    /// `nul_means_binary`, `byte_order_mark` or `magic_only` ([`Detection`]).
+    /// `nul_means_binary`, `byte_order_mark`, `utf16le_mark` or `magic_only` ([`Detection`]).
     pub detection: Detection,
     /// `lossy` (invalid sequences become U+FFFD) or `strict` (refused).
     pub utf8: Utf8Policy,
@@ -422,6 +437,12 @@ pub struct LineRules {
     /// on `\n` shows an empty last line after a final line feed, while ranges count
     /// lines as usual (OpenHands' view).
     pub split_whole: bool,
+    /// A ranged read's lines are split again at every line end Python's
+    /// `str.splitlines` knows besides LF (VT, FF, FS, GS, RS, NEL, U+2028, U+2029) and
+    /// numbered on from the range's first line, as OpenHands' ranged view does; its
+    /// whole view splits on LF alone. Off by default: a range shows its lines.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub ranged_python_line_ends: bool,
     /// Check a [`Role::LineRange`] against the file's line count before reading, with
     /// these texts, instead of the library's checks.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -459,6 +480,7 @@ impl Default for LineRules {
             lenient_range: false,
             swap_reversed: false,
             split_whole: false,
+            ranged_python_line_ends: false,
             range_checks: None,
         }
     }

@@ -25,6 +25,8 @@ pub(crate) enum Doc {
         data: Vec<u8>,
         path: String,
         resolved: String,
+        /// The text sent beside it (`{path}`, `{mime}`, `{bytes}`, `{size}`: as `12KB`).
+        note: Option<String>,
     },
 }
 
@@ -38,15 +40,17 @@ pub(crate) fn render(d: &Dialect, doc: Doc) -> ToolResponse {
             data,
             path,
             resolved,
+            note,
         } => {
             let shown = shown(d, &path, &resolved);
-            if let Some(note) = d.documents.raw.as_ref().and_then(|r| r.note.as_ref()) {
+            if let Some(note) = note {
                 let values = [
                     ("path", &shown as _),
                     ("mime", &mime as _),
                     ("bytes", &(data.len() as u64) as _),
+                    ("size", &size_text(data.len() as u64) as _),
                 ];
-                out.text = fill(note, &values);
+                out.text = fill(&note, &values);
             }
             if unified {
                 out.structured = Some(json!({"kind": "file", "path": shown, "mime": mime,

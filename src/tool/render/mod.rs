@@ -540,6 +540,10 @@ fn numbered(out: &mut String, d: &Dialect, template: &str, plan: &Plan, s: &Show
     // A cut by the host's line budget says where the rest starts, whatever the dialect's.
     let host_marker = s.host_lines.then(|| content::host_cut_marker(d));
     let text = content::clipped(d, r);
+    let text = match d.lines.ranged_python_line_ends && plan.ranged() {
+        true => crate::text::python_line_ends(text),
+        false => text,
+    };
     let cuts: HashMap<u64, &CutLine> = r.cut_lines.iter().map(|c| (c.line, c)).collect();
     let first = if plan.number_from_zero {
         Some(0)

@@ -101,14 +101,26 @@ pub(crate) fn before_read(ctx: &Ctx, path: &str, plan: &Plan) -> Result<()> {
     };
     let total = doc.total_lines().map_err(|e| binary_error(d, e, path))?;
     let total_i = i64::try_from(total).unwrap_or(i64::MAX);
-    let value = format!("[{start}, {}]", end.unwrap_or(-1));
+    // The value and its elements as the call gave them (Python quotes `[True, 3]`, not
+    // the `[1, 3]` it compares).
+    let given = plan.range_given.as_ref().filter(|g| g.items.len() == 2);
+    let value = given.map_or_else(
+        || format!("[{start}, {}]", end.unwrap_or(-1)),
+        |g| g.shown.clone(),
+    );
+    let start_shown = given.map_or_else(|| start.to_string(), |g| g.items[0].clone());
     let name = plan.start_name.as_str();
+    // An end the check keeps as given is quoted as given; one it replaced, as a number.
+    let end_shown = |e: i64| match given {
+        Some(g) if end == Some(e) => g.items[1].clone(),
+        _ => e.to_string(),
+    };
     let vals = |end: i64| {
         [
             ("name", name.to_string()),
             ("value", value.clone()),
-            ("start", start.to_string()),
-            ("end", end.to_string()),
+            ("start", start_shown.clone()),
+            ("end", end_shown(end)),
             ("total", total.to_string()),
         ]
     };

@@ -83,6 +83,7 @@ pub(crate) fn read(ctx: &Ctx, request: &Request, plan: &Plan) -> Result<Option<D
                 data,
                 path,
                 resolved,
+                note: raw.note.clone(),
             }));
         }
     }
@@ -141,6 +142,24 @@ pub(crate) fn read(ctx: &Ctx, request: &Request, plan: &Plan) -> Result<Option<D
                 return Err(param(path_name(d), fill(&cap.message, &values)));
             }
         }
+    }
+    if let (Some(form), None) = (pdf_form.filter(|f| f.whole_as_document), &request.pages) {
+        // The file itself, as Claude Code sends a PDF read without pages.
+        let src = doc.source();
+        let mut data = Vec::new();
+        src.read_append(
+            0,
+            usize::try_from(src.len()).unwrap_or(usize::MAX),
+            &mut data,
+        )?;
+        src.check_unchanged()?;
+        return Ok(Some(Doc::Raw {
+            mime: "application/pdf".into(),
+            data,
+            path,
+            resolved,
+            note: form.whole_header.clone(),
+        }));
     }
     let read = reader
         .read_document_from(&mut doc, &req)

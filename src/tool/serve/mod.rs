@@ -478,7 +478,10 @@ impl DialectTool {
         match &d.lines.past_end {
             PastEndAnswer::Error => Err(beyond(total)),
             PastEndAnswer::Message(_) => Err(beyond(split_total)),
-            PastEndAnswer::Note(t) => Ok(Answer::note(plan.clone(), fill(t, &vals), record)),
+            PastEndAnswer::Note(t) => {
+                let text = fill(t, &vals) + &crate::tool::serve::notices::unread(ctx)?;
+                Ok(Answer::note(plan.clone(), text, record))
+            }
             PastEndAnswer::Empty => Ok(Answer::note(plan.clone(), String::new(), record)),
             PastEndAnswer::EmptyPage => {
                 let after = split_total + 1;

@@ -18,6 +18,9 @@ pub(crate) fn notes(ctx: &Ctx, r: &ReadResult) -> Result<Vec<String>> {
         nul_note,
         ..
     } = &ctx.dialect.output;
+    if let Some(note) = utf16be(ctx)? {
+        return Ok(vec![note]);
+    }
     if invalid_utf8_note.is_none() && nul_note.is_none() {
         return Ok(Vec::new());
     }
@@ -40,6 +43,48 @@ pub(crate) fn notes(ctx: &Ctx, r: &ReadResult) -> Result<Vec<String>> {
         _ => &None,
     };
     Ok(note.iter().cloned().collect())
+}
+
+/// The notice of an answer that shows no line (a first line past the end), about the
+/// file's first 8 KiB: Claude Code reads the file to count its lines and says so.
+pub(crate) fn unread(ctx: &Ctx) -> Result<String> {
+    let Output {
+        invalid_utf8_note,
+        nul_note,
+        ..
+    } = &ctx.dialect.output;
+    if let Some(note) = utf16be(ctx)? {
+        return Ok(note);
+    }
+    if invalid_utf8_note.is_none() && nul_note.is_none() {
+        return Ok(String::new());
+    }
+    let sample = ctx.read_with(
+        &ctx.reader().max_bytes(0),
+        ByteSelection::new(Some(0), Some(SAMPLE)).into(),
+    )?;
+    let note = match (has_nul(&sample.content), sample.invalid_utf8.is_some()) {
+        (true, _) => nul_note,
+        (false, true) => invalid_utf8_note,
+        _ => &None,
+    };
+    Ok(note.clone().unwrap_or_default())
+}
+
+/// [`Output::utf16be_note`], when the dialect has one and the file starts `FE FF`.
+fn utf16be(ctx: &Ctx) -> Result<Option<String>> {
+    let Some(note) = &ctx.dialect.output.utf16be_note else {
+        return Ok(None);
+    };
+    let reader = ctx.reader();
+    let doc = match ctx.workspace {
+        Some(ws) => reader.open_in(ws, ctx.path)?,
+        None => reader.open(ctx.path)?,
+    };
+    let mut head = Vec::new();
+    let n = doc.source().len().min(2) as usize;
+    doc.source().read_append(0, n, &mut head)?;
+    Ok((head == b"\xFE\xFF").then(|| note.clone()))
 }
 
 /// Whether the first 8 KiB of text hold a NUL.

@@ -36,7 +36,7 @@ const config = new Config({
 // workspace check) needs it.
 await config.storage.initialize();
 // A host that replaces Gemini's read_file has this directory too (Gemini reads from it and
-// names it in its refusals): the preset's side is given it (preset.py's ROOTS_FILE).
+// names it in its refusals): the preset's side is given it (preset.py --more-roots).
 fs.writeFileSync(
   path.join(path.dirname(path.resolve(outPath)), 'project-temp-dir'),
   config.storage.getProjectTempDir() + '\n',

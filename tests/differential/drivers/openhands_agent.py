@@ -6,7 +6,11 @@
 Each call goes through the package's own entry point, `openhands_aci.editor.file_editor`
 (what OpenHands' runtime calls), with the call's arguments as the model sent them; the
 answer is its `formatted_output_and_error` (`ERROR:\\n...` marks an error, as the preset's
-cases take it). An exception that escapes the package is a crash of the agent.
+cases take it). An exception that escapes the package is a crash of the agent, recorded as
+one: OpenHands' runtime catches only the editor's `ToolError` (`_execute_file_editor`);
+anything else fails `/execute_action` with HTTP 500, and the runtime's `_handle_action`
+sets its status to error and adds no observation, so the model is shown no text for the
+call and the conversation stops (OpenHands 0.x, `openhands/runtime/base.py`).
 """
 
 import json

@@ -1,13 +1,22 @@
 #!/usr/bin/env python3
 """The crate's preset over the same calls, through the Python binding (`DialectTool`).
 
-    preset.py CALLS.json OUT.jsonl PRESET ROOT [ROOTS_FILE]
+    preset.py CALLS.json OUT.jsonl PRESET ROOT [--no-workspace | --unconfined] [--room-tokens N]
+              [--more-roots FILE]
 
 A call that names a tool of a preset serving several (`rust-mcp-filesystem`'s
 `head_file`) is answered by `PRESET/TOOL`. The answer is what a host sends: the response's
-items, text joined with a newline and media by hash. ROOTS_FILE, when it exists, names
-more directories the agent reads from (one a line; Gemini CLI's project temp directory,
-written by its driver), added after ROOT as the host would add them.
+items, text joined with a newline and media by hash.
+
+The host's settings, where the agent's session has them too: `--no-workspace` answers as a
+host replacing an agent that has no root does (OpenHands' editor): a `DialectTool` without
+a workspace, the calls' absolute paths read as they are. `--unconfined` answers
+without a workspace, in ROOT (Claude Code's Read is not confined to a directory: its
+driver runs it with bypassPermissions, in ROOT); `--room-tokens N` says how much context
+the caller has left (a fresh Claude Code session on a 200k-token model), which picks the
+sentence a size refusal ends with. `--more-roots FILE`, when FILE exists, names more
+directories the agent reads from (one a line: Gemini CLI's project temp directory, written
+by its driver), added after ROOT as a host adds them.
 """
 
 import os
@@ -21,22 +30,39 @@ import rangeread  # noqa: E402
 
 def main():
     calls_path, out_path, preset, root = sys.argv[1:5]
-    ws = rangeread.Workspace(root)
+    extra = sys.argv[5:]
+    room = int(extra[extra.index("--room-tokens") + 1]) if "--room-tokens" in extra else None
+    if "--unconfined" in extra:
+        os.chdir(root)
+        ws = None
+    elif "--no-workspace" in extra:
+        ws = None
+    else:
+        ws = rangeread.Workspace(root)
     more = []
-    if len(sys.argv) > 5 and os.path.exists(sys.argv[5]):
-        more = [d for d in open(sys.argv[5]).read().splitlines() if d]
+    if "--more-roots" in extra and os.path.exists(extra[extra.index("--more-roots") + 1]):
+        more = [d for d in open(extra[extra.index("--more-roots") + 1]).read().splitlines() if d]
     for d in more:
         os.makedirs(d, exist_ok=True)
-    scope = {"roots": [ws] + [rangeread.Workspace(d) for d in more]} if more else {"workspace": ws}
+    scope = {"roots": [ws] + [rangeread.Workspace(d) for d in more]} if more and ws else {"workspace": ws}
+
+    def tool(name):
+        t = rangeread.DialectTool(name, **scope)
+        if room is None:
+            return t
+        d = t.dialect
+        d["caps"]["lift"]["room_tokens"] = room
+        return rangeread.DialectTool(d, **scope)
+
     tools = {}
     out = Writer(out_path)
     for call in load_calls(calls_path):
         name = f"{preset}/{call['tool']}" if call.get("tool") and "/" not in preset else preset
         if name not in tools:
             try:
-                tools[name] = rangeread.DialectTool(name, **scope)
+                tools[name] = tool(name)
             except Exception:
-                tools[name] = rangeread.DialectTool(preset, **scope)
+                tools[name] = tool(preset)
         try:
             r = tools[name].respond(call["args"])
         except Exception as e:  # a binding failure is ours, not an answer

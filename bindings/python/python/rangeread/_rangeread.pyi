@@ -13,7 +13,7 @@ else:  # pragma: no cover
 _Path = Union[str, "os.PathLike[str]"]
 _Format = Literal["plain", "colon", "cat-n", "codex", "markdown", "frontmatter", "json"]
 _LineUnit = Literal["chars", "utf16", "bytes"]
-_Detection = Literal["auto", "nul_means_binary", "assume_utf8", "byte_order_mark", "magic_only"]
+_Detection = Literal["auto", "nul_means_binary", "assume_utf8", "byte_order_mark", "utf16le_mark", "magic_only"]
 _NulBytes = Literal["in_sample", "in_read"]
 _ControlBytes = Literal["share", "tolerated"]
 _LineEndings = Literal["keep", "lf", "universal"]
