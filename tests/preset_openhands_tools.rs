@@ -47,15 +47,21 @@ fn the_preset_answers_in_the_sdk_s_words() {
     let r = t.respond(json!({"command": "view", "path": p("bell.txt")}));
     assert!(r.is_error);
     assert!(
-        r.text.starts_with("[An error occurred during execution.]\nFile validation failed for "),
+        r.text
+            .starts_with("[An error occurred during execution.]\nFile validation failed for "),
         "{}",
         r.text
     );
-    assert!(r.text.ends_with("File appears to be binary and this file type cannot be read or edited by this tool."));
+    assert!(r.text.ends_with(
+        "File appears to be binary and this file type cannot be read or edited by this tool."
+    ));
     // A whole view has no numbered empty line after the final newline; an empty file
     // is the header alone.
     let r = t.respond(json!({"command": "view", "path": p("a.txt")}));
-    let header = format!("Here's the result of running `cat -n` on {}:\n", p("a.txt").display());
+    let header = format!(
+        "Here's the result of running `cat -n` on {}:\n",
+        p("a.txt").display()
+    );
     assert_eq!(r.text, format!("{header}     1\tx\n     2\ty\n"));
     let r = t.respond(json!({"command": "view", "path": p("empty.txt")}));
     assert!(!r.is_error);
@@ -66,7 +72,10 @@ fn the_preset_answers_in_the_sdk_s_words() {
 fn view_range_items_are_pydantic_s_lax_ints() {
     let (dir, t) = tool(&[("a.txt", b"x\ny\nz\n")]);
     assert_eq!(
-        Dialect::preset("openhands-tools").unwrap().arguments.integers,
+        Dialect::preset("openhands-tools")
+            .unwrap()
+            .arguments
+            .integers,
         Integers::Pydantic
     );
     let path = dir.path().join("a.txt");
@@ -80,7 +89,11 @@ fn view_range_items_are_pydantic_s_lax_ints() {
     // The tool's own refusal quotes what pydantic handed it.
     let r = t.respond(json!({"command": "view", "path": path, "view_range": ["0", "2"]}));
     assert!(r.is_error);
-    assert!(r.text.contains("parameter: [0, 2]. Its first element `0`"), "{}", r.text);
+    assert!(
+        r.text.contains("parameter: [0, 2]. Its first element `0`"),
+        "{}",
+        r.text
+    );
     // A fraction is refused.
     let r = t.respond(json!({"command": "view", "path": path, "view_range": [1.5, 3]}));
     assert!(r.is_error, "{}", r.text);
@@ -96,10 +109,19 @@ fn images_are_shown_and_long_output_is_cut_in_the_middle() {
     let (dir, t) = tool(&[("i.png", &png), ("long.txt", long.as_bytes())]);
     let r = t.respond(json!({"command": "view", "path": dir.path().join("i.png")}));
     assert!(!r.is_error, "{}", r.text);
-    assert!(r.text.ends_with("i.png read successfully. Displaying image content."), "{}", r.text);
+    assert!(
+        r.text
+            .ends_with("i.png read successfully. Displaying image content."),
+        "{}",
+        r.text
+    );
     assert_eq!(r.media.len(), 1);
     let r = t.respond(json!({"command": "view", "path": dir.path().join("long.txt")}));
     let notice = "<response clipped><NOTE>Due to the max output limit";
     let (head, tail) = r.text.split_once(notice).expect("the notice in the middle");
-    assert!(head.ends_with('A') && tail.ends_with("AAAA\n"), "{}", r.text);
+    assert!(
+        head.ends_with('A') && tail.ends_with("AAAA\n"),
+        "{}",
+        r.text
+    );
 }

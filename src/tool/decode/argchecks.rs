@@ -5,8 +5,8 @@ use serde_json::{Map, Value};
 
 use crate::error::Result;
 use crate::tool::decode::args::{param, Args, Named};
-use crate::tool::decode::RangeGiven;
 use crate::tool::decode::types::lax_int;
+use crate::tool::decode::RangeGiven;
 use crate::tool::dialect::template::fill;
 use crate::tool::dialect::{Dialect, Integers, Param, RangeChecks};
 
