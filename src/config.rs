@@ -151,6 +151,12 @@ pub enum ControlBytes {
     /// Control bytes never make a file binary: a short file of BEL and VT bytes is text,
     /// as Python's `binaryornot` (which OpenHands uses) reads it.
     Tolerated,
+    /// One control byte from `0x00` to `0x08` or `0x0E` to `0x1F` (BEL, ESC, `^A` ...;
+    /// not tab, line feed, VT, FF, CR) in the first [`CONTROL_HEAD`](crate::CONTROL_HEAD)
+    /// bytes makes a file binary; later ones are text. What the OpenHands SDK's editor
+    /// answers: binaryornot 0.6 calls such a head binary and the editor then refuses
+    /// any text with a control character in it.
+    InHead,
 }
 
 /// How line ends reach `content` ([`Reader::line_endings`](crate::Reader::line_endings)).

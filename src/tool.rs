@@ -42,6 +42,7 @@
 //! | `rust-mcp-filesystem/*` | `read_text_file`, `head_file`, `tail_file`, `read_file_lines` | `path` and `with_line_numbers` / `lines` / `offset` (lines to skip), `limit` | the text as on disk; `{n:>6} \| line` on request |
 //! | `forge` | `read` | `file_path` (or `path`), `start_line`, `end_line` (swapped when reversed), `show_line_numbers` | `<file path= display_lines= total_lines=><![CDATA[N:line]]></file>`; errors in `<tool_call_error>` |
 //! | `openhands` | `str_replace_editor` | `command` (`view` only), `path` (absolute), `view_range` | `` Here's the result of running `cat -n` on PATH: `` and `{n:>6}\t{line}`, clipped at 16,000 characters; `ERROR:\n...` |
+//! | `openhands-tools` | `file_editor` | `command` (`view` only), `path` (absolute), `view_range` | as `openhands`, the middle of a text over 16,000 characters left out; `[An error occurred during execution.]\n...`; images as image items |
 //!
 //! Parameters are checked when they are decoded: a value of the wrong type, two spellings
 //! of one parameter, two ways of selecting at once, or an unknown parameter fail with a

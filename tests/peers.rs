@@ -922,6 +922,7 @@ const PEERS: &[&str] = &[
     "goose",
     "mcp-filesystem",
     "openhands",
+    "openhands-tools",
     "rust-mcp-filesystem",
     "zed",
 ];
@@ -943,6 +944,7 @@ peer_tests! {
     gemini => "gemini",
     mcp_filesystem => "mcp-filesystem",
     openhands => "openhands",
+    openhands_tools => "openhands-tools",
     crush => "crush",
     goose => "goose",
     rust_mcp_filesystem => "rust-mcp-filesystem",

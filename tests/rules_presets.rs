@@ -246,6 +246,7 @@ fn every_preset_says_which_rule_files_bind_it_and_why() {
         "codex",
         "forge",
         "openhands",
+        "openhands-tools",
     ] {
         let d = Dialect::preset(name).unwrap();
         assert!(!d.rules.why.is_empty(), "{name}");

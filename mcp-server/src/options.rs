@@ -52,7 +52,8 @@ usage: rangeread-mcp [OPTIONS]
                            read_file (default: the unified tool), session_read_file,
                            file_read, fs_read, vault (the seeds' tools);
                            codex, claude-code, gemini, zed, goose, crush, forge,
-                           openhands, mcp-filesystem, rust-mcp-filesystem (the peers')
+                           openhands, openhands-tools, mcp-filesystem,
+                           rust-mcp-filesystem (the peers')
   --dialect FILE           serve the tool a dialect JSON file describes (as the presets in
                            src/tool/dialect/presets/), instead of a preset (repeatable: one tool each)
   --root DIR               every path is resolved inside DIR (default: the current directory);

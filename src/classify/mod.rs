@@ -32,6 +32,9 @@ const _: () = assert!(SAMPLE_SIZE as u64 == crate::source::READ_WHOLE_UP_TO);
 /// without NUL bytes seen in practice lies far above it.
 pub const MAX_CONTROL_SHARE: f64 = 0.01;
 
+/// The bytes [`ControlBytes::InHead`] looks at: binaryornot's sample.
+pub const CONTROL_HEAD: usize = 512;
+
 const OCTET_STREAM: &str = "application/octet-stream";
 
 /// What a text sample was found to be.
@@ -404,7 +407,11 @@ fn classify_body(sample: &[u8], utf8_bom: bool, j: &Judge) -> Classification {
         }
         return binary(OCTET_STREAM, BinaryReason::Nul);
     }
-    let tolerated = magic_only || j.control_bytes == ControlBytes::Tolerated;
+    let in_head = |&b: &u8| matches!(b, 0x00..=0x08 | 0x0E..=0x1F);
+    if j.control_bytes == ControlBytes::InHead && sample.iter().take(CONTROL_HEAD).any(in_head) {
+        return binary(OCTET_STREAM, BinaryReason::ControlBytes);
+    }
+    let tolerated = magic_only || j.control_bytes != ControlBytes::Share;
     if !tolerated && controls as f64 > text.len() as f64 * MAX_CONTROL_SHARE {
         return binary(OCTET_STREAM, BinaryReason::ControlBytes);
     }

@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use crate::error::Result;
 use crate::tool::decode::args::{param, Args, Named};
+use crate::tool::decode::types::lax_int;
 use crate::tool::decode::RangeGiven;
 use crate::tool::dialect::template::fill;
 use crate::tool::dialect::{Dialect, Integers, Param, RangeChecks};
@@ -55,6 +56,13 @@ pub(crate) fn range_arg(
         return Ok((None, None));
     }
     let python = d.arguments.integers == Integers::Python;
+    // pydantic makes the items integers before the tool sees them: the tool's own
+    // refusals quote what it was given, `[2, 4]` for `["2", "4"]`.
+    let lax = |items: &Vec<Value>| items.iter().map(lax_int).collect::<Option<Vec<Value>>>();
+    let value = match value.as_array().map(lax) {
+        Some(Some(ints)) if d.arguments.integers == Integers::Pydantic => Value::Array(ints),
+        _ => value,
+    };
     let items = value.as_array().map_or_else(Vec::new, |items| {
         let one: fn(&Value) -> String = if python { repr } else { shown };
         items.iter().map(one).collect()

@@ -94,6 +94,7 @@ fn number(rules: Integers, fraction: Option<Rounding>, v: &Value) -> Option<Valu
     let whole = |f: f64| f.fract() == 0.0 && f.abs() < 2f64.powi(53);
     match (rules, v) {
         (Integers::Lenient, v) => Some(v.clone()),
+        (Integers::Pydantic, v) => lax_int(v),
         (Integers::Python, Value::Bool(b)) => Some(Value::from(i64::from(*b))),
         (Integers::Python, Value::Number(n)) => (n.is_i64() || n.is_u64()).then(|| v.clone()),
         (Integers::Unsigned, Value::Number(n)) => (n.is_i64() || n.is_u64()).then(|| v.clone()),
@@ -117,6 +118,20 @@ fn number(rules: Integers, fraction: Option<Rounding>, v: &Value) -> Option<Valu
                 None => Some(v.clone()),
             }
         }
+        _ => None,
+    }
+}
+
+/// pydantic's lax `int` of a JSON value ([`Integers::Pydantic`]); `None`: refused.
+pub(crate) fn lax_int(v: &Value) -> Option<Value> {
+    match v {
+        Value::Bool(b) => Some(Value::from(i64::from(*b))),
+        Value::Number(n) if n.is_i64() || n.is_u64() => Some(v.clone()),
+        Value::Number(n) => n
+            .as_f64()
+            .filter(|f| f.fract() == 0.0 && f.abs() < 2f64.powi(53))
+            .map(|f| Value::from(f as i64)),
+        Value::String(s) => s.trim().parse::<i64>().ok().map(Value::from),
         _ => None,
     }
 }

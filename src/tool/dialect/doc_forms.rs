@@ -190,6 +190,11 @@ pub struct RawMedia {
     /// not in this encoding (Gemini CLI's unsupported audio).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refuse_binary: Option<crate::tool::NameRefusal>,
+    /// The file is sent before the dialect's checks of the file (its size cap, its
+    /// `lines.range_checks`): the OpenHands SDK's editor shows an image whatever its
+    /// size and whatever `view_range` says. By default they come first.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub before_checks: bool,
 }
 
 impl RawMedia {

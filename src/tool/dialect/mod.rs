@@ -175,6 +175,11 @@ pub enum Integers {
     /// `{expected}` `int`, any other type (a boolean, other text) with `{expected}`
     /// `number`.
     CoercedInt,
+    /// pydantic's lax `int` (the OpenHands SDK's tool arguments): an integer, a boolean
+    /// (`true` is 1), an integral float (`1.0`) or a string of digits (`"2"`), made an
+    /// integer before the tool sees it (a refusal then quotes `[2, 4]`); a fraction is
+    /// refused.
+    Pydantic,
 }
 
 /// How a fraction sent for a count becomes a whole number.

@@ -49,6 +49,10 @@ const PRESETS: &[(&str, &str)] = &[
     ("claude-code", include_str!("presets/claude-code.json")),
     ("forge", include_str!("presets/forge.json")),
     ("openhands", include_str!("presets/openhands.json")),
+    (
+        "openhands-tools",
+        include_str!("presets/openhands-tools.json"),
+    ),
 ];
 
 impl Dialect {

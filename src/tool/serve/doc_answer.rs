@@ -68,7 +68,9 @@ pub(crate) fn read(ctx: &Ctx, request: &Request, plan: &Plan) -> Result<Option<D
             .mime_for(ext.as_deref(), class.mime())
             .filter(|m| binary || !raw.binary_only.iter().any(|p| m.starts_with(p.as_str())));
         if let Some(mime) = sent {
-            crate::tool::serve::checks::before_read(ctx, &request.path, plan)?;
+            if !raw.before_checks {
+                crate::tool::serve::checks::before_read(ctx, &request.path, plan)?;
+            }
             let src = doc.source();
             let size = src.len();
             if let Some(cap) = raw.max_bytes.as_ref().filter(|c| size > c.bytes) {
