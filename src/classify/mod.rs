@@ -127,8 +127,7 @@ impl Classification {
         }
     }
 
-    /// The error a read of a binary file `path` of `file_size` bytes fails with (`None`
-    /// for text).
+    /// The error a read of a binary file `path` of `file_size` bytes fails with.
     pub fn binary_error(&self, path: &std::path::Path, file_size: u64) -> Option<Error> {
         match self {
             Classification::Text(_) => None,
@@ -141,8 +140,7 @@ impl Classification {
     }
 }
 
-/// Classifies a sample taken from the start of a file. Only the first [`SAMPLE_SIZE`]
-/// bytes are looked at.
+/// Classifies a sample from the start of a file: its first [`SAMPLE_SIZE`] bytes.
 ///
 /// # The steps, in order
 ///
@@ -151,8 +149,8 @@ impl Classification {
 ///    UTF-16 LE/BE (`FF FE`, `FE FF`). After a UTF-16/32 mark the sample must decode to
 ///    text (no U+0000; at most 1%, or one, of its characters disallowed controls,
 ///    unpaired surrogates or noncharacters), else the mark is taken for a coincidence
-///    and the steps below decide. After a UTF-8 mark the steps
-///    below run on the rest, with the encoding fixed to UTF-8.
+///    and the steps below decide. After a UTF-8 mark the steps below run on the rest
+///    (as UTF-8).
 /// 2. **Magic numbers** (the `infer` crate): images, archives, audio, video, fonts,
 ///    executables, PDF, databases ... are binary, with their MIME type. infer's text
 ///    kinds (HTML, XML, shell scripts) stay text, and so does any other kind whose sample

@@ -180,7 +180,7 @@ cat > "$WORK/tools.json" <<EOF
    "preset": ["$BVENV/bin/python", "$D/preset.py", "{calls}", "{out}", "openhands", "{root}", "--no-workspace"]},
  "openhands-tools": {"package": "openhands-tools", "version": "$OPENHANDS_TOOLS", "preset_name": "openhands-tools",
    "agent": ["$WORK/ohtools/bin/python", "$D/openhands_tools_agent.py", "{calls}", "{out}", "{root}"],
-   "preset": ["$BVENV/bin/python", "$D/preset.py", "{calls}", "{out}", "openhands-tools", "{root}"]},
+   "preset": ["$BVENV/bin/python", "$D/preset.py", "{calls}", "{out}", "openhands-tools", "{root}", "--no-workspace"]},
  "mcp-filesystem": {"package": "@modelcontextprotocol/server-filesystem", "version": "$SERVER_FILESYSTEM",
    "preset_name": "mcp-filesystem",
    "agent": ["python3", "$D/mcp_stdio.py", "{calls}", "{out}", "--", "node",
