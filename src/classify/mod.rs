@@ -149,8 +149,7 @@ impl Classification {
 ///    UTF-16 LE/BE (`FF FE`, `FE FF`). After a UTF-16/32 mark the sample must decode to
 ///    text (no U+0000; at most 1%, or one, of its characters disallowed controls,
 ///    unpaired surrogates or noncharacters), else the mark is taken for a coincidence
-///    and the steps below decide. After a UTF-8 mark the steps below run on the rest
-///    (as UTF-8).
+///    and the steps below decide. After a UTF-8 mark the rest goes through them as UTF-8.
 /// 2. **Magic numbers** (the `infer` crate): images, archives, audio, video, fonts,
 ///    executables, PDF, databases ... are binary, with their MIME type. infer's text
 ///    kinds (HTML, XML, shell scripts) stay text, and so does any other kind whose sample
