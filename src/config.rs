@@ -186,7 +186,7 @@ pub enum LineEndings {
     /// one rule in Python. The file is read through a view that rewrites its lone CRs
     /// (positional reads, one thread, and no cached index: a shared cache's index
     /// counts lone CRs as content). `line_ending` reports the ends as read, a lone CR as
-    /// an LF, and `fingerprint.content_hash` hashes the page as read.
+    /// an LF, and the fingerprint's `content_hash` hashes the text returned.
     Universal,
 }
 

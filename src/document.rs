@@ -21,8 +21,8 @@ use crate::landmarks::{around, outline, Around};
 use crate::lines::Lines;
 use crate::pool::BufferPool;
 use crate::result::{
-    Adjustments, ByteSpan, CutLine, Fingerprint, Landmark, LineEnding, LineSpan, Outline,
-    ReadResult, Requested, Truncation, TruncationReason,
+    Adjustments, ByteSpan, CutLine, Landmark, LineEnding, LineSpan, Outline, ReadResult, Requested,
+    Truncation, TruncationReason,
 };
 use crate::select::{resolve_bytes, ByteSelection, LineSelection, Plan, Planner, Selection};
 use crate::source::Source;
@@ -676,16 +676,13 @@ impl Document {
             start: page.start,
             end: page.end,
         };
-        let fingerprint = Fingerprint {
-            file_size,
-            modified_ns: self
-                .src
-                .stamp()
-                .and_then(|s| s.modified)
-                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                .map(|d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)),
-            content_hash: format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&page.content)),
-        };
+        // The fingerprint's time; its hash is made when asked (`ReadResult::fingerprint`).
+        let modified_ns = self
+            .src
+            .stamp()
+            .and_then(|s| s.modified)
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX));
         // The page's bytes move into the text (no copy when they are valid UTF-8).
         let content = std::mem::take(&mut page.content);
         let map = |c: u64| page.file_offset(c);
@@ -729,7 +726,7 @@ impl Document {
             is_partial,
             percent_of_file,
             invalid_utf8: decoded.invalid,
-            fingerprint,
+            modified_ns,
             raw: decoded.raw,
         })
     }

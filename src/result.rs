@@ -216,12 +216,12 @@ impl LineEnding {
 }
 
 /// What identifies the state a read saw, so that a host can implement read-before-edit
-/// and "unchanged since your last read".
+/// and "unchanged since your last read": [`ReadResult::fingerprint`].
 ///
 /// Compare all three fields. Size and time alone miss an in-place rewrite within the time
 /// resolution of the file system; the hash alone says nothing about the rest of the file.
-/// The hash covers the bytes returned (`raw_bytes`), not the whole file: two reads of the
-/// same range with equal fingerprints saw the same bytes there.
+/// The hash covers the bytes returned ([`ReadResult::raw_bytes`]), not the whole file:
+/// two reads of the same range with equal fingerprints saw the same bytes there.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fingerprint {
     /// File size in bytes when read.
@@ -229,15 +229,23 @@ pub struct Fingerprint {
     /// Modification time in nanoseconds since the Unix epoch, when the platform has one
     /// (`None` for bytes in memory).
     pub modified_ns: Option<u64>,
-    /// XXH3-64 of the returned bytes, as 16 hex digits.
+    /// XXH3-64 of the returned bytes ([`ReadResult::raw_bytes`]), as 16 hex digits.
     pub content_hash: String,
+}
+
+/// XXH3-64 of `bytes` as 16 hex digits: a fingerprint's `content_hash`.
+pub(crate) fn content_hash(bytes: &[u8]) -> String {
+    #[cfg(test)]
+    tests::HASHED.with(|n| n.set(n.get() + 1));
+    format!("{:016x}", xxhash_rust::xxh3::xxh3_64(bytes))
 }
 
 /// The result of one read: the content and everything a caller needs to know about it.
 ///
-/// Serializes to the JSON shape of the behaviour contract; render it for a model with
+/// Serializes to the JSON shape of the behaviour contract (its `fingerprint` is
+/// [`ReadResult::fingerprint`], hashed as it is written); render it for a model with
 /// [`crate::render`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ReadResult {
     /// The path as the caller gave it.
     pub path: String,
@@ -289,11 +297,10 @@ pub struct ReadResult {
     /// Invalid UTF-8 (or, for other encodings, invalid sequences of the file's encoding)
     /// replaced under the lossy policy.
     pub invalid_utf8: Option<InvalidUtf8>,
-    /// The state of the file this result was read from.
-    pub fingerprint: Fingerprint,
+    /// The file's modification time when read, for [`ReadResult::fingerprint`].
+    pub(crate) modified_ns: Option<u64>,
     /// The exact bytes when `content` is not them (lossy replacement of invalid UTF-8
     /// happened in a UTF-8 file).
-    #[serde(skip)]
     pub(crate) raw: Option<Vec<u8>>,
 }
 
@@ -303,5 +310,212 @@ impl ReadResult {
     /// this is the decoded text, `content`'s UTF-8 bytes, as plain output should be.
     pub fn raw_bytes(&self) -> &[u8] {
         self.raw.as_deref().unwrap_or(self.content.as_bytes())
+    }
+
+    /// The state of the file this result was read from: its size and modification time
+    /// when read, and the XXH3-64 hash of [`ReadResult::raw_bytes`], computed here, when
+    /// asked (a read whose caller takes only the content does not hash it). The hash is
+    /// of the bytes this result holds: change `content` and it changes.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use rangeread::{LineSelection, Reader};
+    ///
+    /// let reader = Reader::new();
+    /// let before = reader.read("tests/data/sample.txt", LineSelection::head(5))?;
+    /// let again = reader.read("tests/data/sample.txt", LineSelection::head(5))?;
+    /// // Unchanged since the last read: the same size, time and bytes.
+    /// assert_eq!(before.fingerprint(), again.fingerprint());
+    /// assert_eq!(before.fingerprint().content_hash.len(), 16);
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn fingerprint(&self) -> Fingerprint {
+        Fingerprint {
+            file_size: self.file_size,
+            modified_ns: self.modified_ns,
+            content_hash: content_hash(self.raw_bytes()),
+        }
+    }
+
+    /// The file's modification time when read, in nanoseconds since the Unix epoch
+    /// (`None` for bytes in memory): [`ReadResult::fingerprint`]'s without the hash.
+    pub fn modified_ns(&self) -> Option<u64> {
+        self.modified_ns
+    }
+}
+
+/// The contract's JSON of a result, borrowed from it, with the fingerprint made as it is
+/// written (the one place its hash is computed for a host that serializes results).
+#[derive(Serialize)]
+struct ResultJson<'a> {
+    path: &'a str,
+    resolved_path: &'a str,
+    content: &'a str,
+    file_size: u64,
+    total_lines: Option<u64>,
+    encoding: &'a str,
+    bom: bool,
+    encoding_confidence: f32,
+    line_ending: LineEnding,
+    lines: Option<LineSpan>,
+    bytes: ByteSpan,
+    requested: Requested,
+    adjustments: Adjustments,
+    truncated: Option<Truncation>,
+    cut_lines: &'a [CutLine],
+    omitted: &'a Option<Omitted>,
+    is_partial: bool,
+    percent_of_file: f64,
+    invalid_utf8: Option<InvalidUtf8>,
+    fingerprint: Fingerprint,
+}
+
+impl Serialize for ReadResult {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        ResultJson {
+            path: &self.path,
+            resolved_path: &self.resolved_path,
+            content: &self.content,
+            file_size: self.file_size,
+            total_lines: self.total_lines,
+            encoding: &self.encoding,
+            bom: self.bom,
+            encoding_confidence: self.encoding_confidence,
+            line_ending: self.line_ending,
+            lines: self.lines,
+            bytes: self.bytes,
+            requested: self.requested,
+            adjustments: self.adjustments,
+            truncated: self.truncated,
+            cut_lines: &self.cut_lines,
+            omitted: &self.omitted,
+            is_partial: self.is_partial,
+            percent_of_file: self.percent_of_file,
+            invalid_utf8: self.invalid_utf8,
+            fingerprint: self.fingerprint(),
+        }
+        .serialize(s)
+    }
+}
+
+/// The contract's JSON of a result, owned, as it is read back.
+#[derive(Deserialize)]
+struct ResultOwned {
+    path: String,
+    resolved_path: String,
+    content: String,
+    file_size: u64,
+    total_lines: Option<u64>,
+    encoding: String,
+    bom: bool,
+    encoding_confidence: f32,
+    line_ending: LineEnding,
+    lines: Option<LineSpan>,
+    bytes: ByteSpan,
+    requested: Requested,
+    adjustments: Adjustments,
+    truncated: Option<Truncation>,
+    cut_lines: Vec<CutLine>,
+    omitted: Option<Omitted>,
+    is_partial: bool,
+    percent_of_file: f64,
+    invalid_utf8: Option<InvalidUtf8>,
+    fingerprint: Fingerprint,
+}
+
+/// A result read back from its JSON: the fingerprint's hash is of the content read back
+/// (the exact bytes of a lossy read are not in the JSON), its time the JSON's.
+impl<'de> Deserialize<'de> for ReadResult {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<ReadResult, D::Error> {
+        let j = ResultOwned::deserialize(d)?;
+        Ok(ReadResult {
+            path: j.path,
+            resolved_path: j.resolved_path,
+            content: j.content,
+            file_size: j.file_size,
+            total_lines: j.total_lines,
+            encoding: j.encoding,
+            bom: j.bom,
+            encoding_confidence: j.encoding_confidence,
+            line_ending: j.line_ending,
+            lines: j.lines,
+            bytes: j.bytes,
+            requested: j.requested,
+            adjustments: j.adjustments,
+            truncated: j.truncated,
+            cut_lines: j.cut_lines,
+            omitted: j.omitted,
+            is_partial: j.is_partial,
+            percent_of_file: j.percent_of_file,
+            invalid_utf8: j.invalid_utf8,
+            modified_ns: j.fingerprint.modified_ns,
+            raw: None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use crate::{LineSelection, Reader};
+
+    thread_local! {
+        /// Content hashes computed on this thread.
+        pub(super) static HASHED: Cell<u64> = const { Cell::new(0) };
+    }
+
+    /// Hashes computed on this thread while `f` runs, and what it gave.
+    fn hashes<T>(f: impl FnOnce() -> T) -> (T, u64) {
+        let before = HASHED.with(Cell::get);
+        let out = f();
+        (out, HASHED.with(Cell::get) - before)
+    }
+
+    #[test]
+    fn a_whole_read_hashes_nothing_until_the_fingerprint_is_asked_for() {
+        let dir = tempfile::tempdir().unwrap();
+        let reader = Reader::new().max_lines(0).max_bytes(0);
+        for size in [4 << 10, 64 << 10, 1 << 20] {
+            let path = dir.path().join(format!("whole-{size}.txt"));
+            std::fs::write(&path, "let x = 1;\n".repeat(size / 11)).unwrap();
+            let (r, n) = hashes(|| reader.read(&path, LineSelection::from(..)).unwrap());
+            assert_eq!(
+                n, 0,
+                "a whole read of {size} bytes hashed its content {n} times"
+            );
+            let (f, n) = hashes(|| r.fingerprint());
+            assert_eq!(n, 1);
+            let again = reader.read(&path, LineSelection::from(..)).unwrap();
+            assert_eq!(again.fingerprint(), f);
+            assert_eq!(f.file_size, r.file_size);
+            assert_eq!(
+                f.content_hash,
+                format!("{:016x}", xxhash_rust::xxh3::xxh3_64(r.content.as_bytes()))
+            );
+        }
+    }
+
+    #[test]
+    fn the_json_carries_the_fingerprint_and_reads_back_equal() {
+        let r = Reader::new()
+            .read("tests/data/sample.txt", LineSelection::head(3))
+            .unwrap();
+        let json = serde_json::to_value(&r).unwrap();
+        let f = r.fingerprint();
+        assert_eq!(json["fingerprint"]["content_hash"], f.content_hash.as_str());
+        assert_eq!(json["fingerprint"]["file_size"], f.file_size);
+        assert_eq!(json["fingerprint"]["modified_ns"], f.modified_ns.unwrap());
+        // Where it always was: the last field.
+        let text = serde_json::to_string(&r).unwrap();
+        let tail = serde_json::to_string(&f).unwrap();
+        assert!(
+            text.ends_with(&format!(",\"fingerprint\":{tail}}}")),
+            "{text}"
+        );
+        let back: super::ReadResult = serde_json::from_value(json).unwrap();
+        assert_eq!(back, r);
+        assert_eq!(back.fingerprint(), f);
     }
 }

@@ -624,7 +624,7 @@ fn universal_newlines_and_the_default_share_a_cache_without_mixing_counts() {
             .unwrap();
         assert_eq!(u.content, "d");
         // The file's modification time is reported either way.
-        assert!(r.fingerprint.modified_ns.is_some());
-        assert_eq!(u.fingerprint.modified_ns, r.fingerprint.modified_ns);
+        assert!(r.fingerprint().modified_ns.is_some());
+        assert_eq!(u.fingerprint().modified_ns, r.fingerprint().modified_ns);
     }
 }

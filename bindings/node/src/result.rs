@@ -214,7 +214,7 @@ impl ReadResult {
     /// The state of the file this result was read from (`modified_ns` as a string).
     #[napi(getter, ts_return_type = "Fingerprint")]
     pub fn fingerprint(&self) -> Value {
-        fingerprint_json(&self.inner.fingerprint)
+        fingerprint_json(&self.inner.fingerprint())
     }
 
     /// Every field as a plain object (what `JSON.stringify` writes): the Rust result's
@@ -222,7 +222,9 @@ impl ReadResult {
     #[napi(js_name = "toJSON", ts_return_type = "ReadResultJson")]
     pub fn to_json(&self) -> Value {
         let mut v = json(&self.inner);
-        v["fingerprint"] = fingerprint_json(&self.inner.fingerprint);
+        if let Some(ns) = self.inner.modified_ns() {
+            v["fingerprint"]["modified_ns"] = Value::String(ns.to_string());
+        }
         v["encoding_confidence"] = Value::from(confidence(self.inner.encoding_confidence));
         v
     }

@@ -708,8 +708,8 @@ pub(crate) fn metadata<'a>(result: &'a ReadResult, root: Option<&Path>) -> ReadM
         is_partial: result.is_partial,
         invalid_utf8: result.invalid_utf8.as_ref(),
         fingerprint: FingerprintMeta {
-            modified_ns: result.fingerprint.modified_ns,
-            content_hash: &result.fingerprint.content_hash,
+            modified_ns: result.modified_ns(),
+            content_hash: crate::result::content_hash(result.raw_bytes()).into(),
         },
     }
 }

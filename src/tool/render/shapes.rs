@@ -209,8 +209,9 @@ pub struct FingerprintMeta<'a> {
     /// Modification time in nanoseconds since the Unix epoch, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub modified_ns: Option<u64>,
-    /// XXH3-64 of the returned bytes, as 16 hex digits.
-    pub content_hash: &'a str,
+    /// XXH3-64 of the returned bytes, as 16 hex digits (made for the metadata:
+    /// [`crate::ReadResult::fingerprint`]).
+    pub content_hash: std::borrow::Cow<'a, str>,
 }
 
 fn is_false(b: &bool) -> bool {
