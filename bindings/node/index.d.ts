@@ -401,7 +401,10 @@ export declare class ReadResult {
   get path(): string
   /** The path that was opened (absolute inside a workspace; else as given). */
   get resolved_path(): string
-  /** The selection's text (UTF-8; U+FFFD where the file's bytes were invalid). */
+  /**
+   * The selection's text (UTF-8; U+FFFD where the file's bytes were invalid). Each
+   * result has it as its own property, made with it; this declares it.
+   */
   get content(): string
   /** Size of the file in bytes. */
   get file_size(): number
@@ -435,7 +438,10 @@ export declare class ReadResult {
   get percent_of_file(): number
   /** Invalid sequences replaced under the lossy policy. */
   get invalid_utf8(): ReadResultJson['invalid_utf8']
-  /** The state of the file this result was read from (`modified_ns` as a string). */
+  /**
+   * The state of the file this result was read from (`modified_ns` as a string); its
+   * `content_hash` is computed when this is read.
+   */
   get fingerprint(): Fingerprint
   /**
    * Every field as a plain object (what `JSON.stringify` writes): the Rust result's

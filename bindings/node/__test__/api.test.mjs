@@ -48,6 +48,35 @@ test('the README example: lines 40-42 of tests/data/sample.txt', () => {
   assert.match(r.render('json'), new RegExp(`"modified_ns":${json.fingerprint.modified_ns}[,}]`))
 })
 
+test('a whole read: the content is the result\'s own read-only string, hashed only for its fingerprint', () => {
+  const [dir, done] = tempDir()
+  try {
+    const f = path.join(dir, 'whole.txt')
+    fs.writeFileSync(f, 'let x = 1;\n'.repeat(400))
+    const reader = new rr.Reader({ maxLines: 0, maxBytes: 0 })
+    const r = reader.read(f)
+    assert.equal(r.content, fs.readFileSync(f, 'utf8'))
+    // Made with the object: its own property, not enumerable (the keys stay those of an
+    // object with getters) and not writable (the text is what was read).
+    const own = Object.getOwnPropertyDescriptor(r, 'content')
+    assert.deepEqual([own.enumerable, own.writable, own.configurable], [false, false, false])
+    assert.deepEqual(Object.keys(r), [])
+    assert.throws(() => { r.content = 'changed' }, TypeError)
+    assert.equal(r.toJSON().content, r.content)
+    // The fingerprint (hashed when asked) is the same for an unchanged file, the JSON's,
+    // and another after a change.
+    const again = reader.read(f)
+    assert.deepEqual(again.fingerprint, r.fingerprint)
+    assert.match(r.fingerprint.content_hash, /^[0-9a-f]{16}$/)
+    assert.deepEqual(r.toJSON().fingerprint, r.fingerprint)
+    fs.writeFileSync(f, 'let x = 2;\n'.repeat(400))
+    assert.notEqual(reader.read(f).fingerprint.content_hash, r.fingerprint.content_hash)
+    assert.equal(r.render('plain'), 'let x = 1;\n'.repeat(400))
+  } finally {
+    done()
+  }
+})
+
 test('every selection form', () => {
   const reader = new rr.Reader()
   const lines = (sel) => reader.read(sample, sel).lines

@@ -150,7 +150,7 @@ fn raw(out: &Output) -> Result<&[u8], BindError> {
 /// the object's keys stay the Rust result's JSON).
 fn given_js(env: &Env, given: Result<Given, BindError>) -> napi::Result<Unknown<'_>> {
     match given.map_err(|e| js_error(env, e))? {
-        Given::Text(r) => ReadResult::new(*r).into_unknown(env),
+        Given::Text(r) => ReadResult::object(env, *r),
         Given::Json(text) => parse(env, text),
         Given::Raw(b) => Buffer::from(b).into_unknown(env),
         Given::Document(text, images) => {
@@ -628,7 +628,10 @@ pub fn render(
     if ReadResult::instance_of(&env, &result)? {
         // SAFETY: `result` is a value of this env; the conversion checks its class.
         let r = unsafe { ClassInstance::<ReadResult>::from_napi_value(env.raw(), result.raw())? };
-        return render_text(r.get(), &format, cut_marker.as_deref()).map_err(|e| js_error(&env, e));
+        // SAFETY: the same value, an object (a class instance).
+        let this = unsafe { Object::from_napi_value(env.raw(), result.raw())? };
+        let whole = r.whole(&this)?;
+        return render_text(&whole, &format, cut_marker.as_deref()).map_err(|e| js_error(&env, e));
     }
     // SAFETY: `result` is a value of this env.
     let result: Value = unsafe { FromNapiValue::from_napi_value(env.raw(), result.raw())? };

@@ -1,10 +1,13 @@
-//! A text read's result as a JavaScript object over the Rust result: nothing is
-//! converted until it is asked for. A whole small file is the call a host makes most; its
-//! `content` becomes a string once, straight from the Rust string (no JSON text, no
-//! `JSON.parse`), and the other fields are made when read.
+//! A text read's result as a JavaScript object over the Rust result. A whole small file
+//! is the call a host makes most: its `content` becomes a string once, when the object is
+//! made, straight from the Rust string (no JSON text, no `JSON.parse`), and the Rust
+//! string is freed there and then (the object holds the text once, in the JavaScript
+//! heap, and the allocator reuses the buffer for the next read instead of holding every
+//! result's text until the collector finalizes its object). The other fields are made
+//! when read; the fingerprint's hash only when asked for.
 
-use napi::bindgen_prelude::Unknown;
-use napi::{sys, Env};
+use napi::bindgen_prelude::{JavaScriptClassExt, JsObjectValue, Object, This, Unknown};
+use napi::{sys, Env, JsValue, Property, PropertyAttributes};
 use napi_derive::napi;
 use rangeread_bindings::rangeread::ReadResult as RustResult;
 use rangeread_bindings::{parse_format, rangeread, BindError};
@@ -18,17 +21,38 @@ use serde_json::Value;
 /// where a JavaScript number is no longer exact).
 #[napi]
 pub struct ReadResult {
+    /// The Rust result without its `content`, which is the object's own `content`
+    /// property (a read-only string made with the object).
     inner: RustResult,
 }
 
+/// The property name of the text.
+const CONTENT: &str = "content";
+
 impl ReadResult {
-    pub(crate) fn new(inner: RustResult) -> ReadResult {
-        ReadResult { inner }
+    /// `inner` as a JavaScript `ReadResult`: its text made a string and set as the
+    /// object's own read-only `content`, the Rust text freed.
+    pub(crate) fn object(env: &Env, mut inner: RustResult) -> napi::Result<Unknown<'_>> {
+        let text = std::mem::take(&mut inner.content);
+        let content = js_string(env, &text)?;
+        drop(text);
+        let made = ReadResult { inner }.into_instance(env)?;
+        let mut obj = made.as_object(env);
+        // Not enumerable: the object's keys stay those of a class with getters (none of
+        // its own); not writable: the text is the result's.
+        obj.define_properties(&[Property::new()
+            .with_utf8_name(CONTENT)?
+            .with_napi_value(env, content)?
+            .with_property_attributes(PropertyAttributes::Default)])?;
+        Ok(obj.to_unknown())
     }
 
-    /// The Rust result.
-    pub(crate) fn get(&self) -> &RustResult {
-        &self.inner
+    /// The whole Rust result of `this` (the object over `self`): the text back from its
+    /// `content` property, for what needs it all (its JSON, a rendering, the hash).
+    pub(crate) fn whole(&self, this: &Object<'_>) -> napi::Result<RustResult> {
+        let mut whole = self.inner.clone();
+        whole.content = this.get_named_property(CONTENT)?;
+        Ok(whole)
     }
 }
 
@@ -97,7 +121,8 @@ impl ReadResult {
         &self.inner.resolved_path
     }
 
-    /// The selection's text (UTF-8; U+FFFD where the file's bytes were invalid).
+    /// The selection's text (UTF-8; U+FFFD where the file's bytes were invalid). Each
+    /// result has it as its own property, made with it; this declares it.
     #[napi(getter, ts_return_type = "string")]
     pub fn content<'e>(&self, env: &'e Env) -> napi::Result<Unknown<'e>> {
         js_string(env, &self.inner.content)
@@ -211,22 +236,27 @@ impl ReadResult {
         json(self.inner.invalid_utf8)
     }
 
-    /// The state of the file this result was read from (`modified_ns` as a string).
+    /// The state of the file this result was read from (`modified_ns` as a string); its
+    /// `content_hash` is computed when this is read.
     #[napi(getter, ts_return_type = "Fingerprint")]
-    pub fn fingerprint(&self) -> Value {
-        fingerprint_json(&self.inner.fingerprint())
+    pub fn fingerprint(&self, this: This<Object>) -> napi::Result<Value> {
+        Ok(fingerprint_json(&self.whole(&this)?.fingerprint()))
     }
 
     /// Every field as a plain object (what `JSON.stringify` writes): the Rust result's
     /// JSON, with `fingerprint.modified_ns` a string.
-    #[napi(js_name = "toJSON", ts_return_type = "ReadResultJson")]
-    pub fn to_json(&self) -> Value {
-        let mut v = json(&self.inner);
+    #[napi(
+        js_name = "toJSON",
+        ts_args_type = "",
+        ts_return_type = "ReadResultJson"
+    )]
+    pub fn to_json(&self, this: This<Object>) -> napi::Result<Value> {
+        let mut v = json(&self.whole(&this)?);
         if let Some(ns) = self.inner.modified_ns() {
             v["fingerprint"]["modified_ns"] = Value::String(ns.to_string());
         }
         v["encoding_confidence"] = Value::from(confidence(self.inner.encoding_confidence));
-        v
+        Ok(v)
     }
 
     /// The result rendered for a model: `plain` (the content alone), `colon`, `cat-n`,
@@ -236,11 +266,12 @@ impl ReadResult {
     pub fn render(
         &self,
         env: Env,
+        this: This<Object>,
         format: Option<String>,
         cut_marker: Option<String>,
     ) -> napi::Result<String> {
         render_text(
-            &self.inner,
+            &self.whole(&this)?,
             format.as_deref().unwrap_or("plain"),
             cut_marker.as_deref(),
         )
