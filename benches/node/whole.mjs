@@ -5,7 +5,8 @@
 // rounds of CALLS calls each; prints the median time of a call, the ratio rangeread / Node
 // and the load average (the machine may be shared: the ratio is what to compare).
 //
-// usage: node benches/node/whole.mjs [ROUNDS] [CALLS]   (after: cd bindings/node && npm install && npm run build)
+// usage: node benches/node/whole.mjs [ROUNDS] [CALLS] [--json]   (after: cd bindings/node && npm install && npm run build)
+// --json: one JSON line instead of the table (scripts/bench_bindings_whole.py runs it so).
 
 import { createRequire } from 'node:module'
 import fs from 'node:fs'
@@ -17,8 +18,12 @@ const here = path.dirname(fileURLToPath(import.meta.url))
 const repo = path.resolve(here, '..', '..')
 const require = createRequire(path.join(repo, 'bindings', 'node', 'package.json'))
 const rr = require('./index.js')
-const rounds = Number(process.argv[2] ?? 7)
-const calls = Number(process.argv[3] ?? 50)
+const asJson = process.argv.includes('--json')
+const numbers = process.argv.slice(2).filter((a) => a !== '--json')
+const rounds = Number(numbers[0] ?? 7)
+const calls = Number(numbers[1] ?? 50)
+const say = asJson ? () => {} : console.log
+const report = { binding: 'node', load_before: os.loadavg()[0], rounds, calls, sizes: [] }
 
 function text(size) {
   const line = '    let value = compute(input, &options).unwrap_or_default(); // why\n'
@@ -46,9 +51,9 @@ const node = (p) => fs.readFileSync(p, 'utf8')
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rangeread-whole-'))
 try {
-  console.log(`load average ${os.loadavg()[0].toFixed(2)}; ${rounds} rounds of ${calls} calls, alternating; medians\n`)
-  console.log('| whole file | rangeread | readFileSync | ratio |')
-  console.log('|---|---:|---:|---:|')
+  say(`load average ${os.loadavg()[0].toFixed(2)}; ${rounds} rounds of ${calls} calls, alternating; medians\n`)
+  say('| whole file | rangeread | readFileSync | ratio |')
+  say('|---|---:|---:|---:|')
   for (const [size, name] of [[4 << 10, '4 KiB'], [64 << 10, '64 KiB'], [1 << 20, '1 MiB']]) {
     const p = path.join(dir, `whole-${size}.txt`)
     fs.writeFileSync(p, text(size))
@@ -61,9 +66,12 @@ try {
     const [mo, mn] = [median(t.ours), median(t.node)]
     const ratios = t.ours.map((o, i) => o / t.node[i])
     const us = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} ms` : `${x.toFixed(1)} us`)
-    console.log(`| ${name} | ${us(mo)} | ${us(mn)} | ${(mo / mn).toFixed(2)}x (rounds ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}x) |`)
+    say(`| ${name} | ${us(mo)} | ${us(mn)} | ${(mo / mn).toFixed(2)}x (rounds ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}x) |`)
+    report.sizes.push({ name, ours_us: mo, theirs_us: mn, ratio: mo / mn, rounds: ratios })
   }
-  console.log(`\nload average after ${os.loadavg()[0].toFixed(2)}`)
+  say(`\nload average after ${os.loadavg()[0].toFixed(2)}`)
+  report.load_after = os.loadavg()[0]
+  if (asJson) console.log(JSON.stringify(report))
 } finally {
   fs.rmSync(dir, { recursive: true, force: true })
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A whole small file through the binding against Python's own read, in one process.
 
-    python benches/python/whole.py [--rounds 7] [--calls 50]
+    python benches/python/whole.py [--rounds 7] [--calls 50] [--json]
 
 `rangeread.Reader(max_lines=0, max_bytes=0).read(p).content` (the file classified,
 checked against the budgets, its lines counted) against
@@ -10,9 +10,12 @@ ASCII lines: the two ways alternate, ROUNDS rounds of CALLS calls each, and each
 the median time of a call and the ratio rangeread / Python, with the load average (the
 machine may be shared: the ratio is what to compare). Needs the binding installed in
 this interpreter (bash bindings/python/ci.sh builds one into target/bindings-venv-python).
+--json prints one JSON line instead of the table (scripts/bench_bindings_whole.py runs it
+so).
 """
 
 import argparse
+import json
 import os
 import statistics
 import tempfile
@@ -38,7 +41,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--calls", type=int, default=50)
+    ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
+    say = (lambda *_: None) if a.json else print
+    report = {"binding": "python", "load_before": os.getloadavg()[0], "rounds": a.rounds,
+              "calls": a.calls, "sizes": []}
     reader = rangeread.Reader(max_lines=0, max_bytes=0)
 
     def ours(p):
@@ -49,9 +56,9 @@ def main():
             return f.read()
 
     load = os.getloadavg()[0]
-    print(f"load average {load:.2f}; {a.rounds} rounds of {a.calls} calls, alternating; medians\n")
-    print("| whole file | rangeread | open().read() | ratio |")
-    print("|---|---:|---:|---:|")
+    say(f"load average {load:.2f}; {a.rounds} rounds of {a.calls} calls, alternating; medians\n")
+    say("| whole file | rangeread | open().read() | ratio |")
+    say("|---|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as d:
         for size, name in [(4 << 10, "4 KiB"), (64 << 10, "64 KiB"), (1 << 20, "1 MiB")]:
             p = os.path.join(d, f"whole-{size}.txt")
@@ -65,9 +72,14 @@ def main():
                     t[key].append(per_call(f, p, a.calls))
             mo, mp = statistics.median(t["ours"]), statistics.median(t["python"])
             ratios = [o / q for o, q in zip(t["ours"], t["python"])]
-            print(f"| {name} | {mo * 1e6:.1f} us | {mp * 1e6:.1f} us | {mo / mp:.2f}x "
-                  f"(rounds {min(ratios):.2f}-{max(ratios):.2f}x) |")
-    print(f"\nload average after {os.getloadavg()[0]:.2f}")
+            say(f"| {name} | {mo * 1e6:.1f} us | {mp * 1e6:.1f} us | {mo / mp:.2f}x "
+                f"(rounds {min(ratios):.2f}-{max(ratios):.2f}x) |")
+            report["sizes"].append({"name": name, "ours_us": mo * 1e6, "theirs_us": mp * 1e6,
+                                    "ratio": mo / mp, "rounds": ratios})
+    say(f"\nload average after {os.getloadavg()[0]:.2f}")
+    report["load_after"] = os.getloadavg()[0]
+    if a.json:
+        print(json.dumps(report))
 
 
 if __name__ == "__main__":

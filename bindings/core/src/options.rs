@@ -28,6 +28,16 @@ pub use scope::{dialect, tool, workspace};
 /// and reads the same files again and again.
 pub const DEFAULT_CACHE_BYTES: u64 = 64 << 20;
 
+/// How many spent content buffers a reader keeps for its next reads, and the largest it
+/// keeps ([`rangeread::BufferPool`]): a binding hands a text read's buffer back once the
+/// language's string is made, so that a host reading large files again and again fills
+/// memory that is already there (the system faults fresh pages in otherwise: for a whole
+/// 1 MiB read, a quarter of the call). At most 8 MiB kept, none under 64 KiB.
+pub const POOL_BUFFERS: usize = 2;
+
+/// See [`POOL_BUFFERS`].
+pub const POOL_BUFFER_BYTES: usize = 4 << 20;
+
 /// The options of one call: each taken at most once; what is left at the end is
 /// unknown.
 struct Opts {
@@ -279,14 +289,17 @@ fn policies(o: &mut Opts, r: Reader) -> Result<Reader, BindError> {
 /// `summaries`, `max_landmarks`, `landmark_window`, `max_scan_bytes`, `threads`,
 /// `retries`, `members` (outlines list a type's fields and variants), `cache_bytes` (the
 /// index cache, by default [`DEFAULT_CACHE_BYTES`]; 0: none) and `index_dir` (a
-/// directory that keeps line indexes across processes).
+/// directory that keeps line indexes across processes). Every reader keeps a few spent
+/// content buffers for its next reads ([`POOL_BUFFERS`]; [`Reader::recycle`] hands one
+/// back).
 ///
 /// # Errors
 ///
 /// An unknown option, or a value of the wrong type (kind `invalid_params`, naming it).
 pub fn reader(options: Value) -> Result<Reader, BindError> {
     let mut o = Opts::new(options, "Reader")?;
-    let mut r = policies(&mut o, Reader::new())?;
+    let pool = rangeread::BufferPool::new(POOL_BUFFERS, POOL_BUFFER_BYTES);
+    let mut r = policies(&mut o, Reader::new().buffers(Arc::new(pool)))?;
     if let Some(on) = o.bool("summaries")? {
         r = r.summaries(on);
     }

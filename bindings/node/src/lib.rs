@@ -102,7 +102,11 @@ pub struct ReadTask {
 /// What a read gives a caller, made off the event loop: a text read's result, JSON
 /// text, bytes, or a document's JSON text with its images.
 pub enum Given {
-    Text(Box<rangeread_bindings::rangeread::ReadResult>),
+    /// A text read's result, and the reader whose pool takes its text's buffer back.
+    Text(
+        Box<rangeread_bindings::rangeread::ReadResult>,
+        Arc<RustReader>,
+    ),
     Json(String),
     Raw(Vec<u8>),
     Document(String, Vec<(String, Vec<u8>)>),
@@ -120,7 +124,7 @@ impl ReadTask {
             let out = run_read(&self.reader, place, &self.path, &request)?;
             if let (Give::Json, Output::Text(_)) = (give, &out) {
                 let Output::Text(r) = out else { unreachable!() };
-                return Ok(Given::Text(Box::new(r)));
+                return Ok(Given::Text(Box::new(r), Arc::clone(&self.reader)));
             }
             Ok(match (give, &out) {
                 (Give::Raw, _) => Given::Raw(raw(&out)?.to_vec()),
@@ -150,7 +154,7 @@ fn raw(out: &Output) -> Result<&[u8], BindError> {
 /// the object's keys stay the Rust result's JSON).
 fn given_js(env: &Env, given: Result<Given, BindError>) -> napi::Result<Unknown<'_>> {
     match given.map_err(|e| js_error(env, e))? {
-        Given::Text(r) => ReadResult::object(env, *r),
+        Given::Text(r, reader) => ReadResult::object(env, *r, &reader),
         Given::Json(text) => parse(env, text),
         Given::Raw(b) => Buffer::from(b).into_unknown(env),
         Given::Document(text, images) => {

@@ -1,10 +1,10 @@
 //! A text read's result as a JavaScript object over the Rust result. A whole small file
 //! is the call a host makes most: its `content` becomes a string once, when the object is
 //! made, straight from the Rust string (no JSON text, no `JSON.parse`), and the Rust
-//! string is freed there and then (the object holds the text once, in the JavaScript
-//! heap, and the allocator reuses the buffer for the next read instead of holding every
-//! result's text until the collector finalizes its object). The other fields are made
-//! when read; the fingerprint's hash only when asked for.
+//! string's buffer goes back to the reader there and then (the object holds the text
+//! once, in the JavaScript heap; the next read fills the buffer again instead of every
+//! result holding its text until the collector finalizes its object). The other fields
+//! are made when read; the fingerprint's hash only when asked for.
 
 use napi::bindgen_prelude::{JavaScriptClassExt, JsObjectValue, Object, This, Unknown};
 use napi::{sys, Env, JsValue, Property, PropertyAttributes};
@@ -31,11 +31,16 @@ const CONTENT: &str = "content";
 
 impl ReadResult {
     /// `inner` as a JavaScript `ReadResult`: its text made a string and set as the
-    /// object's own read-only `content`, the Rust text freed.
-    pub(crate) fn object(env: &Env, mut inner: RustResult) -> napi::Result<Unknown<'_>> {
+    /// object's own read-only `content`, the Rust text's buffer handed back to `reader`
+    /// for its next read (or freed).
+    pub(crate) fn object<'e>(
+        env: &'e Env,
+        mut inner: RustResult,
+        reader: &rangeread::Reader,
+    ) -> napi::Result<Unknown<'e>> {
         let text = std::mem::take(&mut inner.content);
         let content = js_string(env, &text)?;
-        drop(text);
+        reader.recycle(text);
         let made = ReadResult { inner }.into_instance(env)?;
         let mut obj = made.as_object(env);
         // Not enumerable: the object's keys stay those of a class with getters (none of

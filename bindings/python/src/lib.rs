@@ -3,13 +3,14 @@
 //! binding shares). No reading logic lives here: each call converts its arguments,
 //! releases the GIL, runs the library, and converts the answer.
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use pythonize::{depythonize, pythonize};
 use rangeread_bindings::rangeread::tool::{Dialect, DialectTool as RustTool};
 use rangeread_bindings::rangeread::{Reader as RustReader, Workspace as RustWorkspace};
@@ -92,7 +93,7 @@ impl Reader {
         let (reader, request) =
             options::text_call(&self.inner, kwargs_json(selection)?).map_err(|e| to_py(py, e))?;
         let out = detached(py, || run_read(&reader, Place::Path, &path, &request))?;
-        wrap(py, out)
+        wrap(py, out, &reader)
     }
 
     /// `read` of a path inside a workspace.
@@ -110,7 +111,7 @@ impl Reader {
         let out = detached(py, || {
             run_read(&reader, Place::Workspace(ws), &path, &request)
         })?;
-        wrap(py, out)
+        wrap(py, out, &reader)
     }
 
     /// Reads a file of any kind: text, an image, PDF pages, notebook cells.
@@ -124,7 +125,7 @@ impl Reader {
         let (reader, request) =
             options::document_call(&self.inner, kwargs_json(request)?).map_err(|e| to_py(py, e))?;
         let out = detached(py, || run_read(&reader, Place::Path, &path, &request))?;
-        wrap(py, out)
+        wrap(py, out, &reader)
     }
 
     /// `read_document` of a path inside a workspace.
@@ -142,7 +143,7 @@ impl Reader {
         let out = detached(py, || {
             run_read(&reader, Place::Workspace(ws), &path, &request)
         })?;
-        wrap(py, out)
+        wrap(py, out, &reader)
     }
 
     /// Classifies the file at `path` by this reader's rules and the call's (`detection`,
@@ -166,10 +167,22 @@ impl Reader {
     }
 }
 
-/// The Python object of a read's output.
-fn wrap(py: Python<'_>, out: Output) -> PyResult<Py<PyAny>> {
+/// The Python object of a read's output. A text read's `content` is made a `str` here,
+/// once, and the Rust text's buffer goes back to `reader` for its next read (a host
+/// reading large files again and again then fills memory that is already there).
+fn wrap(py: Python<'_>, mut out: Output, reader: &RustReader) -> PyResult<Py<PyAny>> {
+    let text = match &mut out {
+        Output::Text(r) => {
+            let content = std::mem::take(&mut r.content);
+            let text = PyString::new(py, &content).unbind();
+            reader.recycle(content);
+            Some(text)
+        }
+        _ => None,
+    };
     let held = Held {
         out,
+        text,
         json: OnceLock::new(),
     };
     Ok(match held.out {
@@ -179,19 +192,34 @@ fn wrap(py: Python<'_>, out: Output) -> PyResult<Py<PyAny>> {
     })
 }
 
-/// A read's output and its JSON, made on first use.
+/// A read's output and its JSON, made on first use. A text read's `content` is the
+/// `str` made with the result (`text`), not in `out`.
 struct Held {
     out: Output,
+    text: Option<Py<PyString>>,
     json: OnceLock<Value>,
 }
 
 impl Held {
-    fn json(&self) -> &Value {
-        self.json.get_or_init(|| self.out.to_json())
+    /// The whole output: a text read's `content` back from its `str`, for what needs
+    /// it all (the JSON, a rendering, the exact bytes, the fingerprint's hash).
+    fn whole(&self, py: Python<'_>) -> Cow<'_, Output> {
+        match (&self.text, &self.out) {
+            (Some(text), Output::Text(r)) => {
+                let mut r = r.clone();
+                r.content = text.bind(py).to_string_lossy().into_owned();
+                Cow::Owned(Output::Text(r))
+            }
+            _ => Cow::Borrowed(&self.out),
+        }
+    }
+
+    fn json(&self, py: Python<'_>) -> &Value {
+        self.json.get_or_init(|| self.whole(py).to_json())
     }
 
     fn field(&self, py: Python<'_>, name: &str, class: &str) -> PyResult<Py<PyAny>> {
-        match self.json().get(name) {
+        match self.json(py).get(name) {
             Some(v) => json_py(py, v),
             None => Err(pyo3::exceptions::PyAttributeError::new_err(format!(
                 "'{class}' object has no attribute '{name}'"
@@ -214,7 +242,7 @@ macro_rules! result_methods {
 
             /// The result as a dict equal to the Rust result's JSON.
             fn to_dict(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-                json_py(py, self.held.json())
+                json_py(py, self.held.json(py))
             }
 
             /// The result rendered: `plain`, `colon`, `cat-n`, `codex`, `markdown`,
@@ -222,13 +250,13 @@ macro_rules! result_methods {
             /// (`{more}`, `{next}`, `{line}`), by default `… [line truncated: {more} more bytes]`.
             #[pyo3(signature = (format = "plain", cut_marker = None))]
             fn render(&self, py: Python<'_>, format: &str, cut_marker: Option<&str>) -> PyResult<String> {
-                self.held.out.render_marked(format, cut_marker).map_err(|e| to_py(py, e))
+                self.held.whole(py).render_marked(format, cut_marker).map_err(|e| to_py(py, e))
             }
 
-            fn __dir__(&self) -> Vec<String> {
+            fn __dir__(&self, py: Python<'_>) -> Vec<String> {
                 let mut names: Vec<String> = self
                     .held
-                    .json()
+                    .json(py)
                     .as_object()
                     .map(|m| m.keys().cloned().collect())
                     .unwrap_or_default();
@@ -236,8 +264,8 @@ macro_rules! result_methods {
                 names
             }
 
-            fn __repr__(&self) -> String {
-                let j = self.held.json();
+            fn __repr__(&self, py: Python<'_>) -> String {
+                let j = self.held.json(py);
                 format!(
                     "rangeread.{}(path={}, lines={}, bytes={})",
                     stringify!($class),
@@ -256,12 +284,13 @@ struct ReadResult {
     held: Held,
 }
 result_methods!(ReadResult {
-    /// The selection's text (UTF-8; U+FFFD where the file's bytes were invalid).
+    /// The selection's text (UTF-8; U+FFFD where the file's bytes were invalid): the
+    /// `str` made with the result.
     #[getter]
-    fn content(&self) -> &str {
-        match &self.held.out {
-            Output::Text(r) => &r.content,
-            _ => "",
+    fn content(&self, py: Python<'_>) -> Py<PyString> {
+        match &self.held.text {
+            Some(text) => text.clone_ref(py),
+            None => PyString::new(py, "").unbind(),
         }
     }
 
@@ -270,7 +299,7 @@ result_methods!(ReadResult {
     /// `content` as UTF-8 (the file's own bytes are `bytes["start"]` to `bytes["end"]`).
     #[getter]
     fn raw_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, self.held.out.raw_bytes().unwrap_or_default())
+        PyBytes::new(py, self.held.whole(py).raw_bytes().unwrap_or_default())
     }
 });
 

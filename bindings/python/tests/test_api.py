@@ -32,6 +32,22 @@ def test_readme_example():
     assert json.loads(json.dumps(d)) == d
 
 
+def test_a_whole_read_is_the_files_text_and_its_fingerprint_tells_a_change(tmp_path):
+    f = tmp_path / "whole.py"
+    f.write_bytes(b"x = 1\n" * 700)
+    reader = rr.Reader(max_lines=0, max_bytes=0)
+    r = reader.read(f)
+    assert r.content == open(f, encoding="utf-8").read()
+    # The hash is made when the fingerprint is asked for (not by a read that only takes
+    # the content): of the bytes returned, the same for an unchanged file.
+    fp = r.fingerprint
+    assert fp == reader.read(f).fingerprint == r.to_dict()["fingerprint"]
+    assert len(fp["content_hash"]) == 16 and int(fp["content_hash"], 16) >= 0
+    assert fp["file_size"] == 4200 and fp["modified_ns"] == os.stat(f).st_mtime_ns
+    f.write_bytes(b"x = 2\n" * 700)
+    assert reader.read(f).fingerprint["content_hash"] != fp["content_hash"]
+
+
 def test_raw_bytes_are_the_files():
     r = rr.Reader().read(SAMPLE, bytes=(100, 200))
     assert r.raw_bytes == SAMPLE.read_bytes()[r.bytes["start"] : r.bytes["end"]]
