@@ -159,6 +159,28 @@ pub enum ControlBytes {
     InHead,
 }
 
+/// What a read may do to a name that is not a regular file: a FIFO, a socket or a device
+/// ([`Reader::special_files`](crate::Reader::special_files)). Either way such a name is
+/// refused by its type ([`Error::NotRegularFile`](crate::Error::NotRegularFile)) before
+/// anything is read from it, and nothing blocks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpecialFiles {
+    /// Opened once for reading, without blocking and never as the controlling terminal,
+    /// and refused by the type seen on that handle: a FIFO's waiting writer or a device's
+    /// driver sees an open (a serial port raises DTR), nothing is read. One lookup of the
+    /// name, as `open()` then `read()` cost in any language. The default.
+    #[default]
+    NeverRead,
+    /// Never opened for reading: on Linux the name is looked at through an `O_PATH`
+    /// handle, which has no effect on the file, and only a regular file is then opened,
+    /// through that handle (`/proc/self/fd/N`), so that a FIFO or device renamed over the
+    /// name meanwhile is not opened either. What [`Workspace::open`](crate::Workspace::open)
+    /// and [`Source::open`](crate::Source::open) do; it costs a second lookup (a few
+    /// microseconds a read). Elsewhere the name is looked at before it is opened.
+    NeverOpened,
+}
+
 /// How line ends reach `content` ([`Reader::line_endings`](crate::Reader::line_endings)).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -244,6 +266,7 @@ pub(crate) struct Config {
     pub max_scan_bytes: Limit,
     pub threads: usize,
     pub past_end: PastEnd,
+    pub special_files: SpecialFiles,
     /// Which of the settings a tool's dialect also makes were set on the reader by its
     /// host: those win over the dialect's, the others are the dialect's.
     pub set: Explicit,
@@ -306,6 +329,7 @@ impl Default for Config {
             max_scan_bytes: Limit::new(0),
             threads: default_threads(),
             past_end: PastEnd::Error,
+            special_files: SpecialFiles::NeverRead,
             set: Explicit::default(),
         }
     }

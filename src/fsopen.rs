@@ -1,7 +1,10 @@
 //! Opening a name for reading only if it names a regular file: the race-free primitive
 //! under both [`Source::open`](crate::Source::open) (a path as given, links followed) and
 //! the workspace's confined resolution (`workspace::open`, which opens the last component
-//! beside its directory's handle).
+//! beside its directory's handle), when special files are never to be opened
+//! ([`SpecialFiles::NeverOpened`]). By default ([`SpecialFiles::NeverRead`]) a read opens
+//! the name once, without blocking, and refuses what is not a regular file by the type
+//! seen on that handle, before any read.
 //!
 //! On Linux a name is first opened with `O_PATH`, which has no effect on the file (a FIFO
 //! does not see a reader, a device driver is not called) and cannot read it. Its type and
@@ -14,6 +17,7 @@
 use std::fs::{File, Metadata};
 use std::path::Path;
 
+use crate::config::SpecialFiles;
 use crate::error::{Error, FileKind, Result};
 
 #[cfg(test)]
@@ -121,10 +125,13 @@ pub(crate) fn check_regular(meta: &std::fs::Metadata, path: &Path) -> Result<()>
 
 /// Opens read-only without blocking: `O_NONBLOCK` makes opening a FIFO return at once
 /// (the type check on the handle then refuses it) and `O_NOCTTY` keeps a terminal device
-/// from becoming the controlling terminal. With the handle comes what was looked at on
-/// it before it was opened for reading, when that is the same file (see
-/// [`open_checked`]): the source takes its state from it instead of asking again.
-pub(crate) fn open_nonblocking(path: &Path) -> Result<(File, Option<Metadata>)> {
+/// from becoming the controlling terminal. With [`SpecialFiles::NeverOpened`], the name is
+/// looked at first ([`open_checked`]) and with the handle comes what was looked at, when
+/// that is the same file: the source takes its state from it instead of asking again.
+pub(crate) fn open_nonblocking(
+    path: &Path,
+    special: SpecialFiles,
+) -> Result<(File, Option<Metadata>)> {
     let mut opts = std::fs::OpenOptions::new();
     opts.read(true);
     #[cfg(unix)]
@@ -133,7 +140,17 @@ pub(crate) fn open_nonblocking(path: &Path) -> Result<(File, Option<Metadata>)> 
         let flags = rustix::fs::OFlags::NONBLOCK | rustix::fs::OFlags::NOCTTY;
         opts.custom_flags(flags.bits() as i32);
     }
-    match open_checked(path, &opts) {
+    let opened = match special {
+        SpecialFiles::NeverOpened => open_checked(path, &opts),
+        SpecialFiles::NeverRead => {
+            // One lookup: the type is looked at on this handle before anything is read
+            // (`Source::from_file_streaming_limit`), and a FIFO opened without blocking
+            // returns at once.
+            fs_call();
+            opts.open(path).map(|f| (f, None))
+        }
+    };
+    match opened {
         Ok(opened) => Ok(opened),
         // A socket cannot be opened at all (ENXIO); name it as the contract does.
         Err(e) if e.raw_os_error() == Some(6) => {

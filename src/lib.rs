@@ -282,8 +282,9 @@ pub use classify::{
     LegacyEncoding, TextInfo, CONTROL_HEAD, MAX_CONTROL_SHARE, SAMPLE_SIZE,
 };
 pub use config::{
-    ControlBytes, Detection, EncodingPolicy, LineEndings, NulBytes, OutlineDetail, PastEnd, Totals,
-    DEFAULT_LANDMARK_WINDOW, DEFAULT_MAX_LANDMARKS, DEFAULT_OUTLINE_MAX_BYTES,
+    ControlBytes, Detection, EncodingPolicy, LineEndings, NulBytes, OutlineDetail, PastEnd,
+    SpecialFiles, Totals, DEFAULT_LANDMARK_WINDOW, DEFAULT_MAX_LANDMARKS,
+    DEFAULT_OUTLINE_MAX_BYTES,
 };
 pub use decode::Utf8Policy;
 pub use document::Document;

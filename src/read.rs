@@ -9,7 +9,7 @@ use crate::cache::IndexCache;
 use crate::classify::Classification;
 use crate::config::{
     Config, ControlBytes, Detection, EncodingPolicy, LineEndings, NulBytes, OutlineDetail, PastEnd,
-    Totals,
+    SpecialFiles, Totals,
 };
 use crate::decode::Utf8Policy;
 use crate::document::Document;
@@ -264,6 +264,29 @@ impl Reader {
         self
     }
 
+    /// By default a FIFO, socket or device named by a read is opened once, without
+    /// blocking, and refused by its type before anything is read
+    /// ([`SpecialFiles::NeverRead`]: one lookup of the name, as `open` and `read` cost
+    /// in any language). [`SpecialFiles::NeverOpened`] never opens one at all, even one
+    /// renamed over the name during the read, for hosts where a model may name a serial
+    /// port or a watchdog; it costs a second lookup, a few microseconds a read. Both
+    /// [`Reader::open`] and [`Reader::open_in`] follow it.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use rangeread::{LineSelection, Reader, SpecialFiles};
+    ///
+    /// let reader = Reader::new().special_files(SpecialFiles::NeverOpened);
+    /// let r = reader.read("tests/data/sample.txt", LineSelection::head(1))?;
+    /// assert_eq!(r.lines.map(|l| l.start), Some(1));
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn special_files(mut self, rule: SpecialFiles) -> Reader {
+        self.config.special_files = rule;
+        self
+    }
+
     /// By default, the line index keeps one checkpoint per 64 KiB.
     pub fn index_block_size(mut self, bytes: u64) -> Reader {
         self.config.block_size = bytes.max(1);
@@ -404,7 +427,8 @@ impl Reader {
     /// ```
     pub fn open(&self, path: impl AsRef<Path>) -> Result<Document> {
         let path = path.as_ref();
-        let src = Source::open_streaming_limit(path, self.stream_limit()).inspect_err(|e| {
+        let limit = self.stream_limit();
+        let src = Source::open_with(path, limit, self.config.special_files).inspect_err(|e| {
             if let (Error::NotFound { .. }, Some(cache)) = (e, &self.cache) {
                 cache.forget(path);
             }
@@ -448,7 +472,7 @@ impl Reader {
             doc.set_paths(path.display().to_string(), resolved.display().to_string());
             return Ok(doc);
         }
-        let opened = workspace.open(path)?;
+        let opened = workspace.open_with(path, self.config.special_files)?;
         let mut src = Source::from_file_streaming_limit(
             opened.file,
             opened.looked,

@@ -71,6 +71,52 @@ fn fifo_is_refused_without_blocking() {
     );
 }
 
+/// A FIFO with data waiting in it is refused under either rule for special files, and
+/// its data is still there for its own reader: nothing was read from it.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_fifo_with_data_waiting_is_refused_and_keeps_its_data() {
+    use rangeread::SpecialFiles;
+    use std::io::{Read, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe");
+    rustix::fs::mkfifoat(
+        rustix::fs::CWD,
+        &fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+    )
+    .unwrap();
+    // Linux opens a FIFO for reading and writing at once without waiting for a partner.
+    let mut holder = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&fifo)
+        .unwrap();
+    for special in [SpecialFiles::NeverRead, SpecialFiles::NeverOpened] {
+        holder.write_all(b"waiting\n").unwrap();
+        let path = fifo.clone();
+        let err = within_5s(move || {
+            Reader::new()
+                .special_files(special)
+                .read(&path, LineSelection::head(1))
+                .unwrap_err()
+        });
+        assert!(
+            matches!(
+                err,
+                Error::NotRegularFile {
+                    kind: FileKind::Fifo,
+                    ..
+                }
+            ),
+            "{special:?}: {err}"
+        );
+        let mut back = [0u8; 8];
+        holder.read_exact(&mut back).unwrap();
+        assert_eq!(&back, b"waiting\n", "{special:?}: the FIFO's data was read");
+    }
+}
+
 #[test]
 fn socket_is_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -491,14 +537,20 @@ fn paths_in_every_message_are_escaped() {
 
 /// A regular file and a FIFO exchanged by rename, again and again, while the name is
 /// read through a workspace (both strategies) and without one: the FIFO is refused and
-/// never opened for reading (a writer blocked in `open` would be released by any
-/// reader), and nothing blocks.
+/// nothing blocks; with `SpecialFiles::NeverOpened` it is never opened for reading (a
+/// writer blocked in `open` would be released by any reader), by default it may be
+/// opened (without blocking) but is never read.
 #[cfg(target_os = "linux")]
 #[test]
 fn fifo_swapped_in_by_rename_is_never_opened() {
-    use rangeread::{OpenStrategy, Workspace};
+    use rangeread::{OpenStrategy, SpecialFiles, Workspace};
     use rustix::fs::{renameat_with, RenameFlags, CWD};
-    for strategy in [Some(OpenStrategy::Walk), Some(OpenStrategy::Auto), None] {
+    let ways = [Some(OpenStrategy::Walk), Some(OpenStrategy::Auto), None];
+    let specials = [SpecialFiles::NeverOpened, SpecialFiles::NeverRead];
+    for (strategy, special) in ways
+        .into_iter()
+        .flat_map(|w| specials.into_iter().map(move |s| (w, s)))
+    {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().to_path_buf();
         std::fs::write(root.join("t"), "regular\n").unwrap();
@@ -531,9 +583,10 @@ fn fifo_swapped_in_by_rename_is_never_opened() {
             let (mut reads, mut refusals) = (0, 0);
             let start = Instant::now();
             while start.elapsed() < Duration::from_millis(1500) {
+                let reader = Reader::new().special_files(special);
                 let read = match &ws {
-                    Some(ws) => Reader::new().read_in(ws, "t", LineSelection::head(1)),
-                    None => Reader::new().read(&path, LineSelection::head(1)),
+                    Some(ws) => reader.read_in(ws, "t", LineSelection::head(1)),
+                    None => reader.read(&path, LineSelection::head(1)),
                 };
                 match read {
                     Ok(r) => {
@@ -545,7 +598,7 @@ fn fifo_swapped_in_by_rename_is_never_opened() {
                         refusals += 1;
                     }
                     Err(Error::Changed { .. }) => {}
-                    Err(e) => panic!("{strategy:?}: {e}"),
+                    Err(e) => panic!("{strategy:?} {special:?}: {e}"),
                 }
             }
             (reads, refusals)
@@ -564,8 +617,10 @@ fn fifo_swapped_in_by_rename_is_never_opened() {
         };
         let _readers = (nonblocking(root.join("t")), nonblocking(root.join("other")));
         writer.join().unwrap();
-        eprintln!("{strategy:?}: {reads} reads, {refusals} FIFO refusals");
-        assert!(!opened, "{strategy:?}: the FIFO was opened for reading");
+        eprintln!("{strategy:?} {special:?}: {reads} reads, {refusals} FIFO refusals");
+        if special == SpecialFiles::NeverOpened {
+            assert!(!opened, "{strategy:?}: the FIFO was opened for reading");
+        }
         assert!(
             reads > 0 && refusals > 0,
             "{strategy:?}: the race did not race"

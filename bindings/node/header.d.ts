@@ -69,6 +69,11 @@ export interface ReaderOptions extends CallOptions {
   retries?: number
   /** Outlines list a type's fields and variants. */
   members?: boolean
+  /**
+   * A FIFO, socket or device: `'never_read'` (default) opens it once without blocking and
+   * refuses it by its type; `'never_opened'` never opens it, even one renamed over the name.
+   */
+  specialFiles?: 'never_read' | 'never_opened'
   /** The index cache kept across reads (64 MiB by default; 0: none). */
   cacheBytes?: number
   /** A directory that keeps line indexes across processes. */

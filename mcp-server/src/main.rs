@@ -301,6 +301,9 @@ fn build(o: Options) -> Result<Server, String> {
         // to continue, in the preset's voice. 0 lifts the reader's budget (the crate's
         // own presets read whole files so), not a refusal the agent makes.
         let mut host = rangeread::Reader::new();
+        if o.never_open_special {
+            host = host.special_files(rangeread::SpecialFiles::NeverOpened);
+        }
         if let Some(n) = o.max_lines {
             host = host.max_lines(n);
             if dialect.lines.ranged_max.is_some() {

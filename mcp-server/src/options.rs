@@ -36,6 +36,8 @@ pub struct Options {
     /// `--no-project-rules`: the preset's rule files (`.geminiignore`, `.zed/settings.json`
     /// ...) are not read.
     pub no_project_rules: bool,
+    /// `--never-open-special-files`: a FIFO or device is refused without being opened.
+    pub never_open_special: bool,
 }
 
 /// The most bytes of stored line indexes `--index-dir` keeps (1 GiB: the indexes of
@@ -73,6 +75,12 @@ usage: rangeread-mcp [OPTIONS]
                            .claude/settings.json, .gooseignore, .cursorignore: see
                            docs/security.md), as the agent's own switch does
                            (Gemini CLI's respectGeminiIgnore); --protect still applies
+  --never-open-special-files
+                           never open a FIFO, socket or device a path names, not even
+                           without blocking, also when one is renamed over the name
+                           mid-read (Linux: a second lookup through /proc, a few
+                           microseconds a call); by default one is opened without
+                           blocking and refused by its type before anything is read
   --case-insensitive       match protected paths with Unicode case folding and NFC
                            (for roots on case-insensitive file systems)
   --session NAME=DIR       session_read_file: the session NAME reads inside DIR (repeatable;
@@ -124,6 +132,7 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Opt
         index_dir: None,
         dialects: Vec::new(),
         no_project_rules: false,
+        never_open_special: false,
     };
     let mut preset_given = false;
     let mut p = lexopt::Parser::from_args(args);
@@ -181,6 +190,7 @@ pub fn parse_args(args: impl IntoIterator<Item = OsString>) -> Result<Option<Opt
             Long("all-projects") => o.all_projects = true,
             Long("case-insensitive") => o.case_insensitive = true,
             Long("no-project-rules") => o.no_project_rules = true,
+            Long("never-open-special-files") => o.never_open_special = true,
             Long("index-dir") => o.index_dir = Some(p.value().map_err(err)?.into()),
             Long("max-lines") => {
                 o.max_lines = Some(number("--max-lines", p.value().map_err(err)?)?)

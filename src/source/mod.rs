@@ -11,6 +11,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::config::SpecialFiles;
 use crate::error::{Error, Result};
 use crate::fsopen::{check_regular, open_nonblocking};
 
@@ -139,8 +140,13 @@ impl Source {
     ///
     /// As [`Source::open`].
     pub fn open_streaming_limit(path: impl AsRef<Path>, limit: u64) -> Result<Source> {
-        let path = path.as_ref();
-        let (file, looked) = open_nonblocking(path)?;
+        Source::open_with(path.as_ref(), limit, SpecialFiles::NeverOpened)
+    }
+
+    /// Like [`Source::open_streaming_limit`], with what may happen to a name that is not a
+    /// regular file ([`crate::Reader::special_files`]).
+    pub(crate) fn open_with(path: &Path, limit: u64, special: SpecialFiles) -> Result<Source> {
+        let (file, looked) = open_nonblocking(path, special)?;
         Source::from_file_streaming_limit(file, looked, path, limit)
     }
 

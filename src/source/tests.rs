@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use crate::fsopen::fs_calls;
-use crate::{LineSelection, Reader};
+use crate::{LineSelection, Reader, SpecialFiles};
 
 /// Source-like text of exactly `size` bytes, ending with a line feed.
 fn text(size: usize) -> Vec<u8> {
@@ -18,7 +18,14 @@ fn text(size: usize) -> Vec<u8> {
 
 /// The calls a whole read of `path` makes, and the content it gave.
 fn whole_read(path: &Path) -> (u64, usize) {
-    let reader = Reader::new().max_lines(0).max_bytes(0);
+    whole_read_with(path, SpecialFiles::default())
+}
+
+fn whole_read_with(path: &Path, special: SpecialFiles) -> (u64, usize) {
+    let reader = Reader::new()
+        .max_lines(0)
+        .max_bytes(0)
+        .special_files(special);
     let before = fs_calls();
     let result = reader.read(path, LineSelection::range(None, None)).unwrap();
     (fs_calls() - before, result.content.len())
@@ -32,12 +39,23 @@ fn a_whole_small_file_is_one_open_one_read_and_a_stat_on_each_side() {
         std::fs::write(&path, text(size)).unwrap();
         let (calls, shown) = whole_read(&path);
         assert_eq!(shown, size);
-        // open with O_PATH, its type and state on that handle, the reopen for reading
-        // through it (Linux: the same inode, not stat'ed again); one read of the whole
-        // file; the stat that checks it unchanged.
+        // One open (without blocking), its type and state on that handle, one read of
+        // the whole file, the stat that checks it unchanged: what `open`, `read` and
+        // `close` cost in any language, plus the two stats.
         assert_eq!(
-            calls, 5,
+            calls, 4,
             "a whole read of a {size}-byte file made {calls} file-system calls"
+        );
+        // Never opening a special file costs one more: the name opened with O_PATH
+        // (Linux), its type and state there, the reopen for reading through it (the
+        // same inode, not stat'ed again), the read, the stat after.
+        let (calls, shown) = whole_read_with(&path, SpecialFiles::NeverOpened);
+        assert_eq!(shown, size);
+        let expected = if cfg!(target_os = "linux") { 5 } else { 4 };
+        assert_eq!(
+            calls, expected,
+            "a whole read of a {size}-byte file, special files never opened, made {calls} \
+             file-system calls"
         );
     }
 }
@@ -50,12 +68,12 @@ fn a_whole_larger_file_reads_each_byte_once_and_looks_for_no_hole() {
         std::fs::write(&path, text(size)).unwrap();
         let (calls, shown) = whole_read(&path);
         assert_eq!(shown, size);
-        // The three calls of opening (the state comes with them), the stat after, and
+        // The two calls of opening (the state comes with them), the stat after, and
         // the reads: the classification's
         // sample and the content (in pieces of at most a chunk), the line count over
         // what is not in memory yet. No fstatfs (the file has blocks) and no
         // SEEK_DATA / SEEK_HOLE (a block for every byte).
-        let reads = calls - 4;
+        let reads = calls - 3;
         let most = 2 + 2 * (size as u64).div_ceil(super::DEFAULT_CHUNK as u64);
         assert!(
             reads <= most,
@@ -70,19 +88,25 @@ fn a_whole_small_file_through_a_workspace_costs_the_same() {
     std::fs::create_dir(dir.path().join("src")).unwrap();
     std::fs::write(dir.path().join("src/small.rs"), text(4096)).unwrap();
     let ws = crate::Workspace::builder(dir.path()).build().unwrap();
-    let reader = Reader::new().max_lines(0).max_bytes(0);
-    let before = fs_calls();
-    let result = reader
-        .read_in(&ws, "src/small.rs", LineSelection::range(None, None))
-        .unwrap();
-    let calls = fs_calls() - before;
-    assert_eq!(result.content.len(), 4096);
-    // The name opened beneath the root with O_PATH (openat2), its type and state, the
-    // reopen for reading; one read, the stat after it.
-    assert_eq!(
-        calls, 5,
-        "a whole read through a workspace made {calls} file-system calls"
-    );
+    for (special, expected) in [(SpecialFiles::NeverRead, 4), (SpecialFiles::NeverOpened, 5)] {
+        let reader = Reader::new()
+            .max_lines(0)
+            .max_bytes(0)
+            .special_files(special);
+        let before = fs_calls();
+        let result = reader
+            .read_in(&ws, "src/small.rs", LineSelection::range(None, None))
+            .unwrap();
+        let calls = fs_calls() - before;
+        assert_eq!(result.content.len(), 4096);
+        // The name opened beneath the root (openat2), its type and state, one read, the
+        // stat after it; never opening a special file, the name is opened with O_PATH
+        // and then reopened for reading through that handle: one call more.
+        assert_eq!(
+            calls, expected,
+            "a whole read through a workspace ({special:?}) made {calls} file-system calls"
+        );
+    }
 }
 
 #[test]
@@ -101,12 +125,12 @@ fn a_whole_read_that_the_cache_knows_stores_nothing_again() {
         .unwrap();
     let calls = fs_calls() - before;
     assert_eq!(result.content.len(), 64 << 10);
-    // The three calls of opening, the content in reads of 16, 32 and 16 KiB (the
+    // The two calls of opening, the content in reads of 16, 32 and 16 KiB (the
     // classification is the cache's), the stat after. The index comes from the cache as
     // it is kept there and the read learns nothing more: it is not stored again, which
     // read the file's last 64 bytes to tell a later append from a rewrite (8 calls).
     assert_eq!(
-        calls, 7,
+        calls, 6,
         "a whole read of a file the cache knows made {calls} file-system calls"
     );
 }

@@ -9,6 +9,7 @@ use std::fs::File;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
+use crate::config::SpecialFiles;
 use crate::error::{Error, Result};
 use crate::protect::Protect;
 use crate::walk::{self, Fail, Walked};
@@ -424,7 +425,13 @@ impl Workspace {
     /// # Ok::<(), rangeread::Error>(())
     /// ```
     pub fn open(&self, path: impl AsRef<Path>) -> Result<Opened> {
-        let asked = path.as_ref();
+        self.open_with(path.as_ref(), SpecialFiles::NeverOpened)
+    }
+
+    /// [`Workspace::open`], with what may happen to a last name that is not a regular
+    /// file ([`crate::Reader::special_files`]: `NeverRead` opens it once, without
+    /// blocking, before refusing it by its type).
+    pub(crate) fn open_with(&self, asked: &Path, special: SpecialFiles) -> Result<Opened> {
         #[cfg(feature = "object-store")]
         if let Root::Object(root) = &self.root {
             root.resolve(asked)?;
@@ -443,7 +450,7 @@ impl Workspace {
         for _ in 0..RACE_RETRIES {
             let located = self.locate(pass, asked, pending.clone())?;
             let Some(located) = located else { continue };
-            match self.open_located(pass, asked, &located)? {
+            match self.open_located(pass, asked, &located, special)? {
                 Some((file, looked)) => {
                     return Ok(Opened {
                         file,
@@ -692,6 +699,7 @@ impl Workspace {
         pass: &mut Pass,
         asked: &Path,
         located: &Located<RootDir>,
+        special: SpecialFiles,
     ) -> Result<Option<(File, Option<std::fs::Metadata>)>> {
         let is_dir = || Error::IsDirectory {
             path: asked.to_path_buf(),
@@ -702,7 +710,7 @@ impl Workspace {
         let parent = located.walked.parent(&self.inner().root_dir);
         // Only a regular file is opened for reading: opening a device can have effects,
         // a FIFO's writer would see a reader, and a socket cannot be opened at all.
-        let opening = match open_regular(self.inner(), parent, name, &located.relative) {
+        let opening = match open_regular(self.inner(), parent, name, &located.relative, special) {
             Ok(o) => o,
             Err(e) if is_race(&e) => return Ok(None),
             Err(e) => return Err(map_io(asked, e)),

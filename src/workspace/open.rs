@@ -1,7 +1,10 @@
 //! The last step of a resolution: looking at what the walk found, and opening it for
 //! reading only if it is a regular file.
 //!
-//! On Linux the file is first opened with `O_PATH`, which has no effect on the file (a
+//! A reader's default ([`SpecialFiles::NeverRead`]) opens the name once for reading,
+//! without blocking, and refuses anything but a regular file by the type seen on that
+//! handle before any read. With [`SpecialFiles::NeverOpened`] (and always for
+//! [`Workspace::open`](crate::Workspace::open)), on Linux the file is first opened with `O_PATH`, which has no effect on the file (a
 //! FIFO does not see a reader, a device driver is not called) and cannot read it. Its type
 //! is looked at on that handle; only a regular file is then opened for reading, through
 //! the handle itself (`/proc/self/fd/N`, the same inode whatever is renamed over the name
@@ -15,6 +18,7 @@ use std::fs::File;
 use std::path::Path;
 
 use super::{Inner, RootDir, MAX_PATH_BYTES};
+use crate::config::SpecialFiles;
 #[cfg(not(unix))]
 use crate::error::FileKind;
 #[cfg(any(target_os = "linux", target_os = "android"))]
@@ -63,14 +67,18 @@ pub(super) fn open_regular(
     parent: &RootDir,
     name: &std::ffi::OsStr,
     relative: &Path,
+    special: SpecialFiles,
 ) -> std::io::Result<Opening> {
     use rustix::fs::{fstat, openat, openat2, Mode, OFlags, ResolveFlags};
     use rustix::io::Errno;
-    let path_flags = OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let path_flags = match special {
+        SpecialFiles::NeverOpened => OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+        SpecialFiles::NeverRead => read_flags(),
+    };
     // From the root in one kernel call when the path fits in one, so that a directory
     // moved since the walk is seen; else beside the walk's handle of the directory.
     crate::fsopen::fs_call();
-    let handle = if inner.openat2 && relative.as_os_str().len() < MAX_PATH_BYTES {
+    let opened = if inner.openat2 && relative.as_os_str().len() < MAX_PATH_BYTES {
         let resolve =
             ResolveFlags::BENEATH | ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
         openat2(
@@ -79,9 +87,15 @@ pub(super) fn open_regular(
             path_flags,
             Mode::empty(),
             resolve,
-        )?
+        )
     } else {
-        openat(parent.fd(), name, path_flags, Mode::empty())?
+        openat(parent.fd(), name, path_flags, Mode::empty())
+    };
+    let handle = match opened {
+        Ok(handle) => handle,
+        // A socket cannot be opened for reading at all: name it by its type.
+        Err(Errno::NXIO) => return Ok(Opening::Not(stat_kind(parent, name)?)),
+        Err(e) => return Err(e.into()),
     };
     crate::fsopen::fs_call();
     let handle = File::from(handle);
@@ -89,6 +103,10 @@ pub(super) fn open_regular(
     let kind = crate::fsopen::kind_of_meta(&meta);
     if kind != Kind::File {
         return Ok(Opening::Not(kind));
+    }
+    if special == SpecialFiles::NeverRead {
+        // Opened for reading already: what was looked at is this handle's own state.
+        return Ok(Opening::File(handle, Some(meta)));
     }
     match reopen(&handle) {
         // The handle's own inode: nothing to check again, and what was looked at on the
@@ -120,6 +138,7 @@ pub(super) fn open_regular(
     parent: &RootDir,
     name: &std::ffi::OsStr,
     _relative: &Path,
+    _special: SpecialFiles,
 ) -> std::io::Result<Opening> {
     use rustix::fs::{fstat, openat, Mode};
     let kind = stat_kind(parent, name)?;
@@ -139,6 +158,7 @@ pub(super) fn open_regular(
     parent: &RootDir,
     name: &std::ffi::OsStr,
     _relative: &Path,
+    _special: SpecialFiles,
 ) -> std::io::Result<Opening> {
     let kind = stat_kind(parent, name)?;
     if kind != Kind::File {

@@ -13,8 +13,8 @@ use rangeread::notebook::CellSelection;
 use rangeread::pdf::PageSelection;
 use rangeread::{
     ByteSelection, ControlBytes, Detection, DocumentRequest, EncodingPolicy, IndexCache,
-    LineEndings, LineSelection, LineUnit, NulBytes, OutlineDetail, Reader, Selection, Snap, Totals,
-    Utf8Policy,
+    LineEndings, LineSelection, LineUnit, NulBytes, OutlineDetail, Reader, Selection, Snap,
+    SpecialFiles, Totals, Utf8Policy,
 };
 use serde_json::{Map, Value};
 
@@ -218,6 +218,7 @@ const READER_OPTIONS: &[&str] = &[
     "threads",
     "retries",
     "members",
+    "special_files",
     "cache_bytes",
     "index_dir",
 ];
@@ -287,7 +288,9 @@ fn policies(o: &mut Opts, r: Reader) -> Result<Reader, BindError> {
 /// `in_read`), `control_bytes` (`share`, `tolerated`, `in_head`), `invalid_utf8_binary` (a share,
 /// 0 to 1), `line_endings` (`keep`, `lf`, `universal`), `totals` (`auto`, `if_known`, `always`),
 /// `summaries`, `max_landmarks`, `landmark_window`, `max_scan_bytes`, `threads`,
-/// `retries`, `members` (outlines list a type's fields and variants), `cache_bytes` (the
+/// `retries`, `members` (outlines list a type's fields and variants), `special_files`
+/// (`never_read`, the default: a FIFO or device is opened once without blocking and
+/// refused by its type; `never_opened`: never opened at all), `cache_bytes` (the
 /// index cache, by default [`DEFAULT_CACHE_BYTES`]; 0: none) and `index_dir` (a
 /// directory that keeps line indexes across processes). Every reader keeps a few spent
 /// content buffers for its next reads ([`POOL_BUFFERS`]; [`Reader::recycle`] hands one
@@ -320,6 +323,9 @@ pub fn reader(options: Value) -> Result<Reader, BindError> {
     }
     if o.bool("members")? == Some(true) {
         r = r.outline_detail(OutlineDetail::Members);
+    }
+    if let Some((spelled, v)) = o.string("special_files")? {
+        r = r.special_files(choice::<SpecialFiles>(&spelled, &v)?);
     }
     let cache_bytes = o.u64("cache_bytes")?.unwrap_or(DEFAULT_CACHE_BYTES);
     let index_dir = o.string("index_dir")?;

@@ -186,6 +186,7 @@ class Reader:
         threads: int = ...,
         retries: int = ...,
         members: bool = ...,
+        special_files: Literal["never_read", "never_opened"] = ...,
         cache_bytes: int = ...,
         index_dir: Optional[str] = ...,
     ) -> None: ...
