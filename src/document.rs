@@ -84,6 +84,17 @@ pub struct Document {
     layout: Layout,
 }
 
+impl Drop for Document {
+    /// A small file's bytes, read whole into a buffer of the host's pool, go back to it.
+    fn drop(&mut self) {
+        if let Some(pool) = &self.buffers {
+            if let Some(buffer) = self.src.take_read_buffer() {
+                pool.give(buffer);
+            }
+        }
+    }
+}
+
 impl Document {
     /// The source being read.
     pub fn source(&self) -> &Source {

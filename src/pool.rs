@@ -9,16 +9,20 @@
 
 use std::sync::{Mutex, PoisonError};
 
-/// Buffers whose capacity is below this are not kept: the allocator serves them from
-/// memory it already has.
-const MIN_KEPT: usize = 64 << 10;
+/// Buffers whose capacity is below this are not kept: the allocator serves them from its
+/// small-chunk lists. From 1 KiB on, glibc serves a request by first merging every small
+/// chunk freed since (`malloc_consolidate`): in a host that made and freed many small
+/// objects around the read (a JavaScript result, a Python str), a fresh 4 KiB content
+/// buffer cost a tenth of a whole 4 KiB read.
+const MIN_KEPT: usize = 1 << 10;
 
 /// A bounded set of spent content buffers that a [`crate::Reader`] with
 /// [`crate::Reader::buffers`] reads into before it asks for new memory.
 ///
 /// At most `max_buffers` buffers are kept, each of at most `max_bytes` capacity (larger
-/// ones are freed when given back, as are buffers under 64 KiB, which the allocator
-/// serves cheaply anyway). The pool never grows a buffer and never holds one that a
+/// ones are freed when given back, as are buffers under 1 KiB, which the allocator
+/// serves cheaply anyway; when the pool is full, a buffer larger than the smallest kept
+/// takes its place). The pool never grows a buffer and never holds one that a
 /// result still uses: the memory it keeps is at most `max_buffers * max_bytes`.
 ///
 /// # Example
@@ -66,6 +70,11 @@ impl BufferPool {
         let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
         if kept.len() < self.max_buffers {
             kept.push(buffer);
+        } else if let Some(smallest) = kept.iter_mut().min_by_key(|b| b.capacity()) {
+            // The larger buffer serves more reads without growing.
+            if smallest.capacity() < cap {
+                *smallest = buffer;
+            }
         }
     }
 
@@ -92,16 +101,22 @@ mod tests {
         let pool = BufferPool::new(2, 1 << 20);
         pool.give(Vec::with_capacity(100 << 10));
         pool.give(String::with_capacity(200 << 10));
-        // Full, too small, too large: freed.
+        // Full: a smaller one is freed, a larger one takes the smallest one's place; too
+        // small (under 1 KiB): freed.
+        pool.give(Vec::with_capacity(50 << 10));
         pool.give(Vec::with_capacity(300 << 10));
-        pool.give(Vec::with_capacity(1 << 10));
-        assert_eq!(pool.kept().0, 2);
+        pool.give(Vec::with_capacity(512));
+        assert_eq!(pool.kept(), (2, (500 << 10)));
         let big = pool.take();
-        assert!(big.is_empty() && big.capacity() >= 200 << 10);
-        assert!(pool.take().capacity() >= 100 << 10);
+        assert!(big.is_empty() && big.capacity() >= 300 << 10);
+        assert!(pool.take().capacity() >= 200 << 10);
         assert_eq!(pool.take().capacity(), 0);
+        // A small page's buffer is kept: the next small read reuses it.
+        pool.give(Vec::with_capacity(4 << 10));
+        assert_eq!(pool.kept(), (1, 4 << 10));
+        // Too large: freed.
         pool.give(Vec::with_capacity(2 << 20));
-        assert_eq!(pool.kept(), (0, 0));
+        assert_eq!(pool.kept(), (1, 4 << 10));
     }
 
     #[test]

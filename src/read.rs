@@ -428,7 +428,8 @@ impl Reader {
     pub fn open(&self, path: impl AsRef<Path>) -> Result<Document> {
         let path = path.as_ref();
         let limit = self.stream_limit();
-        let src = Source::open_with(path, limit, self.config.special_files).inspect_err(|e| {
+        let (special, pool) = (self.config.special_files, self.buffers.as_deref());
+        let src = Source::open_with(path, limit, special, pool).inspect_err(|e| {
             if let (Error::NotFound { .. }, Some(cache)) = (e, &self.cache) {
                 cache.forget(path);
             }
@@ -478,6 +479,7 @@ impl Reader {
             opened.looked,
             path,
             self.stream_limit(),
+            self.buffers.as_deref(),
         )?;
         src.set_resolved_path(opened.resolved_path.clone());
         let mut doc = self.document(src);

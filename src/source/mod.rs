@@ -14,6 +14,7 @@ use std::sync::Arc;
 use crate::config::SpecialFiles;
 use crate::error::{Error, Result};
 use crate::fsopen::{check_regular, open_nonblocking};
+use crate::pool::BufferPool;
 
 mod platform;
 mod random_access;
@@ -140,14 +141,20 @@ impl Source {
     ///
     /// As [`Source::open`].
     pub fn open_streaming_limit(path: impl AsRef<Path>, limit: u64) -> Result<Source> {
-        Source::open_with(path.as_ref(), limit, SpecialFiles::NeverOpened)
+        Source::open_with(path.as_ref(), limit, SpecialFiles::NeverOpened, None)
     }
 
     /// Like [`Source::open_streaming_limit`], with what may happen to a name that is not a
-    /// regular file ([`crate::Reader::special_files`]).
-    pub(crate) fn open_with(path: &Path, limit: u64, special: SpecialFiles) -> Result<Source> {
+    /// regular file ([`crate::Reader::special_files`]), and the host's pool of spent
+    /// buffers to read a small file into ([`Source::take_read_buffer`] hands it back).
+    pub(crate) fn open_with(
+        path: &Path,
+        limit: u64,
+        special: SpecialFiles,
+        pool: Option<&BufferPool>,
+    ) -> Result<Source> {
         let (file, looked) = open_nonblocking(path, special)?;
-        Source::from_file_streaming_limit(file, looked, path, limit)
+        Source::from_file_streaming_limit(file, looked, path, limit, pool)
     }
 
     /// Wraps a file that is already open (for example by a workspace that confines paths),
@@ -157,16 +164,18 @@ impl Source {
     ///
     /// As [`Source::open`].
     pub fn from_file(file: File, path: impl AsRef<Path>) -> Result<Source> {
-        Source::from_file_streaming_limit(file, None, path.as_ref(), STREAM_HARD_LIMIT)
+        Source::from_file_streaming_limit(file, None, path.as_ref(), STREAM_HARD_LIMIT, None)
     }
 
     /// A source over `file`, whose state is `looked` when the opener looked at it already
-    /// (on the `O_PATH` handle of the same inode), else asked here.
+    /// (on the `O_PATH` handle of the same inode), else asked here. A small file is read
+    /// whole into a buffer of `pool`, when there is one.
     pub(crate) fn from_file_streaming_limit(
         file: File,
         looked: Option<std::fs::Metadata>,
         path: &Path,
         limit: u64,
+        pool: Option<&BufferPool>,
     ) -> Result<Source> {
         let meta = match looked {
             Some(meta) => meta,
@@ -185,7 +194,8 @@ impl Source {
             let _ = holes.set(Vec::new());
         }
         if !pseudo && len <= READ_WHOLE_UP_TO {
-            if let Some(data) = read_small(&file, len).map_err(|e| Error::io(path, e))? {
+            let spare = pool.map(BufferPool::take).unwrap_or_default();
+            if let Some(data) = read_small(&file, len, spare).map_err(|e| Error::io(path, e))? {
                 return Ok(Source {
                     len: data.len() as u64,
                     backend: Backend::Read { data, file, stamp },
@@ -604,6 +614,15 @@ impl Source {
             Ok(())
         } else {
             Err(self.changed())
+        }
+    }
+
+    /// The buffer a small file was read into, for the next read to fill (the source is
+    /// spent: only its owner's drop calls this). `None` for other backends.
+    pub(crate) fn take_read_buffer(&mut self) -> Option<Vec<u8>> {
+        match &mut self.backend {
+            Backend::Read { data, .. } => Some(std::mem::take(data)),
+            _ => None,
         }
     }
 

@@ -89,10 +89,11 @@ pub(super) fn on_pseudo_fs(_file: &File) -> bool {
 
 /// Reads a file of `len` bytes (as its metadata says) whole, from offset 0: `None` when
 /// it holds more than that (it grew, or its size says nothing of its content).
-pub(super) fn read_small(file: &File, len: u64) -> io::Result<Option<Vec<u8>>> {
+pub(super) fn read_small(file: &File, len: u64, mut data: Vec<u8>) -> io::Result<Option<Vec<u8>>> {
     // One byte more than the size, to see whether there is more.
     let want = usize::try_from(len).unwrap_or(usize::MAX).saturating_add(1);
-    let mut data = vec![0u8; want];
+    data.clear();
+    data.resize(want, 0);
     let mut filled = 0;
     while filled < want {
         match read_at(file, &mut data[filled..], filled as u64) {

@@ -71,14 +71,19 @@ fn a_read_after_the_text_went_back_asks_for_no_memory_of_its_size() {
     let dir = tempfile::tempdir().unwrap();
     // Each binding makes the language's string of a text read's `content`, then hands
     // the Rust buffer back to the call's reader (`Reader::recycle`): the next whole read
-    // of a file of 64 KiB or more fills that buffer instead of asking the allocator (and
-    // the system, page by page) for its size again.
+    // fills that buffer instead of asking the allocator (and the system, page by page)
+    // for its size again. Also at 4 KiB: a fresh buffer from 1 KiB on first makes glibc
+    // merge every small chunk the host freed since (a JavaScript result's, a str's).
     let reader = options::reader(json!({"max_lines": 0, "max_bytes": 0})).unwrap();
-    for size in [64 << 10, 1 << 20] {
+    for size in [4 << 10, 64 << 10, 1 << 20] {
         let path = dir.path().join(format!("again-{size}.txt"));
         std::fs::write(&path, text(size)).unwrap();
-        let first = reader.read(&path, LineSelection::from(..)).unwrap();
-        reader.recycle(first.content);
+        // Twice: a small file's bytes are read whole into one kept buffer and its lines
+        // copied into another (the pool keeps two).
+        for _ in 0..2 {
+            let first = reader.read(&path, LineSelection::from(..)).unwrap();
+            reader.recycle(first.content);
+        }
         let (again, n, bytes) = counted(|| {
             let (call_reader, request) = options::text_call(&reader, json!(null)).unwrap();
             read(&call_reader, Place::Path, &path, &request).unwrap()
@@ -91,7 +96,7 @@ fn a_read_after_the_text_went_back_asks_for_no_memory_of_its_size() {
         // The classification's sample (the cache keeps it: none) and small things; no
         // buffer of the file's size (9 allocations and 0.4 KiB when this was written).
         assert!(
-            bytes < 9 << 10,
+            bytes < (9 << 10).min(size as u64 / 2),
             "a whole read of {size} bytes after its text went back asked for {bytes} bytes"
         );
         reader.recycle(r.content);
