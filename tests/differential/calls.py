@@ -12,7 +12,8 @@ import os
 
 # The argument types and shapes beyond the plain ones (a number as a string, a float, a
 # fraction, a boolean, null, a one-element array, an alias): a shape whose name has one of
-# these. They are tried on TYPE_FILES, one file of each kind; how an agent reads its
+# these. They are tried on TYPE_FILES, one file of each kind (or on the entries a
+# manifest marks `"types": true`, as outside_corpus.py does); how an agent reads its
 # arguments does not depend on the other files' content, and every call of Claude Code
 # costs a model turn.
 TYPE_MARKS = (
@@ -156,7 +157,7 @@ def calls(agent, manifest, root):
     for entry in manifest:
         path = os.path.join(root, entry["name"])
         for tool, shape, args in SHAPES[agent](path, _marks(entry["lines"])):
-            if is_type_shape(shape) and entry["name"] not in TYPE_FILES:
+            if is_type_shape(shape) and not entry.get("types", entry["name"] in TYPE_FILES):
                 continue
             out.append(
                 {

