@@ -148,8 +148,9 @@ pub enum ControlBytes {
     /// control bytes (BEL, VT, `^A` ...) is binary. The default.
     #[default]
     Share,
-    /// Control bytes never make a file binary: a short file of BEL and VT bytes is text,
-    /// as Python's `binaryornot` (which OpenHands uses) reads it.
+    /// Control bytes never make a file binary: a short file of BEL and VT bytes is text.
+    /// (binaryornot, which OpenHands uses, tolerates them among text but refuses a
+    /// sample of little else: [`ControlBytes::SampleShares`].)
     Tolerated,
     /// One control byte from `0x00` to `0x08` or `0x0E` to `0x1F` (BEL, ESC, `^A` ...;
     /// not tab, line feed, VT, FF, CR) in the first [`CONTROL_HEAD`](crate::CONTROL_HEAD)

@@ -314,7 +314,10 @@ fn the_openhands_preset_refuses_utf16_without_a_mark_as_openhands_aci_does() {
     // encoding in UTF-16 without a byte order mark and refuses it for its NUL bytes; with
     // the mark it is text. The preset names that rule in its data (`sample_shares`).
     let d = Dialect::preset("openhands").unwrap();
-    assert_eq!(d.decoding.control_bytes, rangeread::ControlBytes::SampleShares);
+    assert_eq!(
+        d.decoding.control_bytes,
+        rangeread::ControlBytes::SampleShares
+    );
     let dir = tempfile::tempdir().unwrap();
     let utf16le = |mark: bool| {
         let mut bytes = if mark { vec![0xFF, 0xFE] } else { vec![] };
