@@ -76,7 +76,7 @@ fn utf8_prober_sure(s: &[u8]) -> bool {
 
 /// Python's `utf-16` codec after its mark: whole units, surrogates paired.
 fn utf16(s: &[u8], be: bool) -> bool {
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return false;
     }
     let units = s.chunks_exact(2).map(|u| {
@@ -91,7 +91,7 @@ fn utf16(s: &[u8], be: bool) -> bool {
 
 /// Python's `utf-32` codec after its mark: whole units, each a character.
 fn utf32(s: &[u8], be: bool) -> bool {
-    s.len() % 4 == 0
+    s.len().is_multiple_of(4)
         && s.chunks_exact(4).all(|u| {
             let a = [u[0], u[1], u[2], u[3]];
             let c = if be {
