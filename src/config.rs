@@ -148,8 +148,9 @@ pub enum ControlBytes {
     /// control bytes (BEL, VT, `^A` ...) is binary. The default.
     #[default]
     Share,
-    /// Control bytes never make a file binary: a short file of BEL and VT bytes is text,
-    /// as Python's `binaryornot` (which OpenHands uses) reads it.
+    /// Control bytes never make a file binary: a short file of BEL and VT bytes is text.
+    /// (binaryornot, which OpenHands uses, tolerates them among text but refuses a
+    /// sample of little else: [`ControlBytes::SampleShares`].)
     Tolerated,
     /// One control byte from `0x00` to `0x08` or `0x0E` to `0x1F` (BEL, ESC, `^A` ...;
     /// not tab, line feed, VT, FF, CR) in the first [`CONTROL_HEAD`](crate::CONTROL_HEAD)
@@ -157,6 +158,22 @@ pub enum ControlBytes {
     /// answers: binaryornot 0.6 calls such a head binary and the editor then refuses
     /// any text with a control character in it.
     InHead,
+    /// The first [`SHARES_SAMPLE`](crate::SHARES_SAMPLE) bytes (1,024) decide by two
+    /// shares, as binaryornot 0.4.4 (OpenHands) does: of the bytes outside printable
+    /// ASCII (tab, LF, CR, FF and backspace count as printable) and of those outside
+    /// `0x7F..=0xFF`. Over 30% and under 5%, or over 80% and over 80%, is binary unless
+    /// the sample decodes whole under a confident guess; so is a sample with a NUL byte,
+    /// and one with an `0xFF` byte after a byte order mark. Control bytes are tolerated
+    /// otherwise, and NUL bytes judged by this rule alone (past byte 1,024 they are
+    /// text). A confident guess is what chardet 5.2.0 names over 0.9 and can be stated:
+    /// a byte order mark's encoding (UTF-8, UTF-16, UTF-32), or UTF-8 with at least four
+    /// 2- or 3-byte characters and no 4-byte one and no ESC, SO or SI (its UTF-8 prober
+    /// refuses those). chardet's legacy guesses are not modelled: an `0xFF` byte without
+    /// a mark or a NUL is text here (binaryornot refuses it unless chardet is sure of a
+    /// legacy encoding, as of windows-1251's `я`), and a sample under 5% ASCII that is not
+    /// UTF-8 is binary. Valid UTF-8 of emoji or CJK without ASCII is binary when byte
+    /// 1,024 falls inside a character or an emoji is in it, as to binaryornot.
+    SampleShares,
 }
 
 /// What a read may do to a name that is not a regular file: a FIFO, a socket or a device

@@ -279,7 +279,7 @@ pub use cache::{CacheStats, IndexCache};
 pub use budget::LineUnit;
 pub use classify::{
     classify, classify_file, is_text, BinaryInfo, BinaryReason, Classification, Encoding,
-    LegacyEncoding, TextInfo, CONTROL_HEAD, MAX_CONTROL_SHARE, SAMPLE_SIZE,
+    LegacyEncoding, TextInfo, CONTROL_HEAD, MAX_CONTROL_SHARE, SAMPLE_SIZE, SHARES_SAMPLE,
 };
 pub use config::{
     ControlBytes, Detection, EncodingPolicy, LineEndings, NulBytes, OutlineDetail, PastEnd,

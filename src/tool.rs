@@ -112,6 +112,7 @@ pub use dialect::doc_forms::{
 pub use dialect::listing::{Listing, ListingOrder};
 pub use dialect::oversize::Oversize;
 pub use dialect::project_rules::ProjectRules;
+pub use dialect::validation::Validation;
 pub use dialect::{
     Arguments, ByteCut, CapLift, Caps, Clip, ClipKeep, Decoding, Dialect, ErrorTexts, FileRules,
     FirstPage, Form, Integers, LargeFile, Limits, LineRules, Links, NameRefusal, OutlineForm,

@@ -92,9 +92,12 @@ fn a_ranged_view_splits_again_at_pythons_line_ends_and_a_whole_view_does_not() {
 #[test]
 fn control_bytes_do_not_make_a_short_file_binary_as_binaryornot_reads_it() {
     // binaryornot 0.4.4 calls a sample binary for its control bytes only when over 30%
-    // of it is not printable ASCII and under 5% is high bytes; the preset tolerates them.
+    // of it is not printable ASCII and under 5% is high bytes (or over 80% of both).
     let d = Dialect::preset("openhands").unwrap();
-    assert_eq!(d.decoding.control_bytes, rangeread::ControlBytes::Tolerated);
+    assert_eq!(
+        d.decoding.control_bytes,
+        rangeread::ControlBytes::SampleShares
+    );
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("ctl.txt");
     std::fs::write(&path, b"bell\x07\x07\x07\nvt\x0b\x0b\n").unwrap();
@@ -136,4 +139,61 @@ fn without_a_workspace_a_link_out_of_the_directory_is_read_as_openhands_reads_it
     let ws = rangeread::Workspace::new(&root).unwrap();
     let confined = view(&tool().workspace(ws), &link, None);
     assert!(confined.starts_with("error: "), "{confined}");
+}
+
+/// The samples of tests/data/binaryornot_samples.json, with the verdicts binaryornot
+/// 0.4.4 (with chardet 5.2.0) gave them (`tests/differential/binaryornot_check.py`
+/// checks those against the installed release).
+fn binaryornot_samples() -> Vec<(String, Vec<u8>, bool)> {
+    let text = include_str!("data/binaryornot_samples.json");
+    let v: serde_json::Value = serde_json::from_str(text).unwrap();
+    let hex = |s: &str| {
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+            .collect::<Vec<u8>>()
+    };
+    v["samples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap().to_string(),
+                hex(s["hex"].as_str().unwrap()),
+                // A verdict resting on chardet's legacy guesses is not modelled: text.
+                s["binary"].as_bool().unwrap() && s.get("not_modelled").is_none(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn sample_shares_calls_binary_what_binaryornot_does() {
+    use rangeread::{BinaryReason, Classification, ControlBytes, Reader};
+    let shares = Reader::new().control_bytes(ControlBytes::SampleShares);
+    let samples = binaryornot_samples();
+    assert!(samples.len() >= 20);
+    for (name, bytes, binary) in &samples {
+        // NUL bytes too are the rule's to judge.
+        let c = shares.classify(bytes);
+        let by_rule =
+            matches!(c, Classification::Binary(ref b) if b.reason == BinaryReason::ControlBytes);
+        assert_eq!(by_rule, *binary, "{name}: {c:?}");
+    }
+    // Through the preset: refused with OpenHands' binary error, or read.
+    let dir = tempfile::tempdir().unwrap();
+    let t = tool();
+    for (i, (name, bytes, binary)) in samples.iter().enumerate() {
+        let path = dir.path().join(format!("s{i}.txt"));
+        std::fs::write(&path, bytes).unwrap();
+        let text = view(&t, &path, None);
+        let refused =
+            text.starts_with("error: ERROR:\n") && text.contains("File appears to be binary");
+        if *binary {
+            assert!(refused, "{name}: {text}");
+        } else {
+            assert!(!refused, "{name}: {text}");
+        }
+    }
 }

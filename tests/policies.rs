@@ -312,9 +312,12 @@ fn a_preset_names_its_policies_and_a_host_overrides_them() {
 fn the_openhands_preset_refuses_utf16_without_a_mark_as_openhands_aci_does() {
     // openhands-aci's binaryornot, with the chardet OpenHands installs (5.2.0), finds no
     // encoding in UTF-16 without a byte order mark and refuses it for its NUL bytes; with
-    // the mark it is text. The preset names that rule in its data (`nul_means_binary`).
+    // the mark it is text. The preset names that rule in its data (`sample_shares`).
     let d = Dialect::preset("openhands").unwrap();
-    assert_eq!(d.decoding.detection, Detection::NulMeansBinary);
+    assert_eq!(
+        d.decoding.control_bytes,
+        rangeread::ControlBytes::SampleShares
+    );
     let dir = tempfile::tempdir().unwrap();
     let utf16le = |mark: bool| {
         let mut bytes = if mark { vec![0xFF, 0xFE] } else { vec![] };

@@ -125,3 +125,68 @@ fn images_are_shown_and_long_output_is_cut_in_the_middle() {
         r.text
     );
 }
+
+#[test]
+fn a_value_pydantic_refuses_gets_its_report_before_the_tool_runs() {
+    let (dir, t) = tool(&[("a.txt", b"x\ny\nz\n")]);
+    let v = Dialect::preset("openhands-tools")
+        .unwrap()
+        .arguments
+        .validation
+        .expect("the SDK's validator");
+    // The version pydantic's links name is the preset's data, not the library's.
+    assert_eq!(v.version, "2.14");
+    let url = "    For further information visit https://errors.pydantic.dev/2.14/v";
+    let keys = "Parameters provided: ['command', 'path', 'view_range']";
+    // Before the file is looked at: a missing file gets the same report.
+    for path in [dir.path().join("a.txt"), dir.path().join("missing.txt")] {
+        let call = |range| t.respond(json!({"command": "view", "path": path, "view_range": range}));
+        let r = call(json!([1.5, 3]));
+        assert!(r.is_error);
+        assert_eq!(
+            r.text,
+            format!(
+                "Error validating tool 'file_editor': 1 validation error for FileEditorAction\n\
+                 view_range.0\n  Input should be a valid integer, got a number with a fractional part \
+                 [type=int_from_float, input_value=1.5, input_type=float]\n{url}/int_from_float. {keys}"
+            )
+        );
+        let r = call(json!("1,5"));
+        assert_eq!(
+            r.text,
+            format!(
+                "Error validating tool 'file_editor': 1 validation error for FileEditorAction\n\
+                 view_range\n  Input should be a valid list [type=list_type, input_value='1,5', \
+                 input_type=str]\n{url}/list_type. {keys}"
+            )
+        );
+        // Two items: two errors, counted; a long value cut as pydantic cuts its repr.
+        let long = "x".repeat(60);
+        let r = call(json!([null, long]));
+        assert!(r.text.contains(": 2 validation errors for FileEditorAction\nview_range.0\n  Input should be a valid integer [type=int_type, input_value=None, input_type=NoneType]"), "{}", r.text);
+        assert!(r.text.contains("view_range.1\n  Input should be a valid integer, unable to parse string as an integer [type=int_parsing, input_value='xxxxxxxxxxxxxxxxxxxxxxxx...xxxxxxxxxxxxxxxxxxxxxxx', input_type=str]"), "{}", r.text);
+        assert!(!r.text.contains("[An error occurred during execution.]"));
+    }
+    // What pydantic accepts reaches the tool, whose refusals keep the SDK's header.
+    let r = t.respond(json!({"command": "view", "path": dir.path().join("a.txt"), "view_range": [" 2.00 ", "+3"]}));
+    assert!(!r.is_error, "{}", r.text);
+    let r =
+        t.respond(json!({"command": "view", "path": dir.path().join("a.txt"), "view_range": [2]}));
+    assert!(
+        r.text
+            .starts_with("[An error occurred during execution.]\n"),
+        "{}",
+        r.text
+    );
+    // Without the validator in its data the tool words the refusal itself.
+    let mut d = Dialect::preset("openhands-tools").unwrap();
+    d.arguments.validation = None;
+    let r = DialectTool::new(d).respond(
+        json!({"command": "view", "path": dir.path().join("a.txt"), "view_range": [1.5, 3]}),
+    );
+    assert!(
+        r.text.ends_with("It should be a list of two integers."),
+        "{}",
+        r.text
+    );
+}

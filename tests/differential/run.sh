@@ -171,6 +171,12 @@ if [ "${RANGEREAD_DIFFERENTIAL_NODE:-}" = 1 ]; then
   GEMINI_PRESET="\"node\", \"$HERE/drivers/preset_node.mjs\", \"{calls}\", \"{out}\", \"gemini\", \"{root}\", \"$NODE_OUT\""
 fi
 
+# The `openhands` preset's binary rule (`sample_shares`) is checked on its samples against
+# the released binaryornot too (tests/data/binaryornot_samples.json).
+if wants openhands; then
+  "$WORK/aci/bin/python" "$HERE/binaryornot_check.py"
+fi
+
 echo "== corpus"
 OUTSIDE=${RANGEREAD_DIFFERENTIAL_CORPUS:-}
 corpus_args=()

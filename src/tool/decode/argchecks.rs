@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 use crate::error::Result;
 use crate::tool::decode::args::{param, Args, Named};
 use crate::tool::decode::types::lax_int;
+use crate::tool::decode::validation::repr;
 use crate::tool::decode::RangeGiven;
 use crate::tool::dialect::template::fill;
 use crate::tool::dialect::{Dialect, Integers, Param, RangeChecks};
@@ -122,35 +123,5 @@ fn str_of(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         other => repr(other),
-    }
-}
-
-fn repr(v: &Value) -> String {
-    match v {
-        Value::Null => "None".into(),
-        Value::Bool(true) => "True".into(),
-        Value::Bool(false) => "False".into(),
-        Value::Number(n) if n.is_f64() => {
-            let f = n.as_f64().unwrap_or_default();
-            if f.fract() == 0.0 && f.abs() < 1e16 {
-                format!("{f:.1}")
-            } else {
-                f.to_string()
-            }
-        }
-        Value::Number(n) => n.to_string(),
-        Value::String(s) if s.contains('\'') && !s.contains('"') => format!("\"{s}\""),
-        Value::String(s) => format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'")),
-        Value::Array(items) => {
-            let items: Vec<String> = items.iter().map(repr).collect();
-            format!("[{}]", items.join(", "))
-        }
-        Value::Object(m) => {
-            let items: Vec<String> = m
-                .iter()
-                .map(|(k, v)| format!("{}: {}", repr(&Value::String(k.clone())), repr(v)))
-                .collect();
-            format!("{{{}}}", items.join(", "))
-        }
     }
 }

@@ -116,6 +116,11 @@ impl Args {
         }
     }
 
+    /// The parameters' names, in the map's order (by name).
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.map.keys().map(String::as_str)
+    }
+
     /// The name of a parameter no getter took, if any: a model that misspells
     /// `start_line` must not silently get the whole file.
     pub fn unknown(&self) -> Option<&str> {

@@ -7,6 +7,7 @@ pub(crate) mod indentation;
 pub(crate) mod pages;
 pub(crate) mod paths;
 pub(crate) mod types;
+pub(crate) mod validation;
 
 use serde_json::Value;
 

@@ -124,20 +124,13 @@ fn number(rules: Integers, fraction: Option<Rounding>, v: &Value) -> Option<Valu
 
 /// pydantic's lax `int` of a JSON value ([`Integers::Pydantic`]); `None`: refused.
 pub(crate) fn lax_int(v: &Value) -> Option<Value> {
-    match v {
-        Value::Bool(b) => Some(Value::from(i64::from(*b))),
-        Value::Number(n) if n.is_i64() || n.is_u64() => Some(v.clone()),
-        Value::Number(n) => n
-            .as_f64()
-            .filter(|f| f.fract() == 0.0 && f.abs() < 2f64.powi(53))
-            .map(|f| Value::from(f as i64)),
-        Value::String(s) => s.trim().parse::<i64>().ok().map(Value::from),
-        _ => None,
-    }
+    crate::tool::decode::validation::lax_int(v)
+        .ok()
+        .map(Value::from)
 }
 
 /// Roles whose value is a number.
-fn numeric(role: Role) -> bool {
+pub(crate) fn numeric(role: Role) -> bool {
     matches!(
         role,
         Role::StartLine

@@ -13,6 +13,7 @@ pub(crate) mod project_rules;
 pub(crate) mod role;
 pub(crate) mod schema;
 pub(crate) mod template;
+pub(crate) mod validation;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -129,6 +130,10 @@ pub struct Arguments {
     /// `Invalid NAME: expected ..., got VALUE`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub type_error: Option<String>,
+    /// The agent's validator's report ([`Validation`](crate::tool::Validation)): a value
+    /// it refuses is answered so, before the tool's checks, without [`Output::error`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub validation: Option<crate::tool::dialect::validation::Validation>,
     /// A one-element array sent for a parameter that is not an array is read as its
     /// element (`offset: [2]` is 2), as Claude Code's input normalizer does; by default
     /// it is a value of the wrong type.
@@ -211,7 +216,7 @@ pub struct Decoding {
     /// `in_sample` or `in_read`: where a NUL byte makes a file binary ([`NulBytes`]).
     #[serde(skip_serializing_if = "is_default")]
     pub nul_bytes: NulBytes,
-    /// `share` or `tolerated`: whether control bytes make a file binary
+    /// `share`, `tolerated`, `in_head` or `sample_shares`: whether control bytes make a file binary
     /// ([`ControlBytes`]).
     #[serde(skip_serializing_if = "is_default")]
     pub control_bytes: ControlBytes,

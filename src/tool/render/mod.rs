@@ -161,6 +161,16 @@ pub(crate) fn error(d: &Dialect, e: &Error, place: &Place, dirs: &str) -> ToolRe
     out
 }
 
+/// A call the agent's own validator refused before the tool ran
+/// ([`Arguments::validation`](crate::tool::Arguments::validation)): its report alone,
+/// without the tool's error wrapper.
+pub(crate) fn rejected(e: &Error) -> ToolResponse {
+    let message = e.to_string();
+    let mut out = ToolResponse::error(message.clone());
+    out.record = Some(AnswerRecord::error(e, &message));
+    out
+}
+
 /// The text (and the form's own structured content) of a failed call.
 fn error_body(d: &Dialect, e: &Error, message: String) -> ToolResponse {
     match d.output.form {

@@ -23,9 +23,10 @@ use crate::pool::BufferPool;
 use crate::read::Reader;
 
 use crate::result::{ByteSpan, ReadResult};
-use crate::tool::decode::args::{args_of, param, JsonArgs};
+use crate::tool::decode::args::{args_of, param, Args, JsonArgs};
 use crate::tool::decode::paths::path_name;
 use crate::tool::decode::paths::Place;
+use crate::tool::decode::validation;
 use crate::tool::decode::{decode, plan, Plan, Request, Way};
 use crate::tool::dialect::template::fill;
 use crate::tool::dialect::{Dialect, Limits, PastEndAnswer};
@@ -246,7 +247,12 @@ impl DialectTool {
     pub fn respond(&self, args: impl JsonArgs) -> ToolResponse {
         let d = &self.dialect;
         let mut place = Place::default();
-        match self.call(args, &mut place) {
+        let args = args_of(args);
+        // The agent's own validator answers before the tool, in its words alone.
+        if let Err(e) = args.as_ref().map_or(Ok(()), |a| validation::check(d, a)) {
+            return render::rejected(&e);
+        }
+        match args.and_then(|a| self.call(a, &mut place)) {
             Ok(a) => render::render(d, a),
             Err(e) => render::error(d, &e, &place.explain(d, &e), &self.dirs()),
         }
@@ -254,9 +260,9 @@ impl DialectTool {
 
     /// Decodes, checks, reads: what [`DialectTool::respond`] renders; `place` learns
     /// where the call reads, for the error messages.
-    pub(crate) fn call(&self, args: impl JsonArgs, place: &mut Place) -> Result<Answer> {
+    pub(crate) fn call(&self, args: Args, place: &mut Place) -> Result<Answer> {
         let d = &self.dialect;
-        let request = decode(d, args_of(args)?)?;
+        let request = decode(d, args)?;
         if d.paths.before_selection {
             self.place(&request)?;
         }

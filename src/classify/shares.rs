@@ -1,0 +1,104 @@
+//! [`ControlBytes::SampleShares`](crate::ControlBytes::SampleShares): the rule
+//! binaryornot 0.4.4 applies to a file's first 1,024 bytes, with what its chardet 5.2.0
+//! can be stated to guess with confidence.
+
+/// The bytes [`ControlBytes::SampleShares`](crate::ControlBytes::SampleShares) looks at:
+/// binaryornot's chunk.
+pub const SHARES_SAMPLE: usize = 1024;
+
+/// Whether the first [`SHARES_SAMPLE`] bytes of `sample` are binary under the rule.
+pub(crate) fn binary(sample: &[u8]) -> bool {
+    let s = &sample[..sample.len().min(SHARES_SAMPLE)];
+    if s.is_empty() {
+        return false;
+    }
+    let printable = |b: u8| matches!(b, b'\n' | b'\r' | b'\t' | 0x0C | 0x08 | 0x20..=0x7E);
+    let low = s.iter().filter(|&&b| !printable(b)).count();
+    let not_high = s.iter().filter(|&&b| b < 0x7F).count();
+    let (r1, r2) = (
+        low as f64 / s.len() as f64,
+        not_high as f64 / s.len() as f64,
+    );
+    let likely = (r1 > 0.3 && r2 < 0.05) || (r1 > 0.8 && r2 > 0.8);
+    if likely || s.contains(&0) {
+        return !decodes_confidently(s);
+    }
+    // An FF byte without NUL: unless a byte order mark names the encoding, chardet's
+    // legacy guess decides (windows-1251's `я` is FF), which is not modelled: text.
+    s.contains(&0xFF) && has_mark(s) && !decodes_confidently(s)
+}
+
+/// Whether the sample starts with a byte order mark chardet 5.2.0 answers at once.
+fn has_mark(s: &[u8]) -> bool {
+    [
+        &b"\xEF\xBB\xBF"[..],
+        b"\xFF\xFE",
+        b"\xFE\xFF",
+        b"\0\0\xFE\xFF",
+        b"\0\0\xFF\xFE",
+    ]
+    .iter()
+    .any(|m| s.starts_with(m))
+}
+
+/// Whether the whole sample decodes in an encoding chardet 5.2.0 names with a
+/// confidence over 0.9 (other than ASCII): a byte order mark's, or UTF-8 as its UTF-8
+/// prober reads it.
+fn decodes_confidently(s: &[u8]) -> bool {
+    if let Some(rest) = s.strip_prefix(b"\xEF\xBB\xBF") {
+        return std::str::from_utf8(rest).is_ok();
+    }
+    if s.starts_with(b"\xFF\xFE\0\0") || s.starts_with(b"\0\0\xFE\xFF") {
+        return utf32(&s[4..], s[0] == 0);
+    }
+    // Marks of UCS-4 orders Python has no codec for.
+    if s.starts_with(b"\xFE\xFF\0\0") || s.starts_with(b"\0\0\xFF\xFE") {
+        return false;
+    }
+    if s.starts_with(b"\xFF\xFE") || s.starts_with(b"\xFE\xFF") {
+        return utf16(&s[2..], s[0] == 0xFE);
+    }
+    utf8_prober_sure(s)
+}
+
+/// chardet 5.2.0's UTF-8 prober over 0.9: valid UTF-8 throughout, with at least four
+/// 2- or 3-byte characters (its confidence `1 - 0.99 * 0.5^n`), and none of what its
+/// state machine refuses: a 4-byte sequence (every character beyond U+FFFF, emoji
+/// included) or the bytes ESC, SO and SI.
+fn utf8_prober_sure(s: &[u8]) -> bool {
+    if std::str::from_utf8(s).is_err()
+        || s.iter().any(|&b| matches!(b, 0x0E | 0x0F | 0x1B | 0xF0..))
+    {
+        return false;
+    }
+    s.iter().filter(|&&b| b >= 0xC0).count() >= 4
+}
+
+/// Python's `utf-16` codec after its mark: whole units, surrogates paired.
+fn utf16(s: &[u8], be: bool) -> bool {
+    if !s.len().is_multiple_of(2) {
+        return false;
+    }
+    let units = s.chunks_exact(2).map(|u| {
+        if be {
+            u16::from_be_bytes([u[0], u[1]])
+        } else {
+            u16::from_le_bytes([u[0], u[1]])
+        }
+    });
+    char::decode_utf16(units).all(|c| c.is_ok())
+}
+
+/// Python's `utf-32` codec after its mark: whole units, each a character.
+fn utf32(s: &[u8], be: bool) -> bool {
+    s.len().is_multiple_of(4)
+        && s.chunks_exact(4).all(|u| {
+            let a = [u[0], u[1], u[2], u[3]];
+            let c = if be {
+                u32::from_be_bytes(a)
+            } else {
+                u32::from_le_bytes(a)
+            };
+            char::from_u32(c).is_some()
+        })
+}
