@@ -32,7 +32,7 @@ pub const DEFAULT_CACHE_BYTES: u64 = 64 << 20;
 /// keeps ([`rangeread::BufferPool`]): a binding hands a text read's buffer back once the
 /// language's string is made, so that a host reading large files again and again fills
 /// memory that is already there (the system faults fresh pages in otherwise: for a whole
-/// 1 MiB read, a quarter of the call). At most 8 MiB kept, none under 64 KiB.
+/// 1 MiB read, a quarter of the call). At most 8 MiB kept, none under 1 KiB.
 pub const POOL_BUFFERS: usize = 2;
 
 /// See [`POOL_BUFFERS`].
