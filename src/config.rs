@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::fsopen::SpecialFiles;
+
 use crate::budget::{Budget, Limit};
 use crate::decode::Utf8Policy;
 use crate::index::DEFAULT_BLOCK_SIZE;
@@ -174,28 +176,6 @@ pub enum ControlBytes {
     /// UTF-8 is binary. Valid UTF-8 of emoji or CJK without ASCII is binary when byte
     /// 1,024 falls inside a character or an emoji is in it, as to binaryornot.
     SampleShares,
-}
-
-/// What a read may do to a name that is not a regular file: a FIFO, a socket or a device
-/// ([`Reader::special_files`](crate::Reader::special_files)). Either way such a name is
-/// refused by its type ([`Error::NotRegularFile`](crate::Error::NotRegularFile)) before
-/// anything is read from it, and nothing blocks.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SpecialFiles {
-    /// Opened once for reading, without blocking and never as the controlling terminal,
-    /// and refused by the type seen on that handle: a FIFO's waiting writer or a device's
-    /// driver sees an open (a serial port raises DTR), nothing is read. One lookup of the
-    /// name, as `open()` then `read()` cost in any language. The default.
-    #[default]
-    NeverRead,
-    /// Never opened for reading: on Linux the name is looked at through an `O_PATH`
-    /// handle, which has no effect on the file, and only a regular file is then opened,
-    /// through that handle (`/proc/self/fd/N`), so that a FIFO or device renamed over the
-    /// name meanwhile is not opened either. What [`Workspace::open`](crate::Workspace::open)
-    /// and [`Source::open`](crate::Source::open) do; it costs a second lookup (a few
-    /// microseconds a read). Elsewhere the name is looked at before it is opened.
-    NeverOpened,
 }
 
 /// How line ends reach `content` ([`Reader::line_endings`](crate::Reader::line_endings)).

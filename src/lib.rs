@@ -282,14 +282,14 @@ pub use classify::{
     LegacyEncoding, TextInfo, CONTROL_HEAD, MAX_CONTROL_SHARE, SAMPLE_SIZE, SHARES_SAMPLE,
 };
 pub use config::{
-    ControlBytes, Detection, EncodingPolicy, LineEndings, NulBytes, OutlineDetail, PastEnd,
-    SpecialFiles, Totals, DEFAULT_LANDMARK_WINDOW, DEFAULT_MAX_LANDMARKS,
-    DEFAULT_OUTLINE_MAX_BYTES,
+    ControlBytes, Detection, EncodingPolicy, LineEndings, NulBytes, OutlineDetail, PastEnd, Totals,
+    DEFAULT_LANDMARK_WINDOW, DEFAULT_MAX_LANDMARKS, DEFAULT_OUTLINE_MAX_BYTES,
 };
 pub use decode::Utf8Policy;
 pub use document::Document;
 pub use documents::{DocumentKind, DocumentRead, DocumentRequest};
 pub use error::{Error, ErrorKind, FileKind, Result};
+pub use fsopen::SpecialFiles;
 pub use indentation::IndentSelection;
 pub use index::{LineIndex, DEFAULT_BLOCK_SIZE};
 #[cfg(feature = "object-store")]

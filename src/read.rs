@@ -9,11 +9,12 @@ use crate::cache::IndexCache;
 use crate::classify::Classification;
 use crate::config::{
     Config, ControlBytes, Detection, EncodingPolicy, LineEndings, NulBytes, OutlineDetail, PastEnd,
-    SpecialFiles, Totals,
+    Totals,
 };
 use crate::decode::Utf8Policy;
 use crate::document::Document;
 use crate::error::{Error, Result};
+use crate::fsopen::SpecialFiles;
 use crate::pool::BufferPool;
 use crate::result::ReadResult;
 use crate::select::Selection;

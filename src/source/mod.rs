@@ -11,8 +11,8 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::config::SpecialFiles;
 use crate::error::{Error, Result};
+use crate::fsopen::SpecialFiles;
 use crate::fsopen::{check_regular, open_nonblocking};
 use crate::pool::BufferPool;
 

@@ -9,8 +9,8 @@ use std::fs::File;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-use crate::config::SpecialFiles;
 use crate::error::{Error, Result};
+use crate::fsopen::SpecialFiles;
 use crate::protect::Protect;
 use crate::walk::{self, Fail, Walked};
 

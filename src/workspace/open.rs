@@ -18,12 +18,12 @@ use std::fs::File;
 use std::path::Path;
 
 use super::{Inner, RootDir, MAX_PATH_BYTES};
-use crate::config::SpecialFiles;
 #[cfg(not(unix))]
 use crate::error::FileKind;
 #[cfg(any(target_os = "linux", target_os = "android"))]
 use crate::fsopen::reopen;
 pub(super) use crate::fsopen::Kind;
+use crate::fsopen::SpecialFiles;
 #[cfg(unix)]
 use crate::fsopen::{kind_of, read_flags};
 

@@ -131,18 +131,7 @@ pub(crate) fn lax_int(v: &Value) -> Option<Value> {
 
 /// Roles whose value is a number.
 pub(crate) fn numeric(role: Role) -> bool {
-    matches!(
-        role,
-        Role::StartLine
-            | Role::EndLine
-            | Role::Offset
-            | Role::Skip
-            | Role::Limit
-            | Role::Head
-            | Role::Tail
-            | Role::StartByte
-            | Role::EndByte
-    )
+    role.is_numeric()
 }
 
 /// Roles whose value is a string.

@@ -7,7 +7,6 @@ use serde_json::Value;
 
 use crate::error::Result;
 use crate::tool::decode::args::{param, Args};
-use crate::tool::decode::types::numeric;
 use crate::tool::dialect::template::fill;
 use crate::tool::dialect::validation::Validation;
 use crate::tool::dialect::{Dialect, Integers, Role};
@@ -56,7 +55,7 @@ pub(crate) fn check(d: &Dialect, a: &Args) -> Result<()> {
                 kind: "list_type",
                 input: other,
             }),
-            (role, other) if numeric(role) => {
+            (role, other) if role.is_numeric() => {
                 if let Err(kind) = lax_int(other) {
                     failures.push(Failure {
                         loc: name,

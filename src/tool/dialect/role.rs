@@ -61,3 +61,21 @@ pub enum Role {
     /// that must be one of [`crate::tool::Param::serves`].
     Command,
 }
+
+impl Role {
+    /// Whether the parameter's value is a number (a line, a count, a byte offset).
+    pub(crate) fn is_numeric(self) -> bool {
+        matches!(
+            self,
+            Role::StartLine
+                | Role::EndLine
+                | Role::Offset
+                | Role::Skip
+                | Role::Limit
+                | Role::Head
+                | Role::Tail
+                | Role::StartByte
+                | Role::EndByte
+        )
+    }
+}
