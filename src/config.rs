@@ -176,6 +176,14 @@ pub enum ControlBytes {
     /// UTF-8 is binary. Valid UTF-8 of emoji or CJK without ASCII is binary when byte
     /// 1,024 falls inside a character or an emoji is in it, as to binaryornot.
     SampleShares,
+    /// The first [`SUSPICIOUS_SAMPLE`](crate::SUSPICIOUS_SAMPLE) bytes (512) decide, as
+    /// the `isbinaryfile` package (5.0.7, Gemini CLI's) does: a NUL byte among them, or
+    /// more than 10% of them suspicious (a control byte other than BEL to SO, or a byte
+    /// of `0x80` and over outside a UTF-8 sequence), is binary; a byte order mark is text
+    /// at once. Legacy text is binary when more than a tenth of its first 512 bytes are
+    /// not ASCII; a NUL byte past them, or control bytes past them, are text. Its look
+    /// for a Protocol Buffers message is not modelled.
+    SuspiciousShare,
 }
 
 /// How line ends reach `content` ([`Reader::line_endings`](crate::Reader::line_endings)).

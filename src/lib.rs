@@ -280,6 +280,7 @@ pub use budget::LineUnit;
 pub use classify::{
     classify, classify_file, is_text, BinaryInfo, BinaryReason, Classification, Encoding,
     LegacyEncoding, TextInfo, CONTROL_HEAD, MAX_CONTROL_SHARE, SAMPLE_SIZE, SHARES_SAMPLE,
+    SUSPICIOUS_SAMPLE,
 };
 pub use config::{
     ControlBytes, Detection, EncodingPolicy, LineEndings, NulBytes, OutlineDetail, PastEnd, Totals,

@@ -284,7 +284,11 @@ fn a_shared_cache_keeps_each_readers_verdict() {
 #[test]
 fn a_preset_names_its_policies_and_a_host_overrides_them() {
     let d = Dialect::preset("gemini").unwrap();
-    assert_eq!(d.decoding.invalid_utf8_binary, Some(0.1));
+    // isbinaryfile's count of the first 512 bytes, as Gemini CLI decides.
+    assert_eq!(
+        d.decoding.control_bytes,
+        rangeread::ControlBytes::SuspiciousShare
+    );
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("menu.txt"), b"caf\xe9 cr\xe8me\n").unwrap();
     let ws = rangeread::Workspace::new(dir.path()).unwrap();
@@ -295,13 +299,13 @@ fn a_preset_names_its_policies_and_a_host_overrides_them() {
     // it (no legacy encoding guessed, as Gemini CLI)...
     let tool = DialectTool::new(d.clone())
         .workspace(ws.clone())
-        .reader(Reader::new().invalid_utf8_binary(None));
+        .reader(Reader::new().control_bytes(rangeread::ControlBytes::Share));
     let r = tool.respond(json!({"file_path": "menu.txt"}));
     assert!(r.text.contains("caf\u{FFFD} cr\u{FFFD}me"), "{}", r.text);
     // ... or, with the encoding policy too, in the encoding it is in.
     let tool = DialectTool::new(d).workspace(ws).reader(
         Reader::new()
-            .invalid_utf8_binary(None)
+            .control_bytes(rangeread::ControlBytes::Share)
             .encoding(EncodingPolicy::Detect),
     );
     let r = tool.respond(json!({"file_path": "menu.txt"}));

@@ -31,8 +31,8 @@ export interface ClassifyOptions {
   encoding?: string
   /** Where a NUL byte makes a file binary: the first 8 KiB (default) or anywhere read. */
   nulBytes?: 'in_sample' | 'in_read'
-  /** `'share'`: over 1% of control bytes is binary (default); `'tolerated'`: never; `'in_head'`: one in the first 512 bytes (the OpenHands SDK's editor); `'sample_shares'`: binaryornot 0.4.4's shares of the first 1,024 bytes (OpenHands). */
-  controlBytes?: 'share' | 'tolerated' | 'in_head' | 'sample_shares'
+  /** `'share'`: over 1% of control bytes is binary (default); `'tolerated'`: never; `'in_head'`: one in the first 512 bytes (the OpenHands SDK's editor); `'sample_shares'`: binaryornot 0.4.4's shares of the first 1,024 bytes (OpenHands); `'suspicious_share'`: isbinaryfile 5.0.7's count of the first 512 bytes (Gemini CLI). */
+  controlBytes?: 'share' | 'tolerated' | 'in_head' | 'sample_shares' | 'suspicious_share'
   /** Binary when more than this share of the first 8 KiB is invalid UTF-8 (Gemini: 0.1). */
   invalidUtf8Binary?: number
 }

@@ -15,9 +15,11 @@ pub use crate::text::{Encoding, LegacyEncoding};
 
 mod legacy;
 mod shares;
+mod suspicious;
 
 use legacy::legacy;
 pub use shares::SHARES_SAMPLE;
+pub use suspicious::SUSPICIOUS_SAMPLE;
 
 /// How many bytes from the start of a file classification looks at (8 KiB).
 pub const SAMPLE_SIZE: usize = 8 * 1024;
@@ -249,6 +251,11 @@ pub(crate) fn judge(sample: &[u8], j: &Judge) -> Classification {
         {
             binary(OCTET_STREAM, BinaryReason::ControlBytes)
         }
+        Classification::Text(_)
+            if j.control_bytes == ControlBytes::SuspiciousShare && suspicious::binary(sample) =>
+        {
+            binary(OCTET_STREAM, BinaryReason::ControlBytes)
+        }
         c => c,
     };
     match (c, j.invalid_utf8_binary) {
@@ -399,8 +406,13 @@ fn classify_body(sample: &[u8], utf8_bom: bool, j: &Judge) -> Classification {
         }
     }
     let bom_len = if utf8_bom { 3 } else { 0 };
-    // Under binaryornot's shares a NUL byte is that rule's to judge.
-    if has_nul && !magic_only && j.control_bytes != ControlBytes::SampleShares {
+    // Under binaryornot's shares or isbinaryfile's count a NUL byte is that rule's to
+    // judge.
+    let nul_judged = matches!(
+        j.control_bytes,
+        ControlBytes::SampleShares | ControlBytes::SuspiciousShare
+    );
+    if has_nul && !magic_only && !nul_judged {
         if !utf8_bom {
             if let Some((enc, confidence)) = utf16_pattern(sample) {
                 return Classification::Text(TextInfo {

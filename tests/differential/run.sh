@@ -177,6 +177,12 @@ if wants openhands; then
   "$WORK/aci/bin/python" "$HERE/binaryornot_check.py"
 fi
 
+# The `gemini` preset's binary rule (`suspicious_share`) is checked on its samples against
+# the released isbinaryfile too (tests/data/isbinaryfile_samples.json).
+if wants gemini; then
+  node "$HERE/isbinaryfile_check.mjs" "$WORK/npm/node_modules"
+fi
+
 echo "== corpus"
 OUTSIDE=${RANGEREAD_DIFFERENTIAL_CORPUS:-}
 corpus_args=()

@@ -216,7 +216,7 @@ pub struct Decoding {
     /// `in_sample` or `in_read`: where a NUL byte makes a file binary ([`NulBytes`]).
     #[serde(skip_serializing_if = "is_default")]
     pub nul_bytes: NulBytes,
-    /// `share`, `tolerated`, `in_head` or `sample_shares`: whether control bytes make a file binary
+    /// `share`, `tolerated`, `in_head`, `sample_shares` or `suspicious_share`: whether control bytes make a file binary
     /// ([`ControlBytes`]).
     #[serde(skip_serializing_if = "is_default")]
     pub control_bytes: ControlBytes,

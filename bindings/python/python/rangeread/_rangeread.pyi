@@ -15,7 +15,7 @@ _Format = Literal["plain", "colon", "cat-n", "codex", "markdown", "frontmatter",
 _LineUnit = Literal["chars", "utf16", "bytes"]
 _Detection = Literal["auto", "nul_means_binary", "assume_utf8", "byte_order_mark", "utf16le_mark", "magic_only"]
 _NulBytes = Literal["in_sample", "in_read"]
-_ControlBytes = Literal["share", "tolerated", "in_head", "sample_shares"]
+_ControlBytes = Literal["share", "tolerated", "in_head", "sample_shares", "suspicious_share"]
 _LineEndings = Literal["keep", "lf", "universal"]
 _Totals = Literal["auto", "if_known", "always"]
 
