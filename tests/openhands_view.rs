@@ -6,6 +6,8 @@
 use rangeread::tool::{Dialect, DialectTool};
 use serde_json::json;
 
+mod documents;
+
 fn tool() -> DialectTool {
     DialectTool::new(Dialect::preset("openhands").unwrap())
 }
@@ -196,4 +198,31 @@ fn sample_shares_calls_binary_what_binaryornot_does() {
             assert!(!refused, "{name}: {text}");
         }
     }
+}
+
+#[test]
+fn a_pdf_is_converted_whole_whatever_the_range_and_a_page_of_drawings_shows_nothing() {
+    // openhands-aci converts a PDF before it looks at `view_range`: any range, even one
+    // its check would refuse, gets the whole document; a page of drawings (matplotlib's
+    // icons) converts to nothing, not to a marker.
+    let dir = tempfile::tempdir().unwrap();
+    let drawing = documents::stream("", b"0 0 m 100 100 l S");
+    let path = dir.path().join("icon.pdf");
+    std::fs::write(&path, documents::one_page_pdf(drawing, true)).unwrap();
+    let t = tool();
+    let whole = view(&t, &path, None);
+    assert_eq!(
+        whole,
+        format!(
+            "Here's the content of the file {} displayed in Markdown format:\n\n",
+            path.display()
+        )
+    );
+    for range in [json!([1, 5]), json!([1.5, 3]), json!([5, 2]), json!("1,5"), json!([])] {
+        assert_eq!(view(&t, &path, Some(range.clone())), whole, "{range}");
+    }
+    // A text file still has its range checked.
+    let text = dir.path().join("a.txt");
+    std::fs::write(&text, "one\n").unwrap();
+    assert!(view(&t, &text, Some(json!([5, 2]))).starts_with("error: "));
 }

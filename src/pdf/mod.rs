@@ -92,6 +92,9 @@ use crate::source::Source;
 /// The most bookmarks [`PdfRead::render`] shows (the result holds them all).
 const OUTLINE_SHOWN: usize = 200;
 
+/// What [`PdfRead::render_pages`] writes for a page without text (not likely scanned).
+pub const NO_TEXT: &str = "[no text on this page]\n";
+
 /// Which pages to read (numbered from 1, ranges inclusive).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -358,13 +361,20 @@ impl PdfRead {
     /// where to continue when the budget stopped the read: the text without the header
     /// and overview.
     pub fn render_pages(&self, marker: impl Fn(u64) -> String) -> String {
+        self.render_pages_with(marker, NO_TEXT)
+    }
+
+    /// [`PdfRead::render_pages`], with `no_text` written for a page without text (and
+    /// not likely scanned) instead of [`NO_TEXT`]: an empty string writes nothing, as
+    /// a converter that shows a textless page as nothing does.
+    pub fn render_pages_with(&self, marker: impl Fn(u64) -> String, no_text: &str) -> String {
         let mut s = String::new();
         for p in &self.pages {
             s += &marker(p.page);
             if p.likely_scanned {
                 s += "[no text layer: this page is an image, likely scanned; OCR would be needed to read it]\n";
             } else if p.no_text {
-                s += "[no text on this page]\n";
+                s += no_text;
             }
             s += &p.text;
             if p.cut {

@@ -84,6 +84,11 @@ pub struct PdfForm {
     /// After the pages.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub footer: Option<String>,
+    /// What a page without text shows; by default the library's
+    /// [`NO_TEXT`](crate::pdf::NO_TEXT) (`[no text on this page]`); `""`: nothing, as
+    /// openhands-aci's converter shows a PDF of drawings.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_text: Option<String>,
     /// A read without a page selection of a PDF with more pages than this is refused.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub whole_max_pages: Option<PageCap>,
@@ -97,6 +102,11 @@ pub struct PdfForm {
     /// Claude Code's `document` block. `whole_max_pages` still refuses a long one.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub whole_as_document: bool,
+    /// A line range given with a PDF is neither checked nor applied: the whole document
+    /// is read, as openhands-aci converts a PDF before it looks at `view_range`. By
+    /// default the range is checked against the file as a text read's is.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ranges_ignored: bool,
 }
 
 /// A page count over which a read is refused.

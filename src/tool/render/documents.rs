@@ -186,9 +186,10 @@ fn pdf_text(d: &Dialect, p: &PdfRead, shown: &str) -> String {
         }
         None => s += &p.render_overview(),
     }
+    let no_text = form.no_text.as_deref().unwrap_or(crate::pdf::NO_TEXT);
     s += &match &form.page {
-        Some(t) => p.render_pages(|n| fill(t, &[("page", &n)])),
-        None => p.render_pages(|n| format!("--- page {n} ---\n")),
+        Some(t) => p.render_pages_with(|n| fill(t, &[("page", &n)]), no_text),
+        None => p.render_pages_with(|n| format!("--- page {n} ---\n"), no_text),
     };
     if let Some(f) = &form.footer {
         s += f;

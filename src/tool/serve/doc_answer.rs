@@ -12,7 +12,7 @@ use crate::pdf::PageSelection;
 use crate::text::Encoding;
 use crate::tool::decode::args::param;
 use crate::tool::decode::paths::path_name;
-use crate::tool::decode::{Given, Plan, Request};
+use crate::tool::decode::{Given, Plan, Request, Way};
 use crate::tool::dialect::doc_forms::PdfForm;
 use crate::tool::dialect::template::fill;
 use crate::tool::dialect::Dialect;
@@ -101,7 +101,18 @@ pub(crate) fn read(ctx: &Ctx, request: &Request, plan: &Plan) -> Result<Option<D
     if !wanted {
         return Ok(None);
     }
-    crate::tool::serve::checks::before_read(ctx, &request.path, plan)?;
+    let pdf_form = docs.pdf.as_ref().filter(|_| kind == DocumentKind::Pdf);
+    if pdf_form.is_some_and(|f| f.ranges_ignored) {
+        // The size cap still applies; the range is not the document's.
+        let whole = Plan {
+            way: Way::Whole,
+            range_given: None,
+            ..plan.clone()
+        };
+        crate::tool::serve::checks::before_read(ctx, &request.path, &whole)?;
+    } else {
+        crate::tool::serve::checks::before_read(ctx, &request.path, plan)?;
+    }
     let mut req = DocumentRequest::new();
     if let Some(form) = &docs.images {
         let policy = ImagePolicy::preset(&form.policy).ok_or_else(|| {
@@ -126,7 +137,6 @@ pub(crate) fn read(ctx: &Ctx, request: &Request, plan: &Plan) -> Result<Option<D
     if let Some(g) = &request.cells {
         req = req.cells(parsed::<CellSelection>(g)?);
     }
-    let pdf_form = docs.pdf.as_ref().filter(|_| kind == DocumentKind::Pdf);
     if let (Some(cap), None) = (
         pdf_form.and_then(|f| f.whole_max_pages.as_ref()),
         &request.pages,
