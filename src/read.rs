@@ -157,8 +157,9 @@ impl Reader {
     /// By default, invalid UTF-8 never makes a file binary (it is decoded in the legacy
     /// encoding it looks like, or with replacement characters); `Some(share)` makes a
     /// file without a byte order mark binary ([`BinaryReason::InvalidUtf8`](crate::BinaryReason::InvalidUtf8)) when its
-    /// first 8 KiB hold more invalid UTF-8 sequences than `share` of its bytes, as
-    /// Gemini CLI's `isBinaryFile` does with 0.1 (Latin-1 text is binary to it).
+    /// first 8 KiB hold more invalid UTF-8 sequences than `share` of its bytes: so
+    /// with 0.1 (Latin-1 text is binary then). Gemini CLI's own rule, over 512 bytes, is
+    /// [`ControlBytes::SuspiciousShare`].
     ///
     /// # Example
     ///

@@ -218,7 +218,13 @@ fn a_pdf_is_converted_whole_whatever_the_range_and_a_page_of_drawings_shows_noth
             path.display()
         )
     );
-    for range in [json!([1, 5]), json!([1.5, 3]), json!([5, 2]), json!("1,5"), json!([])] {
+    for range in [
+        json!([1, 5]),
+        json!([1.5, 3]),
+        json!([5, 2]),
+        json!("1,5"),
+        json!([]),
+    ] {
         assert_eq!(view(&t, &path, Some(range.clone())), whole, "{range}");
     }
     // A text file still has its range checked.

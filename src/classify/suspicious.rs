@@ -30,7 +30,7 @@ pub(crate) fn binary(sample: &[u8]) -> bool {
         if c == 0 {
             return true;
         }
-        if (c < 7 || c > 14) && (c < 32 || c > 127) {
+        if !(7..=14).contains(&c) && !(32..=127).contains(&c) {
             // As the package reads a sequence: past its lead byte even when the
             // continuation is not one (that next byte is then not looked at).
             if (0xC0..=0xDF).contains(&c) && i + 1 < total {
