@@ -92,45 +92,38 @@ pub(crate) fn ceil_str(s: &str, max: u64) -> &str {
     &s[..end.unwrap_or(s.len())]
 }
 
-/// Where the `(n + 1)`th character of `body` starts, if `body` has more than `n`. Text
-/// that is not valid UTF-8 counts as it is shown: each invalid sequence (a maximal
-/// subpart, as `String::from_utf8_lossy` and a browser's decoder replace it) is one
-/// U+FFFD.
+/// Where the `(n + 1)`th character of `body` starts, if `body` has more than `n`.
 pub(crate) fn char_cut(body: &[u8], n: u64) -> Option<usize> {
-    cut(body, n, |_| 1)
+    if (body.len() as u64) <= n {
+        return None;
+    }
+    let mut chars = 0u64;
+    for (i, &b) in body.iter().enumerate() {
+        if !is_continuation(b) {
+            if chars == n {
+                return Some(i);
+            }
+            chars += 1;
+        }
+    }
+    None
 }
 
 /// Where the character that would take `body` past `n` UTF-16 code units starts, if it
 /// holds more than `n`: a character of 4 UTF-8 bytes is two units (a surrogate pair,
-/// never split), any other one unit, and an invalid sequence one (its U+FFFD).
+/// never split), any other one unit.
 pub(crate) fn utf16_cut(body: &[u8], n: u64) -> Option<usize> {
-    cut(body, n, |c| c.len_utf16() as u64)
-}
-
-/// Where the character that would take `body` past `n` units (`width` of each character
-/// as decoded, U+FFFD for an invalid sequence) starts.
-fn cut(body: &[u8], n: u64, width: impl Fn(char) -> u64) -> Option<usize> {
     if (body.len() as u64) <= n {
         return None; // never more units than bytes
     }
     let mut units = 0u64;
-    let mut at = 0usize;
-    for chunk in body.utf8_chunks() {
-        for (i, c) in chunk.valid().char_indices() {
-            let w = width(c);
+    for (i, &b) in body.iter().enumerate() {
+        if !is_continuation(b) {
+            let w = if b >= 0xF0 { 2 } else { 1 };
             if units + w > n {
-                return Some(at + i);
+                return Some(i);
             }
             units += w;
-        }
-        at += chunk.valid().len();
-        if !chunk.invalid().is_empty() {
-            let w = width(char::REPLACEMENT_CHARACTER);
-            if units + w > n {
-                return Some(at);
-            }
-            units += w;
-            at += chunk.invalid().len();
         }
     }
     None
@@ -140,52 +133,6 @@ fn cut(body: &[u8], n: u64, width: impl Fn(char) -> u64) -> Option<usize> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
-
-    proptest! {
-        #[test]
-        fn cuts_count_what_a_lossy_decode_shows(
-            bytes in proptest::collection::vec(any::<u8>(), 0..48), n in 0u64..50,
-        ) {
-            // The naive way: decode lossily, count, and map the cut back to the bytes.
-            let shown = String::from_utf8_lossy(&bytes);
-            let cut_at = |limit: u64, w: &dyn Fn(char) -> u64| {
-                let mut units = 0u64;
-                let mut pos = 0usize;
-                for chunk in bytes.utf8_chunks() {
-                    for (i, c) in chunk.valid().char_indices() {
-                        if units + w(c) > limit { return Some(pos + i); }
-                        units += w(c);
-                    }
-                    pos += chunk.valid().len();
-                    if !chunk.invalid().is_empty() {
-                        if units + 1 > limit { return Some(pos); }
-                        units += 1;
-                        pos += chunk.invalid().len();
-                    }
-                }
-                None
-            };
-            prop_assert_eq!(char_cut(&bytes, n), cut_at(n, &|_| 1));
-            prop_assert_eq!(utf16_cut(&bytes, n), cut_at(n, &|c| c.len_utf16() as u64));
-            // The units before the cut are those of the lossy text's prefix.
-            if let Some(at) = utf16_cut(&bytes, n) {
-                let before = String::from_utf8_lossy(&bytes[..at]).encode_utf16().count() as u64;
-                prop_assert!(before <= n);
-            } else {
-                prop_assert!(shown.encode_utf16().count() as u64 <= n);
-            }
-        }
-    }
-
-    #[test]
-    fn an_invalid_byte_is_one_character_where_cut() {
-        // Big5 bytes read as UTF-8: each stray byte is one U+FFFD, as shown.
-        let big5 = b"\xa7\x41\xa6\x6e\xa1\x41\xa7\xda";
-        let shown = String::from_utf8_lossy(big5).chars().count() as u64;
-        assert_eq!(char_cut(big5, shown), None);
-        assert!(char_cut(big5, shown - 1).is_some());
-        assert_eq!(utf16_cut(b"\xff\xfeab", 2), Some(2));
-    }
 
     proptest! {
         #[test]
