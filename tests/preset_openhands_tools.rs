@@ -135,8 +135,8 @@ fn a_value_pydantic_refuses_gets_its_report_before_the_tool_runs() {
         .validation
         .expect("the SDK's validator");
     // The version pydantic's links name is the preset's data, not the library's.
-    assert_eq!(v.version, "2.14");
-    let url = "    For further information visit https://errors.pydantic.dev/2.14/v";
+    assert_eq!(v.version, "2.13");
+    let url = "    For further information visit https://errors.pydantic.dev/2.13/v";
     let keys = "Parameters provided: ['command', 'path', 'view_range']";
     // Before the file is looked at: a missing file gets the same report.
     for path in [dir.path().join("a.txt"), dir.path().join("missing.txt")] {
