@@ -82,6 +82,8 @@ pub struct Document {
     class: Option<Classification>,
     /// The text's layout, once classified (UTF-8 until then).
     layout: Layout,
+    /// Opened for one read, made at once (`Reader::read`, `read_in`).
+    one_read: bool,
 }
 
 impl Drop for Document {
@@ -333,6 +335,12 @@ impl Document {
         result
     }
 
+    /// [`Document::read`] of a document opened for this one read.
+    pub(crate) fn read_one(mut self, selection: Selection) -> Result<ReadResult> {
+        self.one_read = true;
+        self.read(selection)
+    }
+
     fn read_once(&mut self, selection: Selection) -> Result<ReadResult> {
         // The arguments first: a bad range is reported as such, also for a binary file.
         selection.validate()?;
@@ -367,7 +375,13 @@ impl Document {
             self.src.check_unchanged()?;
         }
         let result = result?;
-        self.src.check_unchanged()?;
+        // A small file opened for this one read was read whole by the open, a moment
+        // ago, asking one byte more than its size: that read's length told whether the
+        // file grew or shrank since its stat, and its bytes are the ones this result
+        // has. A stat now could only tell of later changes.
+        if !(self.one_read && self.src.read_whole_at_open()) {
+            self.src.check_unchanged()?;
+        }
         self.checkin();
         Ok(result)
     }
@@ -773,6 +787,7 @@ impl Document {
             buffers,
             class: None,
             layout: Layout::utf8(),
+            one_read: false,
             src,
             config,
             resolved_path: path.clone(),

@@ -302,8 +302,9 @@ pub use render::{
     DEFAULT_CUT_MARKER,
 };
 pub use result::{
-    Adjustments, ByteSpan, CutLine, Fingerprint, InvalidUtf8, Landmark, LineEnding, LineSpan,
-    Omitted, Outline, ReadResult, Requested, RequestedLines, Truncation, TruncationReason,
+    content_hash, Adjustments, ByteSpan, CutLine, Fingerprint, InvalidUtf8, Landmark, LineEnding,
+    LineSpan, Omitted, Outline, ReadResult, Requested, RequestedLines, Truncation,
+    TruncationReason,
 };
 pub use select::{ByteSelection, LineSelection, Selection, Snap};
 pub use source::{RandomAccess, Source};

@@ -613,7 +613,7 @@ impl Reader {
     ) -> Result<ReadResult> {
         let selection = selection.into();
         selection.validate()?;
-        self.retrying(|| self.open(path.as_ref())?.read(selection))
+        self.retrying(|| self.open(path.as_ref())?.read_one(selection))
     }
 
     /// Reads `selection` from `path` inside a workspace: [`Reader::read`] through
@@ -647,7 +647,7 @@ impl Reader {
     ) -> Result<ReadResult> {
         let selection = selection.into();
         selection.validate()?;
-        self.retrying(|| self.open_in(workspace, path.as_ref())?.read(selection))
+        self.retrying(|| self.open_in(workspace, path.as_ref())?.read_one(selection))
     }
 
     /// The byte budget of a read (0 for no limit), which document reads (PDF pages,

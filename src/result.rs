@@ -233,8 +233,16 @@ pub struct Fingerprint {
     pub content_hash: String,
 }
 
-/// XXH3-64 of `bytes` as 16 hex digits: a fingerprint's `content_hash`.
-pub(crate) fn content_hash(bytes: &[u8]) -> String {
+/// XXH3-64 of `bytes` as 16 hex digits: a fingerprint's `content_hash`
+/// ([`ReadResult::fingerprint`] hashes [`ReadResult::raw_bytes`] so). A host that holds
+/// a result's text elsewhere (a binding's string) hashes it with this.
+///
+/// ```
+/// let r = rangeread::Reader::new().read("tests/data/sample.txt", rangeread::LineSelection::head(2))?;
+/// assert_eq!(rangeread::content_hash(r.raw_bytes()), r.fingerprint().content_hash);
+/// # Ok::<(), rangeread::Error>(())
+/// ```
+pub fn content_hash(bytes: &[u8]) -> String {
     #[cfg(test)]
     tests::HASHED.with(|n| n.set(n.get() + 1));
     format!("{:016x}", xxhash_rust::xxh3::xxh3_64(bytes))

@@ -156,6 +156,68 @@ export interface Landmark {
  * JavaScript number is no longer exact (`BigInt(modified_ns)` for arithmetic). */
 export interface Fingerprint { content_hash: string; file_size: number; modified_ns: string | null }
 
+/**
+ * Lines or bytes of a text file: the fields of the Rust `ReadResult`, in its JSON's names
+ * (`resolved_path`, `total_lines`, ...), as getters (an object of its own has no keys);
+ * `toJSON()` gives them all as a plain object; `render(format)` words the result for a
+ * model. Made by a read only. `fingerprint.modified_ns` is a string of decimal digits
+ * (nanoseconds are past 2^53, where a JavaScript number is no longer exact).
+ */
+export declare class ReadResult {
+  private constructor()
+  /** The path as the caller gave it. */
+  get path(): string
+  /** The path that was opened (absolute inside a workspace; else as given). */
+  get resolved_path(): string
+  /** The selection's text (UTF-8; U+FFFD where the file's bytes were invalid). */
+  get content(): string
+  /** Size of the file in bytes. */
+  get file_size(): number
+  /** Lines in the file, when known. */
+  get total_lines(): number | null
+  /** The file's text encoding (`utf-8`, `utf-16le`, ... or a legacy encoding's label). */
+  get encoding(): string
+  /** Whether the file starts with a byte order mark. */
+  get bom(): boolean
+  /** How sure the encoding guess is, from 0 to 1. */
+  get encoding_confidence(): number
+  /** How the returned lines end: `lf`, `crlf`, `mixed` or `none`. */
+  get line_ending(): 'lf' | 'crlf' | 'mixed' | 'none'
+  /** The lines returned (`null` when none, or their numbers are unknown). */
+  get lines(): LineSpan | null
+  /** The bytes returned, in file offsets. */
+  get bytes(): ByteSpan
+  /** The selection as asked. */
+  get requested(): ReadResultJson['requested']
+  /** How the returned range differs from the requested one. */
+  get adjustments(): ReadResultJson['adjustments']
+  /** Set when a budget stopped the read early. */
+  get truncated(): ReadResultJson['truncated']
+  /** Lines cut by the line-length budget. */
+  get cut_lines(): ReadResultJson['cut_lines']
+  /** What was left out, for partial reads. */
+  get omitted(): ReadResultJson['omitted']
+  /** Whether anything of the file was left out. */
+  get is_partial(): boolean
+  /** Share of the file's bytes returned, in percent (one decimal). */
+  get percent_of_file(): number
+  /** Invalid sequences replaced under the lossy policy. */
+  get invalid_utf8(): ReadResultJson['invalid_utf8']
+  /**
+   * The state of the file this result was read from (`modified_ns` as a string); its
+   * `content_hash` is computed when this is first read.
+   */
+  get fingerprint(): Fingerprint
+  /** Every field as a plain object (what `JSON.stringify` writes), with `fingerprint.modified_ns` a string. */
+  toJSON(): ReadResultJson
+  /**
+   * The result rendered for a model: `plain` (the content alone), `colon`, `cat-n`,
+   * `codex`, `markdown`, `frontmatter` or `json`; `cutMarker` is what follows a cut
+   * line (`{more}`, `{next}`, `{line}`), by default `… [line truncated: {more} more bytes]`.
+   */
+  render(format?: Format, cutMarker?: string): string
+}
+
 /** Lines or bytes of a text file as plain data: the Rust `ReadResult`'s JSON (with
  * `fingerprint.modified_ns` a string), what `ReadResult.toJSON()` gives. */
 export interface ReadResultJson {

@@ -837,7 +837,6 @@ module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __n
 module.exports = nativeBinding
 module.exports.DialectTool = nativeBinding.DialectTool
 module.exports.Reader = nativeBinding.Reader
-module.exports.ReadResult = nativeBinding.ReadResult
 module.exports.Workspace = nativeBinding.Workspace
 module.exports.classify = nativeBinding.classify
 module.exports.dialect = nativeBinding.dialect

@@ -617,6 +617,12 @@ impl Source {
         }
     }
 
+    /// Whether the whole file was read into memory when the source was opened, in one
+    /// read of one byte more than its size.
+    pub(crate) fn read_whole_at_open(&self) -> bool {
+        matches!(self.backend, Backend::Read { .. })
+    }
+
     /// The buffer a small file was read into, for the next read to fill (the source is
     /// spent: only its owner's drop calls this). `None` for other backends.
     pub(crate) fn take_read_buffer(&mut self) -> Option<Vec<u8>> {

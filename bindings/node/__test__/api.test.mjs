@@ -56,12 +56,14 @@ test('a whole read: the content is the result\'s own read-only string, hashed on
     const reader = new rr.Reader({ maxLines: 0, maxBytes: 0 })
     const r = reader.read(f)
     assert.equal(r.content, fs.readFileSync(f, 'utf8'))
-    // Made with the object: its own property, not enumerable (the keys stay those of an
-    // object with getters) and not writable (the text is what was read).
-    const own = Object.getOwnPropertyDescriptor(r, 'content')
-    assert.deepEqual([own.enumerable, own.writable, own.configurable], [false, false, false])
+    // Every field is a getter of the class over the object's private state: no key of
+    // its own, and nothing to assign (the text is what was read).
+    assert.deepEqual(Object.getOwnPropertyNames(r), [])
     assert.deepEqual(Object.keys(r), [])
+    assert.equal(typeof Object.getOwnPropertyDescriptor(rr.ReadResult.prototype, 'content').get, 'function')
     assert.throws(() => { r.content = 'changed' }, TypeError)
+    // Only a read makes one.
+    assert.throws(() => new rr.ReadResult(), /a ReadResult is what a read returns/)
     assert.equal(r.toJSON().content, r.content)
     // The fingerprint (hashed when asked) is the same for an unchanged file, the JSON's,
     // and another after a change.
@@ -155,6 +157,16 @@ test('readRaw gives the exact bytes: invalid UTF-8 kept, where content has U+FFF
     const raw = reader.readRaw(f, { lines: '2:2' })
     assert.ok(Buffer.isBuffer(raw))
     assert.deepEqual(raw, bytes.subarray(2, 7))
+    // The fingerprint hashes those exact bytes, not the replaced text: a file with
+    // 0x80 where this one has 0xe9 reads as the same content with another hash, and the
+    // result's JSON rendering carries the same hash as its fingerprint.
+    const other = path.join(dir, 'other.txt')
+    fs.writeFileSync(other, Buffer.from([0x61, 0x0a, 0x63, 0x61, 0x66, 0x80, 0x0a, 0x7a, 0x0a]))
+    const o = reader.read(other, { lines: '2:2' })
+    assert.equal(o.content, r.content)
+    assert.notEqual(o.fingerprint.content_hash, r.fingerprint.content_hash)
+    assert.equal(JSON.parse(r.render('json')).fingerprint.content_hash, r.fingerprint.content_hash)
+    assert.equal(rr.render(r, 'cat-n'), r.render('cat-n'))
   } finally {
     done()
   }

@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use napi::bindgen_prelude::{
-    AsyncTask, Buffer, ClassInstance, FromNapiValue, Function, JavaScriptClassExt, JsObjectValue,
-    JsValue, Object, ToNapiValue, Unknown,
+    AsyncTask, Buffer, ClassInstance, FnArgs, FromNapiValue, Function, JsObjectValue, JsValue,
+    Object, ToNapiValue, Unknown,
 };
 use napi::{Env, Property, PropertyAttributes, ScopedTask, Status};
 use napi_derive::napi;
@@ -26,7 +26,7 @@ use serde_json::{json, Value};
 
 mod result;
 
-use result::{render_text, ReadResult};
+use result::render_text;
 
 /// `e` as the JavaScript `Error` to throw: `message`, `code` (the kind), when the error
 /// names them `parameter` and `path`, and `data`, its values in camelCase
@@ -154,7 +154,7 @@ fn raw(out: &Output) -> Result<&[u8], BindError> {
 /// the object's keys stay the Rust result's JSON).
 fn given_js(env: &Env, given: Result<Given, BindError>) -> napi::Result<Unknown<'_>> {
     match given.map_err(|e| js_error(env, e))? {
-        Given::Text(r, reader) => ReadResult::object(env, *r, &reader),
+        Given::Text(r, reader) => result::object(env, *r, &reader),
         Given::Json(text) => parse(env, text),
         Given::Raw(b) => Buffer::from(b).into_unknown(env),
         Given::Document(text, images) => {
@@ -196,13 +196,11 @@ impl Reader {
         &self,
         workspace: Option<&Workspace>,
         path: String,
-        call: Result<(RustReader, Request), BindError>,
+        call: Result<(Arc<RustReader>, Request), BindError>,
         give: Give,
     ) -> ReadTask {
-        // The call's own budgets and policies make a reader of its own; without them
-        // the reader is this one.
         let (reader, request) = match call {
-            Ok((r, req)) => (Arc::new(r), Ok(req)),
+            Ok((r, req)) => (r, Ok(req)),
             Err(e) => (Arc::clone(&self.inner), Err(e)),
         };
         ReadTask {
@@ -212,6 +210,23 @@ impl Reader {
             request,
             give,
         }
+    }
+
+    /// A text read's reader and request. The call's own budgets and policies make a
+    /// reader of its own; a call without options reads with this one.
+    fn text_call(&self, selection: Option<Value>) -> Result<(Arc<RustReader>, Request), BindError> {
+        match selection {
+            None => Ok((Arc::clone(&self.inner), options::request(Value::Null)?)),
+            Some(s) => options::text_call(&self.inner, s).map(|(r, q)| (Arc::new(r), q)),
+        }
+    }
+
+    /// A document read's reader and request (as [`Reader::text_call`]).
+    fn document_call(
+        &self,
+        request: Option<Value>,
+    ) -> Result<(Arc<RustReader>, Request), BindError> {
+        options::document_call(&self.inner, opts(request)).map(|(r, q)| (Arc::new(r), q))
     }
 
     fn now<'e>(&self, env: &'e Env, task: ReadTask) -> napi::Result<Unknown<'e>> {
@@ -244,7 +259,7 @@ impl Reader {
         path: String,
         selection: Option<Value>,
     ) -> napi::Result<Unknown<'e>> {
-        let request = options::text_call(&self.inner, opts(selection));
+        let request = self.text_call(selection);
         self.now(env, self.task(None, path, request, Give::Json))
     }
 
@@ -255,7 +270,7 @@ impl Reader {
         ts_return_type = "Promise<S extends { outline: true } ? Outline : ReadResult>"
     )]
     pub fn read_async(&self, path: String, selection: Option<Value>) -> AsyncTask<ReadTask> {
-        let request = options::text_call(&self.inner, opts(selection));
+        let request = self.text_call(selection);
         AsyncTask::new(self.task(None, path, request, Give::Json))
     }
 
@@ -272,7 +287,7 @@ impl Reader {
         path: String,
         selection: Option<Value>,
     ) -> napi::Result<Unknown<'e>> {
-        let request = options::text_call(&self.inner, opts(selection));
+        let request = self.text_call(selection);
         self.now(env, self.task(Some(workspace), path, request, Give::Json))
     }
 
@@ -288,7 +303,7 @@ impl Reader {
         path: String,
         selection: Option<Value>,
     ) -> AsyncTask<ReadTask> {
-        let request = options::text_call(&self.inner, opts(selection));
+        let request = self.text_call(selection);
         AsyncTask::new(self.task(Some(workspace), path, request, Give::Json))
     }
 
@@ -305,7 +320,7 @@ impl Reader {
         path: String,
         selection: Option<Value>,
     ) -> napi::Result<Unknown<'e>> {
-        let request = options::text_call(&self.inner, opts(selection));
+        let request = self.text_call(selection);
         self.now(env, self.task(None, path, request, Give::Raw))
     }
 
@@ -315,7 +330,7 @@ impl Reader {
         ts_return_type = "Promise<Buffer>"
     )]
     pub fn read_raw_async(&self, path: String, selection: Option<Value>) -> AsyncTask<ReadTask> {
-        let request = options::text_call(&self.inner, opts(selection));
+        let request = self.text_call(selection);
         AsyncTask::new(self.task(None, path, request, Give::Raw))
     }
 
@@ -331,7 +346,7 @@ impl Reader {
         path: String,
         selection: Option<Value>,
     ) -> napi::Result<Unknown<'e>> {
-        let request = options::text_call(&self.inner, opts(selection));
+        let request = self.text_call(selection);
         self.now(env, self.task(Some(workspace), path, request, Give::Raw))
     }
 
@@ -346,7 +361,7 @@ impl Reader {
         path: String,
         selection: Option<Value>,
     ) -> AsyncTask<ReadTask> {
-        let request = options::text_call(&self.inner, opts(selection));
+        let request = self.text_call(selection);
         AsyncTask::new(self.task(Some(workspace), path, request, Give::Raw))
     }
 
@@ -361,7 +376,7 @@ impl Reader {
         path: String,
         request: Option<Value>,
     ) -> napi::Result<Unknown<'e>> {
-        let request = options::document_call(&self.inner, opts(request));
+        let request = self.document_call(request);
         self.now(env, self.task(None, path, request, Give::Json))
     }
 
@@ -371,7 +386,7 @@ impl Reader {
         ts_return_type = "Promise<DocumentRead>"
     )]
     pub fn read_document_async(&self, path: String, request: Option<Value>) -> AsyncTask<ReadTask> {
-        let request = options::document_call(&self.inner, opts(request));
+        let request = self.document_call(request);
         AsyncTask::new(self.task(None, path, request, Give::Json))
     }
 
@@ -387,7 +402,7 @@ impl Reader {
         path: String,
         request: Option<Value>,
     ) -> napi::Result<Unknown<'e>> {
-        let request = options::document_call(&self.inner, opts(request));
+        let request = self.document_call(request);
         self.now(env, self.task(Some(workspace), path, request, Give::Json))
     }
 
@@ -402,7 +417,7 @@ impl Reader {
         path: String,
         request: Option<Value>,
     ) -> AsyncTask<ReadTask> {
-        let request = options::document_call(&self.inner, opts(request));
+        let request = self.document_call(request);
         AsyncTask::new(self.task(Some(workspace), path, request, Give::Json))
     }
 
@@ -629,13 +644,16 @@ pub fn render(
     cut_marker: Option<String>,
 ) -> napi::Result<String> {
     let format = format.unwrap_or_else(|| "plain".into());
-    if ReadResult::instance_of(&env, &result)? {
-        // SAFETY: `result` is a value of this env; the conversion checks its class.
-        let r = unsafe { ClassInstance::<ReadResult>::from_napi_value(env.raw(), result.raw())? };
-        // SAFETY: the same value, an object (a class instance).
-        let this = unsafe { Object::from_napi_value(env.raw(), result.raw())? };
-        let whole = r.whole(&this)?;
+    if let Some(whole) = result::exact(&env, &result) {
         return render_text(&whole, &format, cut_marker.as_deref()).map_err(|e| js_error(&env, e));
+    }
+    if result::is_result(&env, &result)? {
+        // A `ReadResult`: its own `render`, which knows what it keeps.
+        // SAFETY: `result` is a value of this env, an object (a class instance).
+        let this = unsafe { Object::from_napi_value(env.raw(), result.raw())? };
+        let method: Function<FnArgs<(String, Option<String>)>, String> =
+            this.get_named_property("render")?;
+        return method.apply(this, (format, cut_marker).into());
     }
     // SAFETY: `result` is a value of this env.
     let result: Value = unsafe { FromNapiValue::from_napi_value(env.raw(), result.raw())? };

@@ -1,69 +1,234 @@
-//! A text read's result as a JavaScript object over the Rust result. A whole small file
-//! is the call a host makes most: its `content` becomes a string once, when the object is
-//! made, straight from the Rust string (no JSON text, no `JSON.parse`), and the Rust
-//! string's buffer goes back to the reader there and then (the object holds the text
-//! once, in the JavaScript heap; the next read fills the buffer again instead of every
-//! result holding its text until the collector finalizes its object). The other fields
-//! are made when read; the fingerprint's hash only when asked for.
+//! A text read's result as a JavaScript object. A whole small file is the call a host
+//! makes most, so the object is made the way JavaScript makes its own: one call of a
+//! JavaScript class's constructor (`RESULT_CLASS`, compiled once per environment) with
+//! the result's values as its arguments, kept in private fields behind getters. No
+//! native object is wrapped, so there is no finalizer to run, no reference to track, no
+//! JSON text to parse. The text becomes a string once, straight from the Rust string,
+//! whose buffer goes back to the reader for its next read; the nested fields (`lines`,
+//! `requested` ...) are made when read; the fingerprint's hash only when asked for.
+//! A result whose text is not its file's exact bytes (invalid UTF-8 replaced) also keeps
+//! the Rust result, for its fingerprint and `render`.
 
-use napi::bindgen_prelude::{JavaScriptClassExt, JsObjectValue, Object, This, Unknown};
-use napi::{sys, Env, JsValue, Property, PropertyAttributes};
+use std::cell::RefCell;
+
+use napi::bindgen_prelude::{External, JsObjectValue, Object, ToNapiValue, Unknown};
+use napi::{sys, Env, JsValue};
 use napi_derive::napi;
 use rangeread_bindings::rangeread::ReadResult as RustResult;
 use rangeread_bindings::{parse_format, rangeread, BindError};
 use serde::Serialize;
-use serde_json::Value;
 
-/// Lines or bytes of a text file: the fields of the Rust `ReadResult`, in its JSON's
-/// names (`resolved_path`, `total_lines`, ...), each made when it is read; `toJSON()`
-/// gives them all as a plain object; `render(format)` words the result for a model.
-/// `fingerprint.modified_ns` is a string of decimal digits (nanoseconds are past 2^53,
-/// where a JavaScript number is no longer exact).
-#[napi]
-pub struct ReadResult {
-    /// The Rust result without its `content`, which is the object's own `content`
-    /// property (a read-only string made with the object).
-    inner: RustResult,
+/// The class of a text read's result. Its constructor takes a token only this binding
+/// has, so a host cannot make a result that no read returned; the getters give the Rust
+/// result's JSON fields, each in its JSON's name; `toJSON()` all of them as a plain
+/// object; `render(format, cutMarker)` words it for a model. `contentHash` and `render`
+/// are the binding's native functions.
+const RESULT_CLASS: &str = r#"(function (contentHash, render) {
+'use strict'
+const token = Object.freeze({})
+const copy = (v) => (v === null || typeof v !== 'object' ? v : structuredClone(v))
+class ReadResult {
+  #content; #path; #resolved; #size; #total; #encoding; #bom; #confidence; #ending
+  #lineStart; #lineEnd; #byteStart; #byteEnd; #askedStart; #askedEnd; #askedBytes; #adjusted
+  #more; #partial; #percent; #modified; #hash; #exact
+  constructor(t, content, path, resolved, size, total, encoding, bom, confidence, ending,
+    lineStart, lineEnd, byteStart, byteEnd, askedStart, askedEnd, askedBytes, adjusted,
+    more, partial, percent, modified, hash, exact) {
+    if (t !== token) throw new TypeError('a ReadResult is what a read returns: use Reader.read()')
+    this.#content = content; this.#path = path; this.#resolved = resolved; this.#size = size
+    this.#total = total; this.#encoding = encoding; this.#bom = bom; this.#confidence = confidence
+    this.#ending = ending; this.#lineStart = lineStart; this.#lineEnd = lineEnd
+    this.#byteStart = byteStart; this.#byteEnd = byteEnd; this.#askedStart = askedStart
+    this.#askedEnd = askedEnd; this.#askedBytes = askedBytes; this.#adjusted = adjusted
+    this.#more = more; this.#partial = partial; this.#percent = percent
+    this.#modified = modified; this.#hash = hash; this.#exact = exact
+  }
+  get path() { return this.#path }
+  get resolved_path() { return this.#resolved }
+  get content() { return this.#content }
+  get file_size() { return this.#size }
+  get total_lines() { return this.#total }
+  get encoding() { return this.#encoding }
+  get bom() { return this.#bom }
+  get encoding_confidence() { return this.#confidence }
+  get line_ending() { return this.#ending }
+  get lines() { return this.#lineStart === null ? null : { start: this.#lineStart, end: this.#lineEnd } }
+  get bytes() { return { start: this.#byteStart, end: this.#byteEnd } }
+  get requested() {
+    const r = {}
+    if (this.#askedStart !== null) r.lines = { start: this.#askedStart, end: this.#askedEnd }
+    if (this.#askedBytes !== null) r.bytes = { start: this.#askedBytes[0], end: this.#askedBytes[1] }
+    return r
+  }
+  get adjustments() {
+    const a = this.#adjusted
+    return { start_adjusted: (a & 1) !== 0, end_adjusted: (a & 2) !== 0, end_clamped: (a & 4) !== 0 }
+  }
+  get truncated() { return this.#more === null ? null : copy(this.#more.truncated) }
+  get cut_lines() { return this.#more === null ? [] : copy(this.#more.cut_lines) }
+  get omitted() { return this.#more === null ? null : copy(this.#more.omitted) }
+  get is_partial() { return this.#partial }
+  get percent_of_file() { return this.#percent }
+  get invalid_utf8() { return this.#more === null ? null : copy(this.#more.invalid_utf8) }
+  get fingerprint() {
+    if (this.#hash === null) this.#hash = contentHash(this.#content)
+    return {
+      file_size: this.#size,
+      modified_ns: this.#modified === null ? null : String(this.#modified),
+      content_hash: this.#hash,
+    }
+  }
+  toJSON() {
+    return {
+      path: this.#path, resolved_path: this.#resolved, content: this.#content,
+      file_size: this.#size, total_lines: this.#total, encoding: this.#encoding, bom: this.#bom,
+      encoding_confidence: this.#confidence, line_ending: this.#ending, lines: this.lines,
+      bytes: this.bytes, requested: this.requested, adjustments: this.adjustments,
+      truncated: this.truncated, cut_lines: this.cut_lines, omitted: this.omitted,
+      is_partial: this.#partial, percent_of_file: this.#percent, invalid_utf8: this.invalid_utf8,
+      fingerprint: this.fingerprint,
+    }
+  }
+  render(format, cutMarker) { return render(this.#exact ?? this.toJSON(), format, cutMarker) }
+}
+return [ReadResult, token]
+})"#;
+
+/// The class and its token in one environment (one per thread that runs JavaScript:
+/// the main thread and each worker).
+struct Made {
+    env: sys::napi_env,
+    class: sys::napi_ref,
+    token: sys::napi_ref,
 }
 
-/// The property name of the text.
-const CONTENT: &str = "content";
+thread_local! {
+    static MADE: RefCell<Option<Made>> = const { RefCell::new(None) };
+}
 
-impl ReadResult {
-    /// `inner` as a JavaScript `ReadResult`: its text made a string and set as the
-    /// object's own read-only `content`, the Rust text's buffer handed back to `reader`
-    /// for its next read (or freed).
-    pub(crate) fn object<'e>(
-        env: &'e Env,
-        mut inner: RustResult,
-        reader: &rangeread::Reader,
-    ) -> napi::Result<Unknown<'e>> {
-        let text = std::mem::take(&mut inner.content);
-        let content = js_string(env, &text)?;
-        reader.recycle(text);
-        let made = ReadResult { inner }.into_instance(env)?;
-        let mut obj = made.as_object(env);
-        // Not enumerable: the object's keys stay those of a class with getters (none of
-        // its own); not writable: the text is the result's.
-        obj.define_properties(&[Property::new()
-            .with_utf8_name(CONTENT)?
-            .with_napi_value(env, content)?
-            .with_property_attributes(PropertyAttributes::Default)])?;
-        Ok(obj.to_unknown())
-    }
-
-    /// The whole Rust result of `this` (the object over `self`): the text back from its
-    /// `content` property, for what needs it all (its JSON, a rendering, the hash).
-    pub(crate) fn whole(&self, this: &Object<'_>) -> napi::Result<RustResult> {
-        let mut whole = self.inner.clone();
-        whole.content = this.get_named_property(CONTENT)?;
-        Ok(whole)
+/// `status` as a result; the failure says what could not be done.
+fn ok(status: sys::napi_status, what: &str) -> napi::Result<()> {
+    if status == sys::Status::napi_ok {
+        Ok(())
+    } else {
+        Err(napi::Error::new(
+            napi::Status::GenericFailure,
+            format!("the ReadResult class: {what} failed (napi status {status})"),
+        ))
     }
 }
 
-/// `v` as JSON (the library's results always serialize).
-fn json(v: impl Serialize) -> Value {
-    serde_json::to_value(v).expect("the library's results serialize")
+/// The class and the token of `env`, compiled the first time a thread's environment
+/// asks (an environment made later on the same thread compiles its own).
+fn class_and_token(env: &Env) -> napi::Result<(sys::napi_value, sys::napi_value)> {
+    let raw = env.raw();
+    let known = MADE.with(|m| {
+        m.borrow()
+            .as_ref()
+            .filter(|m| m.env == raw)
+            .map(|m| (m.class, m.token))
+    });
+    let (class, token) = match known {
+        Some(refs) => refs,
+        None => {
+            let made = compile(env)?;
+            let refs = (made.class, made.token);
+            MADE.with(|m| *m.borrow_mut() = Some(made));
+            refs
+        }
+    };
+    let (mut c, mut t) = (std::ptr::null_mut(), std::ptr::null_mut());
+    // SAFETY: both references were made in `raw`, which is the current environment.
+    unsafe {
+        ok(sys::napi_get_reference_value(raw, class, &mut c), "get")?;
+        ok(sys::napi_get_reference_value(raw, token, &mut t), "get")?;
+    }
+    Ok((c, t))
+}
+
+/// Runs `RESULT_CLASS` in `env` and calls it with the native functions it uses.
+fn compile(env: &Env) -> napi::Result<Made> {
+    let raw = env.raw();
+    let source = env.create_string(RESULT_CLASS)?;
+    let mut factory = std::ptr::null_mut();
+    // SAFETY: `source` is a string of `raw`; the script is this binding's own.
+    ok(
+        unsafe { sys::napi_run_script(raw, source.raw(), &mut factory) },
+        "compiling",
+    )?;
+    let hash = env.create_function_from_closure::<String, _, _>("contentHash", |ctx| {
+        let text: String = ctx.get(0)?;
+        Ok(rangeread::content_hash(text.as_bytes()))
+    })?;
+    let render = env.create_function_from_closure::<Unknown<'_>, _, _>("render", |ctx| {
+        let result: Unknown<'_> = ctx.get(0)?;
+        let format: Option<String> = ctx.get(1)?;
+        let marker: Option<String> = ctx.get(2)?;
+        crate::render(*ctx.env, result, format, marker)
+    })?;
+    let mut global = std::ptr::null_mut();
+    let mut pair = std::ptr::null_mut();
+    let args = [hash.raw(), render.raw()];
+    // SAFETY: every value is of `raw`; `factory` is the function the script evaluates to.
+    unsafe {
+        ok(sys::napi_get_global(raw, &mut global), "getting the global")?;
+        ok(
+            sys::napi_call_function(raw, global, factory, 2, args.as_ptr(), &mut pair),
+            "making",
+        )?;
+    }
+    let (mut class, mut token) = (std::ptr::null_mut(), std::ptr::null_mut());
+    let (mut class_ref, mut token_ref) = (std::ptr::null_mut(), std::ptr::null_mut());
+    // SAFETY: `pair` is the two-element array the factory returns.
+    unsafe {
+        ok(sys::napi_get_element(raw, pair, 0, &mut class), "reading")?;
+        ok(sys::napi_get_element(raw, pair, 1, &mut token), "reading")?;
+        ok(
+            sys::napi_create_reference(raw, class, 1, &mut class_ref),
+            "keeping",
+        )?;
+        ok(
+            sys::napi_create_reference(raw, token, 1, &mut token_ref),
+            "keeping",
+        )?;
+    }
+    Ok(Made {
+        env: raw,
+        class: class_ref,
+        token: token_ref,
+    })
+}
+
+/// The class, for the module's exports (`ReadResult`).
+pub(crate) fn class(env: &Env) -> napi::Result<Unknown<'_>> {
+    let (c, _) = class_and_token(env)?;
+    // SAFETY: `c` is a value of `env`.
+    Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), c) })
+}
+
+/// Whether `value` is a `ReadResult` of this binding.
+pub(crate) fn is_result(env: &Env, value: &Unknown<'_>) -> napi::Result<bool> {
+    let (c, _) = class_and_token(env)?;
+    let mut yes = false;
+    // SAFETY: both are values of `env`.
+    ok(
+        unsafe { sys::napi_instanceof(env.raw(), value.raw(), c, &mut yes) },
+        "instanceof",
+    )?;
+    Ok(yes)
+}
+
+/// The exact Rust result a `ReadResult` keeps when its text is not its file's bytes.
+pub(crate) type Exact = External<RustResult>;
+
+/// The result's fields past the common case (a cut, a cut line, what was left out,
+/// invalid UTF-8), made into one object when one of them is set.
+#[derive(Serialize)]
+struct More<'a> {
+    truncated: &'a Option<rangeread::Truncation>,
+    cut_lines: &'a [rangeread::CutLine],
+    omitted: &'a Option<rangeread::Omitted>,
+    invalid_utf8: &'a Option<rangeread::InvalidUtf8>,
 }
 
 /// The confidence as the JSON text writes it (`0.99`, not the f32's `0.9900000095...`).
@@ -71,13 +236,120 @@ fn confidence(c: f32) -> f64 {
     c.to_string().parse().unwrap_or(f64::from(c))
 }
 
-/// A fingerprint's JSON with `modified_ns` exact: a string.
-fn fingerprint_json(f: &rangeread::Fingerprint) -> Value {
-    let mut v = json(f);
-    if let Some(ns) = f.modified_ns {
-        v["modified_ns"] = Value::String(ns.to_string());
-    }
-    v
+/// `inner` as a JavaScript `ReadResult`, its text's buffer handed back to `reader` for
+/// its next read (or freed).
+pub(crate) fn object<'e>(
+    env: &'e Env,
+    mut inner: RustResult,
+    reader: &rangeread::Reader,
+) -> napi::Result<Unknown<'e>> {
+    let (class, token) = class_and_token(env)?;
+    let raw = env.raw();
+    // SAFETY (every `to_napi_value` below): the values are made in `raw`, the current
+    // environment, and used only within this call.
+    let v = |value: napi::Result<sys::napi_value>| value;
+    let num = |n: u64| unsafe { f64::to_napi_value(raw, n as f64) };
+    let opt = |n: Option<u64>| unsafe { Option::<f64>::to_napi_value(raw, n.map(|n| n as f64)) };
+    let signed = |n: Option<i64>| unsafe { Option::<f64>::to_napi_value(raw, n.map(|n| n as f64)) };
+    let flag = |b: bool| unsafe { bool::to_napi_value(raw, b) };
+    let null =
+        || unsafe { napi::bindgen_prelude::Null::to_napi_value(raw, napi::bindgen_prelude::Null) };
+
+    let text = std::mem::take(&mut inner.content);
+    let content = js_string(env, &text)?.raw();
+    // With its text taken, a result's exact bytes are empty unless it keeps the file's
+    // own (invalid UTF-8 was replaced in `content`): such a result is kept whole, for
+    // its fingerprint (the hash of those bytes, made now) and for `render`.
+    let kept = if inner.raw_bytes().is_empty() {
+        reader.recycle(text);
+        None
+    } else {
+        inner.content = text;
+        Some(inner.clone())
+    };
+    let path = js_string(env, &inner.path)?.raw();
+    let resolved = if inner.resolved_path == inner.path {
+        path
+    } else {
+        js_string(env, &inner.resolved_path)?.raw()
+    };
+    let ending = match inner.line_ending {
+        rangeread::LineEnding::Lf => "lf",
+        rangeread::LineEnding::Crlf => "crlf",
+        rangeread::LineEnding::Mixed => "mixed",
+        rangeread::LineEnding::None => "none",
+    };
+    let asked = inner.requested;
+    let asked_bytes = match asked.bytes {
+        Some(b) => env.to_js_value(&[b.start, b.end])?.raw(),
+        None => null()?,
+    };
+    let a = inner.adjustments;
+    let adjusted = u32::from(a.start_adjusted)
+        | u32::from(a.end_adjusted) << 1
+        | u32::from(a.end_clamped) << 2;
+    let more = if inner.truncated.is_some()
+        || !inner.cut_lines.is_empty()
+        || inner.omitted.is_some()
+        || inner.invalid_utf8.is_some()
+    {
+        env.to_js_value(&More {
+            truncated: &inner.truncated,
+            cut_lines: &inner.cut_lines,
+            omitted: &inner.omitted,
+            invalid_utf8: &inner.invalid_utf8,
+        })?
+        .raw()
+    } else {
+        null()?
+    };
+    let modified = match inner.modified_ns() {
+        // SAFETY: as above.
+        Some(ns) => unsafe { napi::bindgen_prelude::BigInt::to_napi_value(raw, ns.into()) }?,
+        None => null()?,
+    };
+    let (hash, exact) = match kept {
+        Some(whole) => (
+            js_string(env, &whole.fingerprint().content_hash)?.raw(),
+            // SAFETY: as above.
+            unsafe { Exact::to_napi_value(raw, External::new(whole)) }?,
+        ),
+        None => (null()?, null()?),
+    };
+    let args = [
+        token,
+        content,
+        path,
+        resolved,
+        num(inner.file_size)?,
+        opt(inner.total_lines)?,
+        js_string(env, &inner.encoding)?.raw(),
+        flag(inner.bom)?,
+        v(unsafe { f64::to_napi_value(raw, confidence(inner.encoding_confidence)) })?,
+        js_string(env, ending)?.raw(),
+        opt(inner.lines.map(|l| l.start))?,
+        opt(inner.lines.map(|l| l.end))?,
+        num(inner.bytes.start)?,
+        num(inner.bytes.end)?,
+        signed(asked.lines.map(|l| l.start))?,
+        signed(asked.lines.and_then(|l| l.end))?,
+        asked_bytes,
+        v(unsafe { u32::to_napi_value(raw, adjusted) })?,
+        more,
+        flag(inner.is_partial)?,
+        v(unsafe { f64::to_napi_value(raw, inner.percent_of_file) })?,
+        modified,
+        hash,
+        exact,
+    ];
+    let mut made = std::ptr::null_mut();
+    // SAFETY: `class` is the constructor of `raw`; `args` are values of `raw`.
+    ok(
+        unsafe { sys::napi_new_instance(raw, class, args.len(), args.as_ptr(), &mut made) },
+        "making a result",
+    )?;
+    // SAFETY: `made` is the object just made in `raw`.
+    Ok(unsafe { Unknown::from_raw_unchecked(raw, made) })
 }
 
 /// A JavaScript string of `text`: copied as Latin-1 when it is ASCII (no decoding; the
@@ -112,176 +384,14 @@ pub(crate) fn js_string<'e>(env: &'e Env, text: &str) -> napi::Result<Unknown<'e
     Ok(unsafe { Unknown::from_raw_unchecked(env.raw(), raw) })
 }
 
-#[napi]
-impl ReadResult {
-    /// The path as the caller gave it.
-    #[napi(getter)]
-    pub fn path(&self) -> &str {
-        &self.inner.path
-    }
-
-    /// The path that was opened (absolute inside a workspace; else as given).
-    #[napi(getter, js_name = "resolved_path")]
-    pub fn resolved_path(&self) -> &str {
-        &self.inner.resolved_path
-    }
-
-    /// The selection's text (UTF-8; U+FFFD where the file's bytes were invalid). Each
-    /// result has it as its own property, made with it; this declares it.
-    #[napi(getter, ts_return_type = "string")]
-    pub fn content<'e>(&self, env: &'e Env) -> napi::Result<Unknown<'e>> {
-        js_string(env, &self.inner.content)
-    }
-
-    /// Size of the file in bytes.
-    #[napi(getter, js_name = "file_size", ts_return_type = "number")]
-    pub fn file_size(&self) -> f64 {
-        self.inner.file_size as f64
-    }
-
-    /// Lines in the file, when known.
-    #[napi(getter, js_name = "total_lines", ts_return_type = "number | null")]
-    pub fn total_lines(&self) -> Option<f64> {
-        self.inner.total_lines.map(|n| n as f64)
-    }
-
-    /// The file's text encoding (`utf-8`, `utf-16le`, ... or a legacy encoding's label).
-    #[napi(getter)]
-    pub fn encoding(&self) -> &str {
-        &self.inner.encoding
-    }
-
-    /// Whether the file starts with a byte order mark.
-    #[napi(getter)]
-    pub fn bom(&self) -> bool {
-        self.inner.bom
-    }
-
-    /// How sure the encoding guess is, from 0 to 1.
-    #[napi(getter, js_name = "encoding_confidence")]
-    pub fn encoding_confidence(&self) -> f64 {
-        confidence(self.inner.encoding_confidence)
-    }
-
-    /// How the returned lines end: `lf`, `crlf`, `mixed` or `none`.
-    #[napi(
-        getter,
-        js_name = "line_ending",
-        ts_return_type = "'lf' | 'crlf' | 'mixed' | 'none'"
-    )]
-    pub fn line_ending(&self) -> Value {
-        json(self.inner.line_ending)
-    }
-
-    /// The lines returned (`null` when none, or their numbers are unknown).
-    #[napi(getter, ts_return_type = "LineSpan | null")]
-    pub fn lines(&self) -> Value {
-        json(self.inner.lines)
-    }
-
-    /// The bytes returned, in file offsets.
-    #[napi(getter, ts_return_type = "ByteSpan")]
-    pub fn bytes(&self) -> Value {
-        json(self.inner.bytes)
-    }
-
-    /// The selection as asked.
-    #[napi(getter, ts_return_type = "ReadResultJson['requested']")]
-    pub fn requested(&self) -> Value {
-        json(self.inner.requested)
-    }
-
-    /// How the returned range differs from the requested one.
-    #[napi(getter, ts_return_type = "ReadResultJson['adjustments']")]
-    pub fn adjustments(&self) -> Value {
-        json(self.inner.adjustments)
-    }
-
-    /// Set when a budget stopped the read early.
-    #[napi(getter, ts_return_type = "ReadResultJson['truncated']")]
-    pub fn truncated(&self) -> Value {
-        json(self.inner.truncated)
-    }
-
-    /// Lines cut by the line-length budget.
-    #[napi(
-        getter,
-        js_name = "cut_lines",
-        ts_return_type = "ReadResultJson['cut_lines']"
-    )]
-    pub fn cut_lines(&self) -> Value {
-        json(&self.inner.cut_lines)
-    }
-
-    /// What was left out, for partial reads.
-    #[napi(getter, ts_return_type = "ReadResultJson['omitted']")]
-    pub fn omitted(&self) -> Value {
-        json(&self.inner.omitted)
-    }
-
-    /// Whether anything of the file was left out.
-    #[napi(getter, js_name = "is_partial")]
-    pub fn is_partial(&self) -> bool {
-        self.inner.is_partial
-    }
-
-    /// Share of the file's bytes returned, in percent (one decimal).
-    #[napi(getter, js_name = "percent_of_file")]
-    pub fn percent_of_file(&self) -> f64 {
-        self.inner.percent_of_file
-    }
-
-    /// Invalid sequences replaced under the lossy policy.
-    #[napi(
-        getter,
-        js_name = "invalid_utf8",
-        ts_return_type = "ReadResultJson['invalid_utf8']"
-    )]
-    pub fn invalid_utf8(&self) -> Value {
-        json(self.inner.invalid_utf8)
-    }
-
-    /// The state of the file this result was read from (`modified_ns` as a string); its
-    /// `content_hash` is computed when this is read.
-    #[napi(getter, ts_return_type = "Fingerprint")]
-    pub fn fingerprint(&self, this: This<Object>) -> napi::Result<Value> {
-        Ok(fingerprint_json(&self.whole(&this)?.fingerprint()))
-    }
-
-    /// Every field as a plain object (what `JSON.stringify` writes): the Rust result's
-    /// JSON, with `fingerprint.modified_ns` a string.
-    #[napi(
-        js_name = "toJSON",
-        ts_args_type = "",
-        ts_return_type = "ReadResultJson"
-    )]
-    pub fn to_json(&self, this: This<Object>) -> napi::Result<Value> {
-        let mut v = json(&self.whole(&this)?);
-        if let Some(ns) = self.inner.modified_ns() {
-            v["fingerprint"]["modified_ns"] = Value::String(ns.to_string());
-        }
-        v["encoding_confidence"] = Value::from(confidence(self.inner.encoding_confidence));
-        Ok(v)
-    }
-
-    /// The result rendered for a model: `plain` (the content alone), `colon`, `cat-n`,
-    /// `codex`, `markdown`, `frontmatter` or `json`; `cutMarker` is what follows a cut
-    /// line (`{more}`, `{next}`, `{line}`), by default `… [line truncated: {more} more bytes]`.
-    #[napi(ts_args_type = "format?: Format, cutMarker?: string")]
-    pub fn render(
-        &self,
-        env: Env,
-        this: This<Object>,
-        format: Option<String>,
-        cut_marker: Option<String>,
-    ) -> napi::Result<String> {
-        render_text(
-            &self.whole(&this)?,
-            format.as_deref().unwrap_or("plain"),
-            cut_marker.as_deref(),
-        )
-        .map_err(|e| crate::js_error(&env, e))
-    }
+/// The Rust result a `ReadResult` keeps (`render` of one whose text is not its file's
+/// exact bytes), when `value` is one.
+pub(crate) fn exact(env: &Env, value: &Unknown<'_>) -> Option<RustResult> {
+    // SAFETY: `value` is a value of `env`.
+    let e = unsafe {
+        <&Exact as napi::bindgen_prelude::FromNapiValue>::from_napi_value(env.raw(), value.raw())
+    };
+    e.ok().map(|e| (**e).clone())
 }
 
 /// `r` rendered in the format named `format`, a cut line marked with `cut_marker`.
@@ -295,4 +405,11 @@ pub(crate) fn render_text(
         None => rangeread::RenderOptions::default(),
     };
     Ok(rangeread::render_with(r, parse_format(format)?, &options))
+}
+
+/// The module's `ReadResult` export: the class, made when the module loads.
+#[napi(module_exports)]
+pub fn exports(mut exports: Object, env: Env) -> napi::Result<()> {
+    let c = class(&env)?;
+    exports.set_named_property("ReadResult", c)
 }
