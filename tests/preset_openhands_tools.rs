@@ -214,13 +214,26 @@ fn utf16_without_a_mark_that_is_valid_utf8_is_shown_as_utf8() {
         "     1\t\0a\0b\0,\0c\0d\0\n     2\t\0\n     3\t\0e\0f\0,\0g\0h\0\n     4\t\0\n"
     );
     let r = t.respond(json!({"command": "view", "path": dir.path().join("accented.txt")}));
-    assert!(r.text.ends_with("     1\tcaf\u{e9} au lait\n"), "{:?}", r.text);
+    assert!(
+        r.text.ends_with("     1\tcaf\u{e9} au lait\n"),
+        "{:?}",
+        r.text
+    );
     // The policy is the reader's `utf8_first`; by default the zero bytes make it UTF-16.
     let d = Dialect::preset("openhands-tools").unwrap();
     assert_eq!(d.decoding.encoding, rangeread::EncodingPolicy::Utf8First);
     let utf8_first = Reader::new().encoding(rangeread::EncodingPolicy::Utf8First);
-    assert_eq!(utf8_first.classify(&be).encoding(), Some(rangeread::Encoding::Utf8));
-    assert_eq!(Reader::new().classify(&be).encoding(), Some(rangeread::Encoding::Utf16Be));
+    assert_eq!(
+        utf8_first.classify(&be).encoding(),
+        Some(rangeread::Encoding::Utf8)
+    );
+    assert_eq!(
+        Reader::new().classify(&be).encoding(),
+        Some(rangeread::Encoding::Utf16Be)
+    );
     let openhands = Dialect::preset("openhands").unwrap();
-    assert_eq!(openhands.decoding.encoding, rangeread::EncodingPolicy::Detect);
+    assert_eq!(
+        openhands.decoding.encoding,
+        rangeread::EncodingPolicy::Detect
+    );
 }
