@@ -83,29 +83,39 @@ pub enum EncodingPolicy {
     /// (`import os\xff` is `import os\u{FFFD}`, with `invalid_utf8` set), as Python's
     /// `errors="replace"` and most agents read it.
     NoLegacy,
+    /// As [`EncodingPolicy::Detect`], but a sample that is valid UTF-8 is UTF-8 even
+    /// when its zero bytes look like UTF-16 without a byte order mark: zero bytes are
+    /// valid UTF-8, so `\0a\0b` (UTF-16BE of `ab`) is the text `\u{0}a\u{0}b`, NULs
+    /// between the letters and a line end at each `0A` byte. What the OpenHands SDK's
+    /// editor answers: it decodes the first MiB as UTF-8 before any guess (the sample
+    /// here is the first 8 KiB). UTF-16 that is not valid UTF-8 (a byte order mark, a
+    /// letter outside ASCII) is still found by its zero bytes.
+    Utf8First,
     /// Every file is text in this encoding (the host decided): nothing is classified and
     /// nothing refused as binary; a byte order mark of this encoding is skipped.
     Forced(Encoding),
 }
 
 impl EncodingPolicy {
-    /// The policy named `name`: `detect`, `no_legacy`, or an encoding's label
+    /// The policy named `name`: `detect`, `no_legacy`, `utf8_first`, or an encoding's label
     /// (`utf-8`, `utf-16le`, `windows-1252`, `latin1`, `shift_jis` ..., as
     /// [`Encoding::for_label`] reads it).
     pub fn from_name(name: &str) -> Option<EncodingPolicy> {
         match name {
             "detect" => Some(EncodingPolicy::Detect),
             "no_legacy" => Some(EncodingPolicy::NoLegacy),
+            "utf8_first" => Some(EncodingPolicy::Utf8First),
             label => Encoding::for_label(label).map(EncodingPolicy::Forced),
         }
     }
 
-    /// The name [`EncodingPolicy::from_name`] reads: `detect`, `no_legacy`, or the
+    /// The name [`EncodingPolicy::from_name`] reads: `detect`, `no_legacy`, `utf8_first`, or the
     /// forced encoding's name.
     pub fn name(&self) -> &'static str {
         match self {
             EncodingPolicy::Detect => "detect",
             EncodingPolicy::NoLegacy => "no_legacy",
+            EncodingPolicy::Utf8First => "utf8_first",
             EncodingPolicy::Forced(e) => e.name(),
         }
     }
@@ -122,7 +132,7 @@ impl<'de> Deserialize<'de> for EncodingPolicy {
         let name = String::deserialize(d)?;
         EncodingPolicy::from_name(&name).ok_or_else(|| {
             serde::de::Error::custom(format!(
-                "unknown encoding policy {name:?}: detect, no_legacy, or an encoding's label (utf-8, utf-16le, windows-1252 ...)"
+                "unknown encoding policy {name:?}: detect, no_legacy, utf8_first, or an encoding's label (utf-8, utf-16le, windows-1252 ...)"
             ))
         })
     }

@@ -112,7 +112,9 @@ impl Reader {
 
     /// By default, the encoding of text is found from its content, legacy encodings
     /// included ([`EncodingPolicy::Detect`]); [`EncodingPolicy::NoLegacy`] reads what is
-    /// not UTF-8, UTF-16 or UTF-32 as UTF-8 with replacement characters, and
+    /// not UTF-8, UTF-16 or UTF-32 as UTF-8 with replacement characters,
+    /// [`EncodingPolicy::Utf8First`] reads valid UTF-8 as UTF-8 before guessing UTF-16
+    /// from zero bytes, and
     /// [`EncodingPolicy::Forced`] reads every file in the host's encoding.
     ///
     /// # Example

@@ -137,7 +137,14 @@ fn the_encoding_is_detected_left_as_utf8_or_forced() {
     let r = whole(&utf16le, &with_bom).unwrap();
     assert_eq!((r.content.as_str(), r.bom), ("hi\n", true));
     // The policy by name, as the bindings and a dialect's JSON give it.
-    for name in ["detect", "no_legacy", "utf-8", "latin1", "shift_jis"] {
+    for name in [
+        "detect",
+        "no_legacy",
+        "utf8_first",
+        "utf-8",
+        "latin1",
+        "shift_jis",
+    ] {
         assert!(EncodingPolicy::from_name(name).is_some(), "{name}");
     }
     assert_eq!(
@@ -145,6 +152,37 @@ fn the_encoding_is_detected_left_as_utf8_or_forced() {
         "windows-1252"
     );
     assert_eq!(EncodingPolicy::from_name("klingon"), None);
+}
+
+#[test]
+fn utf8_first_reads_valid_utf8_before_guessing_utf16() {
+    let le: Vec<u8> = "hi there\nyou\n"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    let detect = whole(&Reader::new(), &le).unwrap();
+    assert_eq!(
+        (detect.encoding.as_str(), detect.content.as_str()),
+        ("utf-16le", "hi there\nyou\n")
+    );
+    let first = Reader::new().encoding(EncodingPolicy::Utf8First);
+    let r = whole(&first, &le).unwrap();
+    assert_eq!(r.encoding, "utf-8");
+    assert_eq!(r.content, "h\0i\0 \0t\0h\0e\0r\0e\0\n\0y\0o\0u\0\n\0");
+    // Not valid UTF-8 (`é` is `E9 00`): UTF-16 still; legacy encodings are still guessed.
+    let accented: Vec<u8> = "caf\u{e9} au lait\n"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    assert_eq!(
+        whole(&first, &accented).unwrap().content,
+        "caf\u{e9} au lait\n"
+    );
+    assert_eq!(
+        whole(&first, b"caf\xe9\n").unwrap().encoding,
+        "windows-1252"
+    );
+    assert_eq!(EncodingPolicy::Utf8First.name(), "utf8_first");
 }
 
 #[test]

@@ -190,3 +190,50 @@ fn a_value_pydantic_refuses_gets_its_report_before_the_tool_runs() {
         r.text
     );
 }
+
+#[test]
+fn utf16_without_a_mark_that_is_valid_utf8_is_shown_as_utf8() {
+    // UTF-16BE of ASCII text, no byte order mark: every byte is valid UTF-8 (zero bytes
+    // included), so the SDK's editor decodes it as UTF-8 and shows NULs between the
+    // letters; CR and LF each end a line (universal newlines), two lines a line.
+    let be: Vec<u8> = "ab,cd\r\nef,gh\r\n"
+        .encode_utf16()
+        .flat_map(u16::to_be_bytes)
+        .collect();
+    // With a letter outside ASCII (`é` is `00 E9`, invalid UTF-8) it is UTF-16 still.
+    let accented: Vec<u8> = "caf\u{e9} au lait\n"
+        .encode_utf16()
+        .flat_map(u16::to_be_bytes)
+        .collect();
+    let (dir, t) = tool(&[("be.txt", &be), ("accented.txt", &accented)]);
+    let r = t.respond(json!({"command": "view", "path": dir.path().join("be.txt")}));
+    assert!(!r.is_error, "{}", r.text);
+    let body = r.text.split_once(":\n").unwrap().1;
+    assert_eq!(
+        body,
+        "     1\t\0a\0b\0,\0c\0d\0\n     2\t\0\n     3\t\0e\0f\0,\0g\0h\0\n     4\t\0\n"
+    );
+    let r = t.respond(json!({"command": "view", "path": dir.path().join("accented.txt")}));
+    assert!(
+        r.text.ends_with("     1\tcaf\u{e9} au lait\n"),
+        "{:?}",
+        r.text
+    );
+    // The policy is the reader's `utf8_first`; by default the zero bytes make it UTF-16.
+    let d = Dialect::preset("openhands-tools").unwrap();
+    assert_eq!(d.decoding.encoding, rangeread::EncodingPolicy::Utf8First);
+    let utf8_first = Reader::new().encoding(rangeread::EncodingPolicy::Utf8First);
+    assert_eq!(
+        utf8_first.classify(&be).encoding(),
+        Some(rangeread::Encoding::Utf8)
+    );
+    assert_eq!(
+        Reader::new().classify(&be).encoding(),
+        Some(rangeread::Encoding::Utf16Be)
+    );
+    let openhands = Dialect::preset("openhands").unwrap();
+    assert_eq!(
+        openhands.decoding.encoding,
+        rangeread::EncodingPolicy::Detect
+    );
+}

@@ -26,7 +26,8 @@ export interface RangereadError extends Error {
 export interface ClassifyOptions {
   detection?: 'auto' | 'nul_means_binary' | 'assume_utf8' | 'byte_order_mark' | 'utf16le_mark' | 'magic_only'
   /** `'detect'` (legacy encodings guessed; the default), `'no_legacy'` (UTF-8 with
-   * replacement characters instead), or a label the host decided: `'windows-1252'`,
+   * replacement characters instead), `'utf8_first'` (valid UTF-8 is UTF-8 before
+   * UTF-16 is guessed from zero bytes: the OpenHands SDK's editor), or a label the host decided: `'windows-1252'`,
    * `'latin1'`, `'utf-16le'`, `'shift_jis'` ... */
   encoding?: string
   /** Where a NUL byte makes a file binary: the first 8 KiB (default) or anywhere read. */

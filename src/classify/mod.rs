@@ -415,8 +415,13 @@ fn classify_body(sample: &[u8], utf8_bom: bool, j: &Judge) -> Classification {
     if has_nul && !magic_only && !nul_judged {
         if !utf8_bom {
             if let Some((enc, confidence)) = utf16_pattern(sample) {
+                // Zero bytes are valid UTF-8: a host that tries UTF-8 first reads them so.
+                let (encoding, confidence) = match j.encoding {
+                    EncodingPolicy::Utf8First if utf8 => (Encoding::Utf8, 1.0),
+                    _ => (enc, confidence),
+                };
                 return Classification::Text(TextInfo {
-                    encoding: enc,
+                    encoding,
                     bom_len: 0,
                     confidence,
                     mime,

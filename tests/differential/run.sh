@@ -41,6 +41,10 @@ OPENHANDS_ACI=0.3.3
 OPENHANDS_CHARDET=5.2.0
 OPENHANDS_CHARSET_NORMALIZER=3.4.2
 OPENHANDS_TOOLS=1.58.2
+# The pydantic a fresh install of openhands-tools 1.58.2 resolves (`pip install --dry-run
+# --report`, 2026-11-28): its validation reports name pydantic's version, which pip would
+# otherwise take as it finds it (2.14.4 in a venv made earlier).
+OPENHANDS_TOOLS_PYDANTIC=2.13.5
 SERVER_FILESYSTEM=2026.8.31
 RUST_MCP_FILESYSTEM=0.4.5
 CLAUDE_CODE=2.1.332
@@ -115,7 +119,8 @@ fi
 # openhands-tools names openhands-sdk without a version: unpinned, pip walks back through
 # dozens of SDK releases; the SDK of the same release is the one it ships with.
 if wants openhands-tools; then
-  venv_with "$WORK/ohtools" openhands-tools $OPENHANDS_TOOLS "openhands-sdk==$OPENHANDS_TOOLS"
+  venv_with "$WORK/ohtools" openhands-tools $OPENHANDS_TOOLS "openhands-sdk==$OPENHANDS_TOOLS" \
+    pydantic==$OPENHANDS_TOOLS_PYDANTIC
 fi
 RMF=${RUST_MCP_FILESYSTEM_BIN:-$WORK/rust-mcp-filesystem/bin/rust-mcp-filesystem}
 if wants rust-mcp-filesystem && ! "$RMF" --version 2>/dev/null | grep -q "$RUST_MCP_FILESYSTEM"; then
@@ -215,6 +220,7 @@ cat > "$WORK/tools.json" <<EOF
    "agent": ["$WORK/aci/bin/python", "$D/openhands_agent.py", "{calls}", "{out}"],
    "preset": ["$BVENV/bin/python", "$D/preset.py", "{calls}", "{out}", "openhands", "{root}", "--no-workspace"]},
  "openhands-tools": {"package": "openhands-tools", "version": "$OPENHANDS_TOOLS", "preset_name": "openhands-tools",
+   "with": ["pydantic==$OPENHANDS_TOOLS_PYDANTIC"],
    "agent": ["$WORK/ohtools/bin/python", "$D/openhands_tools_agent.py", "{calls}", "{out}", "{root}"],
    "preset": ["$BVENV/bin/python", "$D/preset.py", "{calls}", "{out}", "openhands-tools", "{root}", "--no-workspace"]},
  "mcp-filesystem": {"package": "@modelcontextprotocol/server-filesystem", "version": "$SERVER_FILESYSTEM",

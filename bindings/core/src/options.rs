@@ -284,7 +284,7 @@ fn policies(o: &mut Opts, r: Reader) -> Result<Reader, BindError> {
 /// A [`Reader`] from its options: `max_lines`, `max_bytes`, `max_line_chars` (0: no
 /// limit), `line_unit` (`chars`, `utf16`, `bytes`), `strict_utf8`, `detection` (`auto`,
 /// `nul_means_binary`, `assume_utf8`, `byte_order_mark`, `utf16le_mark`, `magic_only`), `encoding`
-/// (`detect`, `no_legacy`, or a label such as `windows-1252`), `nul_bytes` (`in_sample`,
+/// (`detect`, `no_legacy`, `utf8_first`, or a label such as `windows-1252`), `nul_bytes` (`in_sample`,
 /// `in_read`), `control_bytes` (`share`, `tolerated`, `in_head`, `sample_shares`,
 /// `suspicious_share`), `invalid_utf8_binary` (a share,
 /// 0 to 1), `line_endings` (`keep`, `lf`, `universal`), `totals` (`auto`, `if_known`, `always`),

@@ -382,6 +382,11 @@ def test_encoding_and_binary_policies(tmp_path):
     assert reader.read(py, encoding="no_legacy").content == "import os\ufffd\n"
     assert rr.Reader(encoding="no_legacy").read(py).encoding == "utf-8"
     assert reader.read(py, encoding="latin1").content == "import os\u00ff\n"
+    # UTF-16BE without a mark: UTF-16 by its zero bytes, or UTF-8 first (OpenHands SDK).
+    be = tmp_path / "be.txt"
+    be.write_bytes("hi there\n".encode("utf-16-be"))
+    assert reader.read(be).content == "hi there\n"
+    assert reader.read(be, encoding="utf8_first").content == "\0h\0i\0 \0t\0h\0e\0r\0e\0\n"
     bells = tmp_path / "bells.txt"
     bells.write_bytes(b"\x07\x0b ring\n")
     with pytest.raises(rr.BinaryFileError):

@@ -209,7 +209,7 @@ pub struct Decoding {
     pub detection: Detection,
     /// `lossy` (invalid sequences become U+FFFD) or `strict` (refused).
     pub utf8: Utf8Policy,
-    /// `detect` (legacy encodings guessed), `no_legacy`, or an encoding's label
+    /// `detect` (legacy encodings guessed), `no_legacy`, `utf8_first`, or an encoding's label
     /// ([`EncodingPolicy`]).
     #[serde(skip_serializing_if = "is_default")]
     pub encoding: EncodingPolicy,
