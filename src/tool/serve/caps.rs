@@ -393,7 +393,11 @@ mod tests {
         assert!(r.text.ends_with(SUGGEST), "{}", r.text);
         // A range is refused on its tokens, over the 28,000 lifted.
         let r = t.respond(json!({"file_path": "big.txt", "offset": 1, "limit": 2000}));
-        assert!(r.text.starts_with("File content (50000 tokens)"), "{}", r.text);
+        assert!(
+            r.text.starts_with("File content (50000 tokens)"),
+            "{}",
+            r.text
+        );
         assert!(r.text.ends_with(NO_ROOM), "{}", r.text);
         let (_d, t) = tool(&[big()], None);
         let r = t.respond(json!({"file_path": "big.txt", "allow_large": true}));
