@@ -51,7 +51,7 @@ pub(crate) fn notes(ctx: &Ctx, r: &ReadResult) -> Result<Vec<String>> {
 /// bytes that are not UTF-8.
 fn whole_file_invalid(ctx: &Ctx, size: u64) -> Result<bool> {
     let under = ctx.dialect.output.notes_whole_file_under;
-    if !under.is_some_and(|n| size < n) {
+    if under.is_none_or(|n| size >= n) {
         return Ok(false);
     }
     let all = ctx.read_with(
