@@ -52,8 +52,9 @@ pub struct FirstPage {
 /// room_percent %` tokens (the share); when that share is no more than the token cap,
 /// nothing is lifted. Lifted, the token cap is the share and the byte caps are at least
 /// `share × bytes_per_token × bytes_per_token_factor`. A refusal suggests the opt-in
-/// (`suggest`) when what it measured (the file's size, the range's bytes or the text's
-/// tokens) is within the lifted cap of that measure.
+/// (`suggest`) when what it measured is within the lifted cap of that measure: the
+/// file's size (its tokens unchecked), the text's tokens, or for a range (read only up
+/// to its cap) a lifted range cap above the cap.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CapLift {
