@@ -237,7 +237,7 @@ cat > "$WORK/tools.json" <<EOF
  "claude-code": {"package": "@anthropic-ai/claude-code", "version": "$CLAUDE_CODE", "preset_name": "claude-code",
    "agent": ["python3", "$D/claude_agent.py", "{calls}", "{out}", "$CLAUDE", "{root}", "$WORK/claude-home"],
    "preset": ["$BVENV/bin/python", "$D/preset.py", "{calls}", "{out}", "claude-code", "{root}",
-              "--unconfined", "--room-tokens", "200000"]}
+              "--unconfined", "--room-tokens", "167000"]}
 }
 EOF
 

@@ -117,6 +117,11 @@ pub struct Output {
     /// place of the other notes: a tool that does not read that mark says so.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub utf16be_note: Option<String>,
+    /// The invalid-UTF-8 note looks at the whole file when it is smaller than this many
+    /// bytes, whatever the read selects (Claude Code reads such a file whole and judges
+    /// all of it: under 10 MiB); otherwise at the text read and the first 8 KiB.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes_whole_file_under: Option<u64>,
     /// Where a line cut by [`Output::line_max_bytes`] ends.
     pub line_byte_cut: ByteCut,
     /// The line template when a call turns numbering off ([`Role::LineNumbers`]
@@ -216,6 +221,7 @@ impl Default for Output {
             invalid_utf8_note: None,
             nul_note: None,
             utf16be_note: None,
+            notes_whole_file_under: None,
             line_byte_cut: ByteCut::Floor,
             unnumbered_line: None,
             clip: None,

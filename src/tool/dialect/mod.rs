@@ -4,6 +4,7 @@
 //! ([`crate::tool::DialectTool`]) serve every dialect; the presets are dialect values written as
 //! JSON (`src/tool/dialect/presets/*.json`), and a host's own tool is one more value.
 
+pub(crate) mod caps;
 pub(crate) mod doc_forms;
 pub(crate) mod form;
 pub(crate) mod listing;
@@ -601,75 +602,7 @@ pub struct Caps {
     pub lift: Option<CapLift>,
 }
 
-/// A cap on the tokens of a read, by an estimate from its characters (UTF-16 code
-/// units, as JavaScript counts them).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TokenCap {
-    /// The most tokens.
-    pub tokens: u64,
-    /// Characters a token, by default (the estimate is `round(chars / this)`).
-    pub chars_per_token: u64,
-    /// Characters a token for these extensions (without the dot: `{"json": 2}`).
-    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub chars_per_token_by_extension: std::collections::BTreeMap<String, u64>,
-    /// The refusal (`{tokens}`: the estimate, `{max}`, `{suffix}`).
-    pub message: String,
-    /// A whole-file read over the cap answers its first page instead of refusing.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub first_page: Option<FirstPage>,
-}
-
-/// The first page of a whole-file read over the token cap: `lines × cap / tokens ×
-/// fill_percent %` lines, shrunk by `shrink_percent` % (at most `shrink_steps` times)
-/// while still over the cap.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FirstPage {
-    /// The share of the cap the first estimate aims at, in percent.
-    pub fill_percent: u64,
-    /// How much each shrinking step keeps, in percent.
-    pub shrink_percent: u64,
-    /// The most shrinking steps.
-    pub shrink_steps: u32,
-    /// After the page's lines (`{path}` absolute, `{end}`: its last line, `{total}`,
-    /// `{tokens}`, `{max}`, `{next}`, `{suffix}`).
-    pub banner: String,
-    /// Instead of lines, when not even the first line fits: the first characters
-    /// (`{shown}`, `{chars}`, `{path}`, `{tokens}`, `{max}`, `{suffix}`).
-    pub chars_banner: String,
-}
-
-/// What raising the caps needs and says.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CapLift {
-    /// Tokens the caller's context has left, as the host knows them; `None`: unknown (an
-    /// MCP server does not know its client's context), and the opt-in lifts nothing.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub room_tokens: Option<u64>,
-    /// The share of that room a lifted read may take, in percent.
-    pub room_percent: u64,
-    /// Lifted byte caps are at least `tokens × characters a token × this`.
-    pub bytes_per_token_factor: u64,
-    /// `{suffix}` when the room is known and the read would fit it lifted.
-    pub suggest: String,
-    /// `{suffix}` when the room is known and the read would not fit it.
-    pub no_room: String,
-    /// `{suffix}` when the caller opted in and the room is unknown.
-    pub unavailable: String,
-}
-
-/// A size over which a read is refused.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SizeCap {
-    /// The most bytes.
-    pub bytes: u64,
-    /// The refusal.
-    pub message: String,
-}
-
+pub use crate::tool::dialect::caps::{CapLift, FirstPage, SizeCap, TokenCap};
 pub use crate::tool::dialect::form::{ByteCut, Clip, ClipKeep, Form, OutlineForm, Output};
 
 /// The texts of errors that differ from the library's (`{path}`: the path as the caller

@@ -44,10 +44,12 @@ fn chars_per_token(t: &TokenCap, path: &str) -> u64 {
         .max(1)
 }
 
-/// The tokens of the caller's room a lifted read may take (`None`: no lift).
-fn lifted(l: &CapLift) -> Option<u64> {
-    l.room_tokens
-        .map(|room| (u128::from(room) * u128::from(l.room_percent) / 100) as u64)
+/// The tokens of the caller's room a lifted read may take (`None`: no lift, also when
+/// that share is no more than the token cap `cap`).
+fn lifted(l: &CapLift, cap: Option<u64>) -> Option<u64> {
+    let room = l.room_tokens?;
+    let share = (u128::from(room) * u128::from(l.room_percent) / 100) as u64;
+    (share > cap.unwrap_or(0)).then_some(share)
 }
 
 fn limits(d: &Dialect, r: &Request, lift: bool) -> Limits {
@@ -68,10 +70,10 @@ fn limits(d: &Dialect, r: &Request, lift: bool) -> Limits {
     if let Some((how, room)) = how
         .as_ref()
         .filter(|_| lift)
-        .and_then(|h| Some((h, lifted(h)?)))
+        .and_then(|h| Some((h, lifted(h, l.tokens)?)))
     {
         let bytes = room
-            .saturating_mul(cpt)
+            .saturating_mul(how.bytes_per_token.unwrap_or(cpt))
             .saturating_mul(how.bytes_per_token_factor);
         l.size = l.size.map(|b| b.max(bytes));
         l.range = l.range.map(|b| b.max(bytes));
@@ -104,6 +106,12 @@ pub(crate) fn max_bytes(d: &Dialect, r: &Request) -> Option<u64> {
     }
 }
 
+/// Whether a first page cut by the token cap is numbered from line 1 whatever the offset.
+pub(crate) fn first_page_from_one(d: &Dialect) -> bool {
+    let page = d.caps.tokens.as_ref().and_then(|t| t.first_page.as_ref());
+    page.is_some_and(|p| p.numbered_from_one)
+}
+
 /// Refuses a read without a line count of a file over the size cap, before reading.
 pub(crate) fn check_size(ctx: &Ctx, r: &Request) -> Result<()> {
     let d = ctx.dialect;
@@ -116,9 +124,8 @@ pub(crate) fn check_size(ctx: &Ctx, r: &Request) -> Result<()> {
     if size <= max {
         return Ok(());
     }
-    let suffix = suffix(d, r, |l| {
-        l.size.is_some_and(|m| size <= m) && l.tokens.is_none_or(|t| size / l.chars_per_token <= t)
-    });
+    // Judged on the size alone, as Claude Code does: the tokens are not known yet.
+    let suffix = suffix(d, r, |l| l.size.is_some_and(|m| size <= m));
     let message = fill(
         &cap.message,
         &[
@@ -369,26 +376,64 @@ mod tests {
             .ends_with(&format!("\n3000\t{}\n3001\t", "x".repeat(99))));
         let r = t.respond(json!({"file_path": "big.txt"}));
         assert!(r.is_error);
-        assert!(r.text.ends_with("call Read again with allow_large: true \u{2014} only if you genuinely need all of it or the user asked for the whole file."), "{}", r.text);
+        assert!(r.text.ends_with(SUGGEST), "{}", r.text);
     }
 
     #[test]
     fn without_room_the_refusal_says_so() {
-        // 75,000 tokens; 70 % of 50,000 is 35,000.
-        let (_d, t) = tool(&[big()], Some(50_000));
+        const NO_ROOM: &str = "other large reads in the same turn share that room).";
+        // 70 % of 35,000 is 24,500, no more than the token cap: nothing lifts.
+        let (_d, t) = tool(&[big()], Some(35_000));
         let r = t.respond(json!({"file_path": "big.txt"}));
+        assert!(r.text.ends_with(NO_ROOM), "{}", r.text);
+        // 70 % of 40,000 is 28,000 tokens, 336,000 bytes at 4 bytes a token × 3: the
+        // 300,000-byte file fits by its size, though its 75,000 tokens do not.
+        let (_d, t) = tool(&[big()], Some(40_000));
+        let r = t.respond(json!({"file_path": "big.txt"}));
+        assert!(r.text.ends_with(SUGGEST), "{}", r.text);
+        // A range is refused on its tokens, over the 28,000 lifted.
+        let r = t.respond(json!({"file_path": "big.txt", "offset": 1, "limit": 2000}));
         assert!(
-            r.text
-                .ends_with("other large reads in the same turn share that room)."),
+            r.text.starts_with("File content (50000 tokens)"),
             "{}",
             r.text
         );
+        assert!(r.text.ends_with(NO_ROOM), "{}", r.text);
         let (_d, t) = tool(&[big()], None);
         let r = t.respond(json!({"file_path": "big.txt", "allow_large": true}));
         assert!(r.is_error);
         assert!(r.text.ends_with(" allow_large is not available where this read runs; read it in parts with offset and limit."), "{}", r.text);
         let r = t.respond(json!({"file_path": "big.txt", "offset": 1, "limit": 10}));
         assert!(!r.is_error, "a counted read is not held to the file's size");
+    }
+
+    const SUGGEST: &str = "call Read again with allow_large: true \u{2014} only if you genuinely need all of it or the user asked for the whole file.";
+
+    #[test]
+    fn a_fresh_sessions_room_takes_files_up_to_1_402_800_bytes() {
+        // A fresh session on a 200,000-token model has 167,000 tokens before it
+        // compacts; 70 % of them at 4 bytes a token × 3. Claude Code 2.1.332 was seen
+        // to switch between 1,400,000 and 1,425,000 bytes.
+        let line = format!("{}\n", "y".repeat(99));
+        let under = ("under.txt", line.repeat(14_028));
+        let over = ("over.txt", format!("{}\n", line.repeat(14_028)));
+        let (_d, t) = tool(&[under, over], Some(167_000));
+        let r = t.respond(json!({"file_path": "under.txt"}));
+        assert!(r.text.ends_with(SUGGEST), "{}", r.text);
+        let r = t.respond(json!({"file_path": "over.txt"}));
+        assert!(r.text.ends_with("share that room)."), "{}", r.text);
+    }
+
+    #[test]
+    fn a_first_page_is_numbered_from_line_one_after_offset_zero() {
+        let text = format!("{}\n", "v".repeat(99)).repeat(2500);
+        let (_d, t) = tool(&[("p.txt", text.clone()), ("s.txt", "a\nb\n".into())], None);
+        let r = t.respond(json!({"file_path": "p.txt", "offset": 0}));
+        assert!(r.text.starts_with("1\tvvv"), "{}", &r.text[..20]);
+        assert!(r.text.contains("showing lines 1-850 of 2501 total"));
+        // A read that is not cut numbers from 0, as Claude Code does.
+        let r = t.respond(json!({"file_path": "s.txt", "offset": 0}));
+        assert_eq!(r.text, "0\ta\n1\tb\n2\t");
     }
 
     #[test]

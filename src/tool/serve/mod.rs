@@ -314,7 +314,7 @@ impl DialectTool {
     }
 
     /// Reads what the plan selects and checks it against the dialect's caps.
-    fn read_answer(&self, ctx: &Ctx, plan: Plan, request: Request) -> Result<Answer> {
+    fn read_answer(&self, ctx: &Ctx, mut plan: Plan, request: Request) -> Result<Answer> {
         let d = &self.dialect;
         if let Some(doc) = crate::tool::serve::doc_answer::read(ctx, &request, &plan)? {
             let record = AnswerRecord::document(&doc);
@@ -369,6 +369,9 @@ impl DialectTool {
         refuse::check(d, &result, path_name(d), |n| ctx.line(n))?;
         let mut notes = crate::tool::serve::notices::notes(ctx, &result)?;
         let (result, page) = crate::tool::serve::caps::check_read(ctx, &request, result)?;
+        if page.is_some() && crate::tool::serve::caps::first_page_from_one(d) {
+            plan.number_from_zero = false;
+        }
         // A first page is the agent's own cut, its banner says where to go on.
         let host_budget = page.is_none() && result.truncated.is_some_and(|t| !ctx.own_budget(t));
         let host_line_budget = !result.cut_lines.is_empty() && !ctx.own_line_budget();

@@ -37,6 +37,8 @@ pub(crate) fn notes(ctx: &Ctx, r: &ReadResult) -> Result<Vec<String>> {
             r.invalid_utf8.is_some() || sample.invalid_utf8.is_some(),
         )
     };
+    let read_whole = r.bytes.start == 0 && r.bytes.end >= r.file_size;
+    let invalid = invalid || (!nul && !read_whole && whole_file_invalid(ctx, r.file_size)?);
     let note = match (nul, invalid) {
         (true, _) => nul_note,
         (false, true) => invalid_utf8_note,
@@ -45,8 +47,23 @@ pub(crate) fn notes(ctx: &Ctx, r: &ReadResult) -> Result<Vec<String>> {
     Ok(note.iter().cloned().collect())
 }
 
+/// Whether a file the dialect judges whole ([`Output::notes_whole_file_under`]) holds
+/// bytes that are not UTF-8.
+fn whole_file_invalid(ctx: &Ctx, size: u64) -> Result<bool> {
+    let under = ctx.dialect.output.notes_whole_file_under;
+    if under.is_none_or(|n| size >= n) {
+        return Ok(false);
+    }
+    let all = ctx.read_with(
+        &ctx.reader().max_bytes(0),
+        ByteSelection::new(Some(0), Some(size)).into(),
+    )?;
+    Ok(all.invalid_utf8.is_some())
+}
+
 /// The notice of an answer that shows no line (a first line past the end), about the
-/// file's first 8 KiB: Claude Code reads the file to count its lines and says so.
+/// file's first 8 KiB (or all of it, [`Output::notes_whole_file_under`]): Claude Code
+/// reads the file to count its lines and says so.
 pub(crate) fn unread(ctx: &Ctx) -> Result<String> {
     let Output {
         invalid_utf8_note,
@@ -63,7 +80,10 @@ pub(crate) fn unread(ctx: &Ctx) -> Result<String> {
         &ctx.reader().max_bytes(0),
         ByteSelection::new(Some(0), Some(SAMPLE)).into(),
     )?;
-    let note = match (has_nul(&sample.content), sample.invalid_utf8.is_some()) {
+    let nul = has_nul(&sample.content);
+    let invalid =
+        sample.invalid_utf8.is_some() || (!nul && whole_file_invalid(ctx, sample.file_size)?);
+    let note = match (nul, invalid) {
         (true, _) => nul_note,
         (false, true) => invalid_utf8_note,
         _ => &None,

@@ -63,14 +63,17 @@ def estimated_tokens(body):
 
     def chars(v):
         if isinstance(v, str):
-            return len(v)
+            # JavaScript's length: UTF-16 code units.
+            return len(v.encode("utf-16-le")) // 2
         if isinstance(v, list):
             return sum(chars(x) for x in v)
         if isinstance(v, dict):
             return sum(chars(v[k]) for k in ("text", "content") if k in v)
         return 0
 
-    return max(round(chars(body.get("messages") or []) / 4), 1)
+    # Math.round's half up, as Claude Code rounds its own estimate (Python's round() would
+    # take 144,506.5 to the even 144,506).
+    return max((chars(body.get("messages") or []) * 2 + 4) // 8, 1)
 
 
 class Handler(fms.Handler):

@@ -13,8 +13,9 @@ host replacing an agent that has no root does (OpenHands' editor): a `DialectToo
 a workspace, the calls' absolute paths read as they are. `--unconfined` answers
 without a workspace, in ROOT (Claude Code's Read is not confined to a directory: its
 driver runs it with bypassPermissions, in ROOT); `--room-tokens N` says how much context
-the caller has left (a fresh Claude Code session on a 200k-token model), which picks the
-sentence a size refusal ends with. `--more-roots FILE`, when FILE exists, names more
+the caller has left, which picks the sentence a size refusal ends with: Claude Code's
+driver passes 167,000, what a fresh session on its 200,000-token model has before it
+compacts (the window less 20,000 kept for the answer, less 13,000). `--more-roots FILE`, when FILE exists, names more
 directories the agent reads from (one a line: Gemini CLI's project temp directory, written
 by its driver), added after ROOT as a host adds them.
 """
