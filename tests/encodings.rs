@@ -288,3 +288,73 @@ fn every_backend_agrees_on_utf16() {
         }
     }
 }
+
+/// Every encoding of the WHATWG Encoding Standard a browser decodes (all but
+/// `replacement` and `x-user-defined`) can be named, and a file in it reads back: Latin-9
+/// (`iso-8859-15`), Baltic (`iso-8859-13`), Mac Cyrillic were refused as unknown names.
+#[test]
+fn every_whatwg_encoding_can_be_named_and_read() {
+    let names = [
+        "ibm866",
+        "iso-8859-2",
+        "iso-8859-3",
+        "iso-8859-4",
+        "iso-8859-5",
+        "iso-8859-6",
+        "iso-8859-7",
+        "iso-8859-8",
+        "iso-8859-8-i",
+        "iso-8859-10",
+        "iso-8859-13",
+        "iso-8859-14",
+        "iso-8859-15",
+        "iso-8859-16",
+        "koi8-r",
+        "koi8-u",
+        "macintosh",
+        "windows-874",
+        "windows-1250",
+        "windows-1251",
+        "windows-1252",
+        "windows-1253",
+        "windows-1254",
+        "windows-1255",
+        "windows-1256",
+        "windows-1257",
+        "windows-1258",
+        "x-mac-cyrillic",
+        "gbk",
+        "gb18030",
+        "big5",
+        "euc-jp",
+        "iso-2022-jp",
+        "shift_jis",
+        "euc-kr",
+    ];
+    for name in names {
+        let enc = rangeread::Encoding::for_label(name)
+            .unwrap_or_else(|| panic!("{name} is not an encoding's name here"));
+        assert_eq!(enc.name(), name);
+        let policy = rangeread::EncodingPolicy::from_name(name)
+            .unwrap_or_else(|| panic!("{name} is not a policy's name"));
+        let src = Source::from_bytes(b"abc 123\n".to_vec(), "a.txt");
+        let r = Reader::new()
+            .encoding(policy)
+            .document(src)
+            .read(LineSelection::head(1))
+            .unwrap();
+        assert_eq!(
+            (r.content.as_str(), r.encoding.as_str()),
+            ("abc 123\n", name)
+        );
+    }
+    // Latin-9 (`l9`, one of its WHATWG labels): the euro sign where Latin-1 has the
+    // currency sign.
+    let src = Source::from_bytes(b"5 \xa4\n".to_vec(), "p.txt");
+    let r = Reader::new()
+        .encoding(rangeread::EncodingPolicy::from_name("l9").unwrap())
+        .document(src)
+        .read(LineSelection::head(1))
+        .unwrap();
+    assert_eq!(r.content, "5 \u{20ac}\n");
+}
