@@ -512,7 +512,9 @@ pub enum LineUnit {
     #[default]
     Chars,
     /// UTF-16 code units: JavaScript's `length`, which Gemini CLI cuts by (an emoji is
-    /// two). A cut never splits a surrogate pair.
+    /// two), of the text as a decoder shows it: in invalid UTF-8 each invalid sequence
+    /// is one U+FFFD, one unit. A cut never splits a surrogate pair, and one that would
+    /// fall on a stray continuation byte ends where a byte selection of the rest starts.
     Utf16,
     /// UTF-8 bytes of `content`, on a character boundary.
     Bytes,
