@@ -298,7 +298,7 @@ pub(crate) fn collect_lines(
         let mut shown = raw.body;
         if let Some(max_chars) = budget.max_line_chars.get() {
             if let Some(at) = line_cut(budget.line_unit, measure, units, kept_body, max_chars) {
-                shown = at as u64;
+                shown = settle_cut(src, units, pos, kept_body, at)?;
             } else if kept_body.len() as u64 != raw.body && char_keep < remaining.saturating_add(8)
             {
                 // Malformed data with too few character starts: cut near the end of what
@@ -406,6 +406,23 @@ fn line_cut(unit: LineUnit, measure: Measure, units: Units, body: &[u8], n: u64)
     }
 }
 
+/// Where a line cut at `at` (a character or an invalid sequence, counted as a decoder
+/// shows it) ends, so that a byte selection from its rest starts as asked: a cut on a
+/// stray continuation byte moves back to the boundary such a selection snaps to (within
+/// the limit), or, when that is the line's start, forward past the stray bytes. Elsewhere
+/// the cut stays.
+fn settle_cut(src: &Source, units: Units, pos: u64, body: &[u8], at: usize) -> Result<u64> {
+    if !matches!(units, Units::Utf8) || !body.get(at).copied().is_some_and(utf8::is_continuation) {
+        return Ok(at as u64);
+    }
+    let cut = pos + at as u64;
+    let back = utf8::snap_start(cut, src.len(), |p| src.byte_at(p))?;
+    if back > pos {
+        return Ok(back - pos);
+    }
+    Ok(stable_start(src, cut, pos + body.len() as u64)? - pos)
+}
+
 /// [`utf8::stable_start`] over a source.
 fn stable_start(src: &Source, at: u64, end: u64) -> Result<u64> {
     utf8::stable_start(at, end, src.len(), |p| src.byte_at(p))
@@ -495,7 +512,9 @@ pub enum LineUnit {
     #[default]
     Chars,
     /// UTF-16 code units: JavaScript's `length`, which Gemini CLI cuts by (an emoji is
-    /// two). A cut never splits a surrogate pair.
+    /// two), of the text as a decoder shows it: in invalid UTF-8 each invalid sequence
+    /// is one U+FFFD, one unit. A cut never splits a surrogate pair, and one that would
+    /// fall on a stray continuation byte ends where a byte selection of the rest starts.
     Utf16,
     /// UTF-8 bytes of `content`, on a character boundary.
     Bytes,

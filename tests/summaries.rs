@@ -3,8 +3,8 @@
 use std::io::Write;
 
 use rangeread::{
-    render, ByteSelection, Document, Error, Format, LineSelection, ReadResult, Reader, Selection,
-    Source, Totals, TruncationReason,
+    render, ByteSelection, Document, Error, Format, LineSelection, LineUnit, ReadResult, Reader,
+    Selection, Source, Totals, TruncationReason,
 };
 
 // ---------------------------------------------------------------------------------------
@@ -99,7 +99,12 @@ fn splice_cut_lines(doc: &mut Document, r: &ReadResult, out: &mut Vec<u8>) {
         return;
     }
     let first = r.lines.expect("cut lines have numbers").start;
-    for (line, piece) in (first..).zip(raw.split_inclusive(|&b| b == b'\n')) {
+    // A last line cut to nothing (a surrogate pair over a 1-unit limit) is still a line.
+    let mut pieces: Vec<&[u8]> = raw.split_inclusive(|&b| b == b'\n').collect();
+    if raw.is_empty() || raw.ends_with(b"\n") {
+        pieces.push(&[]);
+    }
+    for (line, piece) in (first..).zip(pieces) {
         match r.cut_lines.iter().find(|c| c.line == line) {
             Some(c) => {
                 let shown = c.shown_bytes as usize;
@@ -293,6 +298,30 @@ fn regression_a_page_cut_inside_malformed_utf8_does_not_overlap_the_next() {
         "日".as_bytes(),
         "one whole character, even over budget"
     );
+}
+
+#[test]
+fn a_utf16_line_cut_on_a_stray_continuation_byte_ends_where_its_rest_starts() {
+    // Each stray byte is one U+FFFD, one unit, as a decoder shows it; a cut there would
+    // leave a rest whose byte selection snaps back: it ends before the character before
+    // the stray byte, or (the line's start before it) after the stray bytes (at the
+    // file's start, a selection from byte 2 or 3 snaps back to 0).
+    for (data, shown) in [(&b"aa\x80b\n"[..], 1), (b"\x80\x80\x80\x80\x80\n", 4)] {
+        let mut doc = utf8_reader()
+            .max_line_chars(2)
+            .line_unit(LineUnit::Utf16)
+            .document(Source::from_bytes(data.to_vec(), "s.txt"));
+        let r = doc.read(LineSelection::range(Some(1), None)).unwrap();
+        let cut = &r.cut_lines[0];
+        assert_eq!((cut.shown_bytes, cut.next_start_byte), (shown, shown));
+        let rest = doc.read(ByteSelection::new(Some(shown), None)).unwrap();
+        assert_eq!(
+            rest.bytes.start, shown,
+            "the rest starts where the cut ends"
+        );
+        let (got, _) = follow_pages(&mut doc);
+        assert_eq!(got, data);
+    }
 }
 
 #[test]
@@ -897,6 +926,25 @@ mod prop {
                 let (got, _) = follow_pages(&mut doc);
                 prop_assert_eq!(got, data);
             }
+        }
+
+        #[test]
+        fn paging_covers_random_files_with_utf16_line_cuts(
+            pieces in proptest::collection::vec(piece(), 1..120),
+            max_bytes in 0u64..40,
+            max_line_chars in 1u64..8,
+            chunk in 1usize..64,
+        ) {
+            let data: Vec<u8> = pieces.concat();
+            let mut src = Source::from_bytes(data.clone(), "p.txt");
+            src.set_chunk_size(chunk);
+            let mut doc = utf8_reader()
+                .max_bytes(max_bytes)
+                .max_line_chars(max_line_chars)
+                .line_unit(LineUnit::Utf16)
+                .document(src);
+            let (got, _) = follow_pages(&mut doc);
+            prop_assert_eq!(got, data);
         }
 
         #[test]

@@ -110,20 +110,33 @@ pub(crate) fn char_cut(body: &[u8], n: u64) -> Option<usize> {
 }
 
 /// Where the character that would take `body` past `n` UTF-16 code units starts, if it
-/// holds more than `n`: a character of 4 UTF-8 bytes is two units (a surrogate pair,
-/// never split), any other one unit.
+/// holds more than `n`: the units of the text as a lossy decoder shows it (JavaScript's
+/// `TextDecoder`, `String::from_utf8_lossy`), where each invalid sequence (a maximal
+/// subpart) is one U+FFFD, one unit. A character of 4 UTF-8 bytes is two units (a
+/// surrogate pair, never split), any other one. The cut is where a character or an
+/// invalid sequence starts; one that starts on a stray continuation byte is not a
+/// boundary for byte selections, which the caller settles with the file's bytes before it.
 pub(crate) fn utf16_cut(body: &[u8], n: u64) -> Option<usize> {
     if (body.len() as u64) <= n {
         return None; // never more units than bytes
     }
     let mut units = 0u64;
-    for (i, &b) in body.iter().enumerate() {
-        if !is_continuation(b) {
-            let w = if b >= 0xF0 { 2 } else { 1 };
+    let mut at = 0usize;
+    for chunk in body.utf8_chunks() {
+        for (i, c) in chunk.valid().char_indices() {
+            let w = c.len_utf16() as u64;
             if units + w > n {
-                return Some(i);
+                return Some(at + i);
             }
             units += w;
+        }
+        at += chunk.valid().len();
+        if !chunk.invalid().is_empty() {
+            if units + 1 > n {
+                return Some(at);
+            }
+            units += 1;
+            at += chunk.invalid().len();
         }
     }
     None
@@ -133,6 +146,40 @@ pub(crate) fn utf16_cut(body: &[u8], n: u64) -> Option<usize> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn utf16_cut_counts_what_a_lossy_decode_shows(
+            bytes in proptest::collection::vec(any::<u8>(), 0..48), n in 0u64..50,
+        ) {
+            // The naive way: decode lossily; a prefix of the bytes is whole where its own
+            // lossy text is a prefix of the file's. The cut is the last such prefix
+            // within `n` units, if the whole text is over `n`.
+            let shown = String::from_utf8_lossy(&bytes);
+            let units = |e: usize| String::from_utf8_lossy(&bytes[..e]).encode_utf16().count() as u64;
+            let naive = (units(bytes.len()) > n).then(|| {
+                (0..=bytes.len())
+                    .filter(|&e| shown.starts_with(&*String::from_utf8_lossy(&bytes[..e])))
+                    .filter(|&e| units(e) <= n)
+                    .max()
+                    .unwrap()
+            });
+            prop_assert_eq!(utf16_cut(&bytes, n), naive);
+        }
+    }
+
+    #[test]
+    fn an_invalid_sequence_is_one_utf16_unit_where_cut() {
+        // Big5 bytes read as UTF-8: each stray byte is one U+FFFD, as shown.
+        let big5 = b"\xa7\x41\xa6\x6e\xa1\x41\xa7\xda";
+        let shown = String::from_utf8_lossy(big5).encode_utf16().count() as u64;
+        assert_eq!(shown, 8);
+        assert_eq!(utf16_cut(big5, shown), None);
+        assert_eq!(utf16_cut(big5, shown - 1), Some(7));
+        assert_eq!(utf16_cut(b"\xff\xfeab", 2), Some(2));
+        // A truncated sequence is one U+FFFD however many bytes it has.
+        assert_eq!(utf16_cut(b"\xe6\x97a\x80", 2), Some(3));
+    }
 
     proptest! {
         #[test]
