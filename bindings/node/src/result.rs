@@ -30,10 +30,10 @@ const copy = (v) => (v === null || typeof v !== 'object' ? v : structuredClone(v
 class ReadResult {
   #content; #path; #resolved; #size; #total; #encoding; #bom; #confidence; #ending
   #lineStart; #lineEnd; #byteStart; #byteEnd; #askedStart; #askedEnd; #askedBytes; #adjusted
-  #more; #partial; #percent; #modified; #hash; #exact
+  #more; #partial; #percent; #seconds; #nanos; #hash; #exact
   constructor(t, content, path, resolved, size, total, encoding, bom, confidence, ending,
     lineStart, lineEnd, byteStart, byteEnd, askedStart, askedEnd, askedBytes, adjusted,
-    more, partial, percent, modified, hash, exact) {
+    more, partial, percent, seconds, nanos, hash, exact) {
     if (t !== token) throw new TypeError('a ReadResult is what a read returns: use Reader.read()')
     this.#content = content; this.#path = path; this.#resolved = resolved; this.#size = size
     this.#total = total; this.#encoding = encoding; this.#bom = bom; this.#confidence = confidence
@@ -41,7 +41,7 @@ class ReadResult {
     this.#byteStart = byteStart; this.#byteEnd = byteEnd; this.#askedStart = askedStart
     this.#askedEnd = askedEnd; this.#askedBytes = askedBytes; this.#adjusted = adjusted
     this.#more = more; this.#partial = partial; this.#percent = percent
-    this.#modified = modified; this.#hash = hash; this.#exact = exact
+    this.#seconds = seconds; this.#nanos = nanos; this.#hash = hash; this.#exact = exact
   }
   get path() { return this.#path }
   get resolved_path() { return this.#resolved }
@@ -74,7 +74,9 @@ class ReadResult {
     if (this.#hash === null) this.#hash = contentHash(this.#content)
     return {
       file_size: this.#size,
-      modified_ns: this.#modified === null ? null : String(this.#modified),
+      modified_ns: this.#seconds === null ? null
+        : this.#seconds === 0 ? String(this.#nanos)
+        : String(this.#seconds) + String(this.#nanos).padStart(9, '0'),
       content_hash: this.#hash,
     }
   }
@@ -233,6 +235,10 @@ struct More<'a> {
 
 /// The confidence as the JSON text writes it (`0.99`, not the f32's `0.9900000095...`).
 fn confidence(c: f32) -> f64 {
+    // A whole number (1 for UTF-8, 0) is exact either way: no decimal text to make.
+    if c.fract() == 0.0 {
+        return f64::from(c);
+    }
     c.to_string().parse().unwrap_or(f64::from(c))
 }
 
@@ -303,10 +309,11 @@ pub(crate) fn object<'e>(
     } else {
         null()?
     };
-    let modified = match inner.modified_ns() {
-        // SAFETY: as above.
-        Some(ns) => unsafe { napi::bindgen_prelude::BigInt::to_napi_value(raw, ns.into()) }?,
-        None => null()?,
+    // Nanoseconds since 1970 are past 2^53: two exact numbers, seconds and the rest,
+    // which the getter joins into decimal digits when asked.
+    let (seconds, nanos) = match inner.modified_ns() {
+        Some(ns) => (num(ns / 1_000_000_000)?, num(ns % 1_000_000_000)?),
+        None => (null()?, null()?),
     };
     let (hash, exact) = match kept {
         Some(whole) => (
@@ -338,7 +345,8 @@ pub(crate) fn object<'e>(
         more,
         flag(inner.is_partial)?,
         v(unsafe { f64::to_napi_value(raw, inner.percent_of_file) })?,
-        modified,
+        seconds,
+        nanos,
         hash,
         exact,
     ];
