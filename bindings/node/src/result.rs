@@ -253,7 +253,6 @@ pub(crate) fn object<'e>(
     let raw = env.raw();
     // SAFETY (every `to_napi_value` below): the values are made in `raw`, the current
     // environment, and used only within this call.
-    let v = |value: napi::Result<sys::napi_value>| value;
     let num = |n: u64| unsafe { f64::to_napi_value(raw, n as f64) };
     let opt = |n: Option<u64>| unsafe { Option::<f64>::to_napi_value(raw, n.map(|n| n as f64)) };
     let signed = |n: Option<i64>| unsafe { Option::<f64>::to_napi_value(raw, n.map(|n| n as f64)) };
@@ -332,7 +331,7 @@ pub(crate) fn object<'e>(
         opt(inner.total_lines)?,
         js_string(env, &inner.encoding)?.raw(),
         flag(inner.bom)?,
-        v(unsafe { f64::to_napi_value(raw, confidence(inner.encoding_confidence)) })?,
+        unsafe { f64::to_napi_value(raw, confidence(inner.encoding_confidence)) }?,
         js_string(env, ending)?.raw(),
         opt(inner.lines.map(|l| l.start))?,
         opt(inner.lines.map(|l| l.end))?,
@@ -341,10 +340,10 @@ pub(crate) fn object<'e>(
         signed(asked.lines.map(|l| l.start))?,
         signed(asked.lines.and_then(|l| l.end))?,
         asked_bytes,
-        v(unsafe { u32::to_napi_value(raw, adjusted) })?,
+        unsafe { u32::to_napi_value(raw, adjusted) }?,
         more,
         flag(inner.is_partial)?,
-        v(unsafe { f64::to_napi_value(raw, inner.percent_of_file) })?,
+        unsafe { f64::to_napi_value(raw, inner.percent_of_file) }?,
         seconds,
         nanos,
         hash,
