@@ -765,7 +765,7 @@ impl Document {
         cache: Option<Arc<IndexCache>>,
         buffers: Option<Arc<BufferPool>>,
     ) -> Document {
-        let path = src.path().display().to_string();
+        let path = src.path().to_string_lossy().into_owned();
         let cached = cache
             .as_ref()
             .and_then(|c| c.checkout(&src, config.block_size));

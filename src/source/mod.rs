@@ -188,11 +188,6 @@ impl Source {
         let stamp = Stamp::of(&meta);
         let len = meta.len();
         let pseudo = len == 0 || may_be_pseudo(&meta, &file);
-        let holes = std::sync::OnceLock::new();
-        if !may_have_holes(&meta) {
-            // Every byte has its block: no hole to look for.
-            let _ = holes.set(Vec::new());
-        }
         if !pseudo && len <= READ_WHOLE_UP_TO {
             let spare = pool.map(BufferPool::take).unwrap_or_default();
             if let Some(data) = read_small(&file, len, spare).map_err(|e| Error::io(path, e))? {
@@ -207,7 +202,13 @@ impl Source {
             }
             // More than it said it holds: it grew meanwhile, or its size says nothing.
             // Streamed, as a pseudo file is.
-        } else if !pseudo {
+        }
+        let holes = std::sync::OnceLock::new();
+        if !may_have_holes(&meta) {
+            // Every byte has its block: no hole to look for.
+            let _ = holes.set(Vec::new());
+        }
+        if !pseudo && len > READ_WHOLE_UP_TO {
             return Ok(Source {
                 len,
                 backend: Backend::File { file, stamp },

@@ -5,7 +5,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
-import { rr, repo, tempDir } from './support.mjs'
+import { pkg, rr, repo, tempDir } from './support.mjs'
 
 const sample = path.join(repo, 'tests', 'data', 'sample.txt')
 const sampleLines = fs.readFileSync(sample, 'utf8').split('\n')
@@ -74,6 +74,42 @@ test('a whole read: the content is the result\'s own read-only string, hashed on
     fs.writeFileSync(f, 'let x = 2;\n'.repeat(400))
     assert.notEqual(reader.read(f).fingerprint.content_hash, r.fingerprint.content_hash)
     assert.equal(r.render('plain'), 'let x = 1;\n'.repeat(400))
+  } finally {
+    done()
+  }
+})
+
+test('read is a method of each reader: its own options, in a worker too, on a Reader only', async () => {
+  const [dir, done] = tempDir('rangeread-node-read-method-')
+  try {
+    const f = path.join(dir, 'ten.txt')
+    fs.writeFileSync(f, Array.from({ length: 10 }, (_, i) => `line ${i + 1}\n`).join(''))
+    const three = new rr.Reader({ maxLines: 3 })
+    const all = new rr.Reader({ maxLines: 0 })
+    // Read in turns: each reader keeps its own budgets.
+    for (let i = 0; i < 3; i++) {
+      assert.deepEqual(three.read(f).lines, { start: 1, end: 3 })
+      assert.deepEqual(all.read(f).lines, { start: 1, end: 10 })
+    }
+    // Nothing the method uses inside is on the class.
+    assert.equal(rr.Reader.prototype._handle, undefined)
+    assert.deepEqual(Object.keys(all), [])
+    assert.equal(rr.Reader.prototype.read.name, 'read')
+    // Another object as the receiver is refused, not read as a reader.
+    assert.throws(() => rr.Reader.prototype.read.call({}, f), TypeError)
+    assert.throws(() => rr.Reader.prototype.read.call(new rr.Workspace(dir), f), TypeError)
+    // A worker thread loads its own copy of the module, with its own method.
+    const { Worker } = await import('node:worker_threads')
+    const code = `
+      const { parentPort, workerData } = require('node:worker_threads')
+      const rr = require(workerData.pkg)
+      parentPort.postMessage(new rr.Reader({ maxLines: 2 }).read(workerData.f).content)`
+    const worker = new Worker(code, { eval: true, workerData: { pkg, f } })
+    const got = await new Promise((resolve, reject) => {
+      worker.once('message', resolve)
+      worker.once('error', reject)
+    })
+    assert.equal(got, 'line 1\nline 2\n')
   } finally {
     done()
   }

@@ -24,6 +24,7 @@ use rangeread_bindings::{
 };
 use serde_json::{json, Value};
 
+mod fast;
 mod result;
 
 use result::render_text;
@@ -191,9 +192,10 @@ impl<'t> ScopedTask<'t> for ReadTask {
     }
 }
 
-impl Reader {
-    fn task(
-        &self,
+impl ReadTask {
+    /// A read of `path` by `reader`, or by the reader the call's options made.
+    fn new(
+        reader: &Arc<RustReader>,
         workspace: Option<&Workspace>,
         path: String,
         call: Result<(Arc<RustReader>, Request), BindError>,
@@ -201,7 +203,7 @@ impl Reader {
     ) -> ReadTask {
         let (reader, request) = match call {
             Ok((r, req)) => (r, Ok(req)),
-            Err(e) => (Arc::clone(&self.inner), Err(e)),
+            Err(e) => (Arc::clone(reader), Err(e)),
         };
         ReadTask {
             reader,
@@ -211,17 +213,38 @@ impl Reader {
             give,
         }
     }
+}
 
-    /// A text read's reader and request. The call's own budgets and policies make a
-    /// reader of its own; a call without options reads with this one.
-    fn text_call(&self, selection: Option<Value>) -> Result<(Arc<RustReader>, Request), BindError> {
-        match selection {
-            None => Ok((Arc::clone(&self.inner), options::request(Value::Null)?)),
-            Some(s) => options::text_call(&self.inner, s).map(|(r, q)| (Arc::new(r), q)),
-        }
+/// A text read's reader and request. The call's own budgets and policies make a reader
+/// of its own; a call without options reads with `reader`.
+fn text_call(
+    reader: &Arc<RustReader>,
+    selection: Option<Value>,
+) -> Result<(Arc<RustReader>, Request), BindError> {
+    match selection {
+        // The whole file, as `request` answers no options: no parse of them at all.
+        None => Ok((Arc::clone(reader), Request::Text(Default::default()))),
+        Some(s) => options::text_call(reader, s).map(|(r, q)| (Arc::new(r), q)),
+    }
+}
+
+impl Reader {
+    fn task(
+        &self,
+        workspace: Option<&Workspace>,
+        path: String,
+        call: Result<(Arc<RustReader>, Request), BindError>,
+        give: Give,
+    ) -> ReadTask {
+        ReadTask::new(&self.inner, workspace, path, call, give)
     }
 
-    /// A document read's reader and request (as [`Reader::text_call`]).
+    /// A text read's reader and request (see [`text_call`]).
+    fn text_call(&self, selection: Option<Value>) -> Result<(Arc<RustReader>, Request), BindError> {
+        text_call(&self.inner, selection)
+    }
+
+    /// A document read's reader and request (as [`text_call`]).
     fn document_call(
         &self,
         request: Option<Value>,
@@ -247,7 +270,17 @@ impl Reader {
         })
     }
 
+    /// The reader as the handle `read` passes to its native part (see `fast.rs`); taken
+    /// off the prototype when the module loads.
+    #[napi(skip_typescript, js_name = "_handle")]
+    pub fn handle<'e>(&self, env: &'e Env) -> napi::Result<Unknown<'e>> {
+        let value = fast::handle(env, &self.inner)?;
+        // SAFETY: `value` was made in `env` just now.
+        unsafe { Unknown::from_napi_value(env.raw(), value) }
+    }
+
     /// Reads a selection of a text file (or its outline with `{outline: true}`).
+    // The JavaScript method is `fast.rs`'s, whose `readWith` does what this does.
     #[napi(
         ts_generic_types = "S extends Selection = Selection",
         ts_args_type = "path: string, selection?: S",

@@ -414,9 +414,11 @@ pub(crate) fn render_text(
     Ok(rangeread::render_with(r, parse_format(format)?, &options))
 }
 
-/// The module's `ReadResult` export: the class, made when the module loads.
+/// The module's `ReadResult` export, the class, made when the module loads; and
+/// `Reader.read`'s JavaScript method (`fast.rs`).
 #[napi(module_exports)]
 pub fn exports(mut exports: Object, env: Env) -> napi::Result<()> {
+    crate::fast::install(&env, &exports)?;
     let c = class(&env)?;
     exports.set_named_property("ReadResult", c)
 }

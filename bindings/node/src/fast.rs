@@ -1,0 +1,175 @@
+//! `Reader.prototype.read`, the call a host makes most, without napi-rs's method glue.
+//!
+//! A napi-rs method checks its receiver's type tag, unwraps it and registers the borrow
+//! in a process-wide map on every call: for a whole 4 KiB file that was a tenth of the
+//! call. Here the reader is unwrapped by napi-rs once, the first time a `Reader` reads:
+//! its `Arc` goes into a napi external, kept in a `WeakMap` that only this module's
+//! JavaScript (`READ_METHOD`) sees, and each `read` hands that external to a plain
+//! native function, `readWith`, which takes the reader out of it with one Node-API
+//! call. The arguments are converted, the read runs and its answer is made as the
+//! napi-rs method does (`ReadTask::run`, `given_js`): the same values, the same errors.
+
+use std::ffi::c_void;
+use std::ptr;
+use std::sync::Arc;
+
+use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, Object, Unknown};
+use napi::{sys, Env, JsValue, Status};
+use rangeread_bindings::rangeread::Reader as RustReader;
+use serde_json::Value;
+
+use crate::{given_js, text_call, Give, ReadTask};
+
+/// Replaces `Reader.prototype.read` with a JavaScript method over `readWith`. The
+/// reader's handle comes from its napi-rs method `_handle`, taken off the prototype so
+/// that nothing else can call it.
+const READ_METHOD: &str = r#"(function (Reader, readWith) {
+'use strict'
+const proto = Reader.prototype
+const handleOf = proto._handle
+delete proto._handle
+const handles = new WeakMap()
+const { read } = {
+  read(path, selection) {
+    let handle = handles.get(this)
+    if (handle === undefined) {
+      handle = handleOf.call(this)
+      handles.set(this, handle)
+    }
+    return readWith(handle, path, selection)
+  },
+}
+Object.defineProperty(proto, 'read', { value: read, writable: true, configurable: true })
+})"#;
+
+/// `status` as a result; the failure says what could not be done.
+fn ok(status: sys::napi_status, what: &str) -> napi::Result<()> {
+    if status == sys::Status::napi_ok {
+        Ok(())
+    } else {
+        Err(napi::Error::new(
+            Status::GenericFailure,
+            format!("Reader.read: {what} failed (napi status {status})"),
+        ))
+    }
+}
+
+/// Frees a handle's reference to its reader when the handle is collected.
+unsafe extern "C" fn drop_handle(_env: sys::napi_env, data: *mut c_void, _hint: *mut c_void) {
+    // SAFETY: `data` is the `Arc::into_raw` that `handle` made, released once, here.
+    drop(unsafe { Arc::from_raw(data.cast_const().cast::<RustReader>()) });
+}
+
+/// A napi external holding a reference to `reader`.
+pub(crate) fn handle(env: &Env, reader: &Arc<RustReader>) -> napi::Result<sys::napi_value> {
+    let data = Arc::into_raw(Arc::clone(reader))
+        .cast_mut()
+        .cast::<c_void>();
+    let mut value = ptr::null_mut();
+    // SAFETY: `data` is valid until `drop_handle` runs, which the external's collection
+    // calls once.
+    let status = unsafe {
+        sys::napi_create_external(
+            env.raw(),
+            data,
+            Some(drop_handle),
+            ptr::null_mut(),
+            &mut value,
+        )
+    };
+    if status != sys::Status::napi_ok {
+        // SAFETY: the external was not made: nothing else holds `data`.
+        drop(unsafe { Arc::from_raw(data.cast_const().cast::<RustReader>()) });
+    }
+    ok(status, "making the reader's handle")?;
+    Ok(value)
+}
+
+/// `readWith(handle, path, selection)`: `Reader.read`'s body.
+unsafe extern "C" fn read_with(
+    env: sys::napi_env,
+    info: sys::napi_callback_info,
+) -> sys::napi_value {
+    let mut argc = 3;
+    let mut argv = [ptr::null_mut(); 3];
+    // SAFETY: `info` is this call's; `argv` has room for `argc` values (the ones not
+    // passed are `undefined`).
+    let mut read = || unsafe {
+        ok(
+            sys::napi_get_cb_info(
+                env,
+                info,
+                &mut argc,
+                argv.as_mut_ptr(),
+                ptr::null_mut(),
+                ptr::null_mut(),
+            ),
+            "reading the arguments",
+        )?;
+        let mut data = ptr::null_mut();
+        ok(
+            sys::napi_get_value_external(env, argv[0], &mut data),
+            "reading the handle",
+        )?;
+        // The handle keeps its reference; this call takes one of its own.
+        let data = data.cast_const().cast::<RustReader>();
+        Arc::increment_strong_count(data);
+        let reader = Arc::from_raw(data);
+        let path = String::from_napi_value(env, argv[1])?;
+        let selection = Option::<Value>::from_napi_value(env, argv[2])?;
+        let env = Env::from_raw(env);
+        let task = ReadTask::new(
+            &reader,
+            None,
+            path,
+            text_call(&reader, selection),
+            Give::Json,
+        );
+        given_js(&env, task.run()).map(|v| v.raw())
+    };
+    read().unwrap_or_else(|e| {
+        // SAFETY: `env` is this call's environment.
+        unsafe { napi::JsError::from(e).throw_into(env) };
+        ptr::null_mut()
+    })
+}
+
+/// Installs the method on `exports.Reader`'s prototype.
+pub(crate) fn install(env: &Env, exports: &Object<'_>) -> napi::Result<()> {
+    let raw = env.raw();
+    let reader: Unknown<'_> = exports.get_named_property("Reader")?;
+    let source = env.create_string(READ_METHOD)?;
+    let (mut factory, mut native, mut global, mut done) = (
+        ptr::null_mut(),
+        ptr::null_mut(),
+        ptr::null_mut(),
+        ptr::null_mut(),
+    );
+    let name = "readWith";
+    // SAFETY: every value is of `raw`; the script is this binding's own and evaluates
+    // to the function called here.
+    unsafe {
+        ok(
+            sys::napi_run_script(raw, source.raw(), &mut factory),
+            "compiling",
+        )?;
+        ok(
+            sys::napi_create_function(
+                raw,
+                name.as_ptr().cast(),
+                name.len() as isize,
+                Some(read_with),
+                ptr::null_mut(),
+                &mut native,
+            ),
+            "making readWith",
+        )?;
+        ok(sys::napi_get_global(raw, &mut global), "getting the global")?;
+        let args = [reader.raw(), native];
+        ok(
+            sys::napi_call_function(raw, global, factory, 2, args.as_ptr(), &mut done),
+            "installing",
+        )?;
+    }
+    Ok(())
+}
