@@ -369,12 +369,21 @@ impl IndexCache {
         };
         inner.tick += 1;
         let tick = inner.tick;
-        // A path that now names another file: its old entry is stale.
-        if let Some(old) = inner.by_path.get(src.identity_path()).copied() {
-            if old != key {
-                inner.remove(old);
-                inner.stats.invalidated += 1;
-            }
+        // A path that now names another file: its old entry is stale. An entry of this
+        // file made under this very path is what the path names (no lookup by path).
+        let path = src.identity_path();
+        let known = inner
+            .entries
+            .get(&key)
+            .is_some_and(|e| e.path.as_os_str() == path.as_os_str());
+        let stale = if known {
+            None
+        } else {
+            inner.by_path.get(path).copied()
+        };
+        if let Some(old) = stale.filter(|&old| old != key) {
+            inner.remove(old);
+            inner.stats.invalidated += 1;
         }
         let Some(entry) = inner.entries.get_mut(&key) else {
             return Lookup::Missing;
