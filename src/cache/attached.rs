@@ -101,9 +101,22 @@ impl IndexCache {
         let Some((stamp, key)) = Self::key_of(src) else {
             return;
         };
+        let attached = Attached {
+            slot,
+            value: Box::new(value),
+            len: stamp.len,
+            modified: stamp.modified,
+            cost: cost + std::mem::size_of::<Attached>(),
+        };
         let mut inner = self.lock();
         let mut entry = match self.validate(&mut inner, src) {
-            Lookup::Hit | Lookup::Extended => inner.take(key).expect("validated"),
+            Lookup::Hit | Lookup::Extended => {
+                self.update(&mut inner, key, |e| {
+                    e.attached.retain(|a| a.slot != slot);
+                    e.attached.push(attached);
+                });
+                return;
+            }
             Lookup::Newer => return,
             Lookup::Missing | Lookup::Dropped => {
                 let Some(sample) = tail_sample(src) else {
@@ -112,14 +125,7 @@ impl IndexCache {
                 Entry::new(LineIndex::new(stamp.len), stamp, sample, inner.tick, src)
             }
         };
-        entry.attached.retain(|a| a.slot != slot);
-        entry.attached.push(Attached {
-            slot,
-            value: Box::new(value),
-            len: stamp.len,
-            modified: stamp.modified,
-            cost: cost + std::mem::size_of::<Attached>(),
-        });
+        entry.attached.push(attached);
         self.insert(&mut inner, key, entry);
     }
 

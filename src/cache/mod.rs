@@ -551,6 +551,20 @@ impl IndexCache {
         let Some((stamp, key)) = Self::key_of(src) else {
             return true;
         };
+        // The entry of this very state (the classification attached it, or an earlier
+        // read): its index replaced where it is, with no new sample of the file's end.
+        {
+            let mut inner = self.lock();
+            inner.tick += 1;
+            let tick = inner.tick;
+            if inner.entries.get(&key).is_some_and(|e| e.is_at(stamp)) {
+                self.update(&mut inner, key, |e| {
+                    e.index = index.clone();
+                    e.last_used = tick;
+                });
+                return true;
+            }
+        }
         let Some(sample) = tail_sample(src) else {
             // The file shrank under the read: nothing it learned is worth keeping.
             return false;
@@ -610,6 +624,34 @@ impl IndexCache {
         inner.bytes += entry.cost();
         inner.by_path.insert(entry.path.clone(), key);
         inner.entries.insert(key, entry);
+        self.evict(inner);
+    }
+
+    /// Changes the entry under `key` where it is (as taking it out, changing it and
+    /// inserting it again would, without touching the map by path): its cost counted
+    /// again, an entry now over the whole budget dropped, others evicted beyond it.
+    fn update(
+        &self,
+        inner: &mut Inner,
+        key: (u64, u64),
+        change: impl FnOnce(&mut Entry),
+    ) {
+        let Some(e) = inner.entries.get_mut(&key) else {
+            return;
+        };
+        let before = e.cost();
+        change(e);
+        let after = e.cost();
+        inner.bytes = inner.bytes - before + after;
+        if after > self.budget {
+            inner.remove(key);
+            return;
+        }
+        self.evict(inner);
+    }
+
+    /// Evicts the least recently used entries while the cache is over its budget.
+    fn evict(&self, inner: &mut Inner) {
         while inner.bytes > self.budget {
             let Some(oldest) = inner
                 .entries
