@@ -432,6 +432,12 @@ impl LineReader<'_> {
         let total = limit - pos;
         // A line at `ok` with no LF within this many bytes is too long for the budget.
         let span = max_body.saturating_add(w);
+        // Every line takes a unit at least: when the line budget cannot end the run
+        // within the bytes at hand, they are read in the largest pieces from the start
+        // (a whole 64 KiB file in one read, not three growing ones).
+        if max_lines >= total / w {
+            self.next_size = self.next_size.max(chunk);
+        }
         let mem = src.as_slice();
         let base = out.len();
         // Bytes from `pos` at hand, the run taken so far (a line end), its lines.

@@ -6,7 +6,9 @@
 `rangeread.Reader(max_lines=0, max_bytes=0).read(p).content` (the file classified,
 checked against the budgets, its lines counted) against
 `open(p, encoding='utf-8').read()`, on files of 4 KiB, 64 KiB and 1 MiB of source-like
-ASCII lines: the two ways alternate, ROUNDS rounds of CALLS calls each, and each prints
+ASCII lines, and on 4 KiB files each read once (a host reading files it has not read
+before: no cache of ours holds them): the two ways alternate, ROUNDS rounds of CALLS
+calls each, and each prints
 the median time of a call and the ratio rangeread / Python, with the load average (the
 machine may be shared: the ratio is what to compare). Needs the binding installed in
 this interpreter (bash bindings/python/ci.sh builds one into target/bindings-venv-python).
@@ -76,6 +78,29 @@ def main():
                 f"(rounds {min(ratios):.2f}-{max(ratios):.2f}x) |")
             report["sizes"].append({"name": name, "ours_us": mo * 1e6, "theirs_us": mp * 1e6,
                                     "ratio": mo / mp, "rounds": ratios})
+        # Files neither way read before: each (round, way) its own CALLS files.
+        name = "4 KiB, each file new"
+        fresh = {}
+        for r in range(a.rounds):
+            for key in ("ours", "python"):
+                fresh[r, key] = [os.path.join(d, f"new-{r}-{key}-{i}.txt") for i in range(a.calls)]
+                for q in fresh[r, key]:
+                    with open(q, "wb") as f:
+                        f.write(text(4 << 10)[:-9] + b"%08d\n" % len(q))
+        t = {"ours": [], "python": []}
+        for r in range(a.rounds):
+            order = [("ours", ours), ("python", python)]
+            for key, f in order if r % 2 == 0 else order[::-1]:
+                start = time.perf_counter()
+                for q in fresh[r, key]:
+                    f(q)
+                t[key].append((time.perf_counter() - start) / a.calls)
+        mo, mp = statistics.median(t["ours"]), statistics.median(t["python"])
+        ratios = [o / q for o, q in zip(t["ours"], t["python"])]
+        say(f"| {name} | {mo * 1e6:.1f} us | {mp * 1e6:.1f} us | {mo / mp:.2f}x "
+            f"(rounds {min(ratios):.2f}-{max(ratios):.2f}x) |")
+        report["sizes"].append({"name": name, "ours_us": mo * 1e6, "theirs_us": mp * 1e6,
+                                "ratio": mo / mp, "rounds": ratios})
     say(f"\nload average after {os.getloadavg()[0]:.2f}")
     report["load_after"] = os.getloadavg()[0]
     if a.json:
