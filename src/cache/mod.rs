@@ -630,12 +630,7 @@ impl IndexCache {
     /// Changes the entry under `key` where it is (as taking it out, changing it and
     /// inserting it again would, without touching the map by path): its cost counted
     /// again, an entry now over the whole budget dropped, others evicted beyond it.
-    fn update(
-        &self,
-        inner: &mut Inner,
-        key: (u64, u64),
-        change: impl FnOnce(&mut Entry),
-    ) {
+    fn update(&self, inner: &mut Inner, key: (u64, u64), change: impl FnOnce(&mut Entry)) {
         let Some(e) = inner.entries.get_mut(&key) else {
             return;
         };

@@ -514,23 +514,31 @@ fn trim_incomplete_utf8(s: &[u8]) -> &[u8] {
 }
 
 /// Counts the disallowed control bytes (see [`MAX_CONTROL_SHARE`]). Plain compares
-/// summed into `u8` counters per 255-byte block, which the compiler turns into SIMD
-/// (a table lookup or a variable shift per byte does not vectorize and costs ~10x).
+/// summed into a `u8` counter per 128-byte block, which the compiler turns into SIMD (a
+/// table lookup or a variable shift per byte does not vectorize and costs ~10x); blocks
+/// of a whole number of vectors, with no remainder inside the loop, run twice as fast
+/// as blocks of 255 bytes did.
 fn count_controls(s: &[u8]) -> usize {
-    s.chunks(255)
-        .map(|block| {
-            block.iter().fold(0u8, |n, &b| {
-                let bad = (b < 0x20)
-                    & (b != b'\t')
-                    & (b != b'\n')
-                    & (b != b'\r')
-                    & (b != 0x0C)
-                    & (b != 0x1B)
-                    & (b != 0x08);
-                n + u8::from(bad | (b == 0x7F))
-            }) as usize
-        })
-        .sum()
+    fn bad(b: u8) -> u8 {
+        let control = (b < 0x20)
+            & (b != b'\t')
+            & (b != b'\n')
+            & (b != b'\r')
+            & (b != 0x0C)
+            & (b != 0x1B)
+            & (b != 0x08);
+        u8::from(control | (b == 0x7F))
+    }
+    let mut blocks = s.chunks_exact(128);
+    let mut n = 0;
+    for block in &mut blocks {
+        n += block.iter().fold(0u8, |n, &b| n + bad(b)) as usize;
+    }
+    n + blocks
+        .remainder()
+        .iter()
+        .map(|&b| bad(b) as usize)
+        .sum::<usize>()
 }
 
 /// Whether a code point is a disallowed control character (see [`MAX_CONTROL_SHARE`]).

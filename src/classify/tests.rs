@@ -19,6 +19,22 @@ fn trims_only_incomplete_tails() {
 fn counts_controls() {
     assert_eq!(count_controls(b"a\tb\nc\r\x0c\x1b[0m\x08"), 0);
     assert_eq!(count_controls(b"\x01\x07\x7f\x1f "), 4);
+    // Every byte value, at every offset of a block and across blocks' edges.
+    for b in 0..=255u8 {
+        let expected = usize::from(is_disallowed_control(u32::from(b)));
+        for len in [1, 127, 128, 129, 300] {
+            let mut s = vec![b'a'; len];
+            s[len - 1] = b;
+            s[len / 2] = b;
+            let times = if len == 1 { 1 } else { 2 };
+            assert_eq!(
+                count_controls(&s),
+                expected * times,
+                "byte {b:#04x}, length {len}"
+            );
+        }
+    }
+    assert_eq!(count_controls(&[0x01; 1000]), 1000);
 }
 
 #[test]
