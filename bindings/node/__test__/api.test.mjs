@@ -115,6 +115,30 @@ test('read is a method of each reader: its own options, in a worker too, on a Re
   }
 })
 
+test('paths of every length around 1 KiB, multi-byte characters at the edge, read whole', () => {
+  const [dir, done] = tempDir('rangeread-node-long-path-')
+  try {
+    const reader = new rr.Reader()
+    for (let extra = 0; extra < 12; extra++) {
+      // Directories of 200 bytes of 'é' (2 bytes each), then a file name that brings
+      // the whole path's UTF-8 to 1,012 + extra bytes.
+      let p = dir
+      while (Buffer.byteLength(p) < 800) p = path.join(p, 'é'.repeat(100))
+      fs.mkdirSync(p, { recursive: true })
+      const rest = 1012 + extra - Buffer.byteLength(p) - 1
+      const name = 'é'.repeat(Math.floor(rest / 2)) + 'x'.repeat(rest % 2)
+      const f = path.join(p, name)
+      assert.equal(Buffer.byteLength(f), 1012 + extra)
+      fs.writeFileSync(f, `file ${extra}\n`)
+      const r = reader.read(f)
+      assert.equal(r.content, `file ${extra}\n`)
+      assert.equal(r.path, f)
+    }
+  } finally {
+    done()
+  }
+})
+
 test('every selection form', () => {
   const reader = new rr.Reader()
   const lines = (sel) => reader.read(sample, sel).lines

@@ -85,6 +85,32 @@ pub(crate) fn handle(env: &Env, reader: &Arc<RustReader>) -> napi::Result<sys::n
     Ok(value)
 }
 
+/// The path argument: a string of under 1 KiB of UTF-8 is copied out in one Node-API
+/// call (napi-rs's `String` asks for the length first); anything else converts as
+/// napi-rs's `String` does, with its errors.
+///
+/// # Safety
+///
+/// `value` is a value of `env`, in a call on `env`'s thread.
+unsafe fn path_arg(env: sys::napi_env, value: sys::napi_value) -> napi::Result<String> {
+    let mut buf = [0u8; 1024];
+    let mut len = 0;
+    // SAFETY: `buf` has room for its length in bytes, the terminating NUL included.
+    let status = unsafe {
+        sys::napi_get_value_string_utf8(env, value, buf.as_mut_ptr().cast(), buf.len(), &mut len)
+    };
+    // A longer string is cut at a character's end, within 4 bytes of the buffer's room
+    // (1,023 bytes and the NUL): anything shorter is whole.
+    if status == sys::Status::napi_ok && len + 4 < buf.len() {
+        // Node-API writes UTF-8 (a lone surrogate as U+FFFD).
+        if let Ok(text) = std::str::from_utf8(&buf[..len]) {
+            return Ok(text.to_owned());
+        }
+    }
+    // SAFETY: as above.
+    unsafe { String::from_napi_value(env, value) }
+}
+
 /// `readWith(handle, path, selection)`: `Reader.read`'s body.
 unsafe extern "C" fn read_with(
     env: sys::napi_env,
@@ -115,7 +141,7 @@ unsafe extern "C" fn read_with(
         let data = data.cast_const().cast::<RustReader>();
         Arc::increment_strong_count(data);
         let reader = Arc::from_raw(data);
-        let path = String::from_napi_value(env, argv[1])?;
+        let path = path_arg(env, argv[1])?;
         let selection = Option::<Value>::from_napi_value(env, argv[2])?;
         let env = Env::from_raw(env);
         let task = ReadTask::new(
