@@ -7,28 +7,12 @@ use rangeread::tool::{Dialect, DialectTool};
 use rangeread::{Classification, ControlBytes, Detection, EncodingPolicy, Reader};
 use serde_json::json;
 
+#[path = "common/samples.rs"]
+mod samples;
+
 /// The samples, as (name, bytes, isbinaryfile's verdict).
 fn samples() -> Vec<(String, Vec<u8>, bool)> {
-    let text = include_str!("data/isbinaryfile_samples.json");
-    let v: serde_json::Value = serde_json::from_str(text).unwrap();
-    let hex = |s: &str| {
-        (0..s.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-            .collect::<Vec<u8>>()
-    };
-    v["samples"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            (
-                s["name"].as_str().unwrap().to_string(),
-                hex(s["hex"].as_str().unwrap()),
-                s["binary"].as_bool().unwrap(),
-            )
-        })
-        .collect()
+    samples::samples(include_str!("data/isbinaryfile_samples.json"))
 }
 
 #[test]

@@ -7,6 +7,8 @@ use rangeread::tool::{Dialect, DialectTool};
 use serde_json::json;
 
 mod documents;
+#[path = "common/samples.rs"]
+mod samples;
 
 fn tool() -> DialectTool {
     DialectTool::new(Dialect::preset("openhands").unwrap())
@@ -147,27 +149,7 @@ fn without_a_workspace_a_link_out_of_the_directory_is_read_as_openhands_reads_it
 /// 0.4.4 (with chardet 5.2.0) gave them (`tests/differential/binaryornot_check.py`
 /// checks those against the installed release).
 fn binaryornot_samples() -> Vec<(String, Vec<u8>, bool)> {
-    let text = include_str!("data/binaryornot_samples.json");
-    let v: serde_json::Value = serde_json::from_str(text).unwrap();
-    let hex = |s: &str| {
-        (0..s.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-            .collect::<Vec<u8>>()
-    };
-    v["samples"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            (
-                s["name"].as_str().unwrap().to_string(),
-                hex(s["hex"].as_str().unwrap()),
-                // A verdict resting on chardet's legacy guesses is not modelled: text.
-                s["binary"].as_bool().unwrap() && s.get("not_modelled").is_none(),
-            )
-        })
-        .collect()
+    samples::samples(include_str!("data/binaryornot_samples.json"))
 }
 
 #[test]

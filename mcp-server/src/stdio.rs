@@ -200,17 +200,7 @@ async fn write_message<W: AsyncWrite + Unpin>(
 
 /// The text of a tool answer's only large text block, to be written as it is escaped.
 fn large_text(item: &mut TxJsonRpcMessage<RoleServer>) -> Option<&mut String> {
-    let JsonRpcMessage::Response(JsonRpcResponse {
-        result: ServerResult::CallToolResult(result),
-        ..
-    }) = item
-    else {
-        return None;
-    };
-    let mut large = result.content.iter_mut().filter_map(|block| match block {
-        ContentBlock::Text(t) if t.text.len() >= STREAM_FROM => Some(&mut t.text),
-        _ => None,
-    });
+    let mut large = texts(item).filter(|text| text.len() >= STREAM_FROM);
     let first = large.next();
     // Two large blocks: serialized whole (no answer has two today).
     if large.next().is_some() {
@@ -221,20 +211,24 @@ fn large_text(item: &mut TxJsonRpcMessage<RoleServer>) -> Option<&mut String> {
 
 /// Puts a large text back in the place of the marker.
 fn put_back(item: &mut TxJsonRpcMessage<RoleServer>, text: String, marker: &Marker) {
-    if let JsonRpcMessage::Response(JsonRpcResponse {
-        result: ServerResult::CallToolResult(result),
-        ..
-    }) = item
-    {
-        for block in &mut result.content {
-            if let ContentBlock::Text(t) = block {
-                if t.text == marker.text {
-                    t.text = text;
-                    return;
-                }
-            }
-        }
+    if let Some(place) = texts(item).find(|t| **t == marker.text) {
+        *place = text;
     }
+}
+
+/// The texts of the text blocks of a tool answer (none for any other message).
+fn texts(item: &mut TxJsonRpcMessage<RoleServer>) -> impl Iterator<Item = &mut String> {
+    let content: &mut [ContentBlock] = match item {
+        JsonRpcMessage::Response(JsonRpcResponse {
+            result: ServerResult::CallToolResult(result),
+            ..
+        }) => &mut result.content,
+        _ => &mut [],
+    };
+    content.iter_mut().filter_map(|block| match block {
+        ContentBlock::Text(t) => Some(&mut t.text),
+        _ => None,
+    })
 }
 
 /// Where `needle` occurs in `haystack`, when it occurs exactly once.
@@ -292,17 +286,9 @@ async fn write_pieces<W: AsyncWrite + Unpin>(
 
 /// Hands the text blocks of a written tool answer to the pool that the next read fills
 /// (the pool keeps only what is worth keeping).
-fn give_back_text(item: TxJsonRpcMessage<RoleServer>, buffers: &BufferPool) {
-    if let JsonRpcMessage::Response(JsonRpcResponse {
-        result: ServerResult::CallToolResult(result),
-        ..
-    }) = item
-    {
-        for block in result.content {
-            if let ContentBlock::Text(text) = block {
-                buffers.give(text.text);
-            }
-        }
+fn give_back_text(mut item: TxJsonRpcMessage<RoleServer>, buffers: &BufferPool) {
+    for text in texts(&mut item) {
+        buffers.give(std::mem::take(text));
     }
 }
 

@@ -477,6 +477,15 @@ fn mime_of(kind: &infer::Type, sample: &[u8]) -> &'static str {
     }
 }
 
+/// The byte order mark of GB 18030 (U+FEFF in it), which [`bom`] does not read by:
+/// `isbinaryfile` answers "text" for it at once.
+const GB18030_BOM: &[u8] = b"\x84\x31\x95\x33";
+
+/// The byte order marks of UCS-4 in its unusual orders, 3412 and 2143, which [`bom`] does
+/// not read by (the 3412 one starts as UTF-16 BE's) and Python has no codec for.
+const UCS4_3412_BOM: &[u8] = b"\xFE\xFF\0\0";
+const UCS4_2143_BOM: &[u8] = b"\0\0\xFF\xFE";
+
 /// The encoding announced by a byte order mark.
 fn bom(sample: &[u8]) -> Option<Encoding> {
     if sample.starts_with(b"\xEF\xBB\xBF") {

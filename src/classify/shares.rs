@@ -2,6 +2,8 @@
 //! binaryornot 0.4.4 applies to a file's first 1,024 bytes, with what its chardet 5.2.0
 //! can be stated to guess with confidence.
 
+use super::{bom, Encoding, UCS4_2143_BOM, UCS4_3412_BOM};
+
 /// The bytes [`ControlBytes::SampleShares`](crate::ControlBytes::SampleShares) looks at:
 /// binaryornot's chunk.
 pub const SHARES_SAMPLE: usize = 1024;
@@ -28,37 +30,28 @@ pub(crate) fn binary(sample: &[u8]) -> bool {
     s.contains(&0xFF) && has_mark(s) && !decodes_confidently(s)
 }
 
-/// Whether the sample starts with a byte order mark chardet 5.2.0 answers at once.
+/// Whether the sample starts with a byte order mark chardet 5.2.0 answers at once: one
+/// [`bom`] reads by, or UCS-4's in the 2143 order.
 fn has_mark(s: &[u8]) -> bool {
-    [
-        &b"\xEF\xBB\xBF"[..],
-        b"\xFF\xFE",
-        b"\xFE\xFF",
-        b"\0\0\xFE\xFF",
-        b"\0\0\xFF\xFE",
-    ]
-    .iter()
-    .any(|m| s.starts_with(m))
+    bom(s).is_some() || s.starts_with(UCS4_2143_BOM)
 }
 
 /// Whether the whole sample decodes in an encoding chardet 5.2.0 names with a
 /// confidence over 0.9 (other than ASCII): a byte order mark's, or UTF-8 as its UTF-8
 /// prober reads it.
 fn decodes_confidently(s: &[u8]) -> bool {
-    if let Some(rest) = s.strip_prefix(b"\xEF\xBB\xBF") {
-        return std::str::from_utf8(rest).is_ok();
-    }
-    if s.starts_with(b"\xFF\xFE\0\0") || s.starts_with(b"\0\0\xFE\xFF") {
-        return utf32(&s[4..], s[0] == 0);
-    }
     // Marks of UCS-4 orders Python has no codec for.
-    if s.starts_with(b"\xFE\xFF\0\0") || s.starts_with(b"\0\0\xFF\xFE") {
+    if s.starts_with(UCS4_3412_BOM) || s.starts_with(UCS4_2143_BOM) {
         return false;
     }
-    if s.starts_with(b"\xFF\xFE") || s.starts_with(b"\xFE\xFF") {
-        return utf16(&s[2..], s[0] == 0xFE);
+    match bom(s) {
+        Some(Encoding::Utf8) => std::str::from_utf8(&s[3..]).is_ok(),
+        Some(Encoding::Utf32Le) => utf32(&s[4..], false),
+        Some(Encoding::Utf32Be) => utf32(&s[4..], true),
+        Some(Encoding::Utf16Le) => utf16(&s[2..], false),
+        Some(Encoding::Utf16Be) => utf16(&s[2..], true),
+        Some(Encoding::Legacy(_)) | None => utf8_prober_sure(s),
     }
-    utf8_prober_sure(s)
 }
 
 /// chardet 5.2.0's UTF-8 prober over 0.9: valid UTF-8 throughout, with at least four

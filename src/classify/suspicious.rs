@@ -2,6 +2,8 @@
 //! the `isbinaryfile` package (5.0.7, which Gemini CLI uses) applies to a file's first
 //! 512 bytes.
 
+use super::{bom, GB18030_BOM};
+
 /// The bytes [`ControlBytes::SuspiciousShare`](crate::ControlBytes::SuspiciousShare)
 /// decides on: `isbinaryfile`'s `MAX_BYTES`.
 pub const SUSPICIOUS_SAMPLE: usize = 512;
@@ -60,18 +62,10 @@ pub(crate) fn binary(sample: &[u8]) -> bool {
     suspicious * 100 > 10 * scan
 }
 
-/// The byte order marks `isbinaryfile` answers "text" for at once.
+/// The byte order marks `isbinaryfile` answers "text" for at once: the ones [`bom`] reads
+/// by, and GB 18030's.
 fn has_mark(s: &[u8]) -> bool {
-    [
-        &b"\xEF\xBB\xBF"[..],
-        b"\0\0\xFE\xFF",
-        b"\xFF\xFE\0\0",
-        b"\x84\x31\x95\x33",
-        b"\xFE\xFF",
-        b"\xFF\xFE",
-    ]
-    .iter()
-    .any(|m| s.starts_with(m))
+    bom(s).is_some() || s.starts_with(GB18030_BOM)
 }
 
 #[cfg(test)]

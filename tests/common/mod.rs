@@ -101,6 +101,12 @@ pub fn unlimited(block: u64) -> Reader {
         .index_block_size(block)
 }
 
+/// A reader that treats every input as UTF-8: the tests of paging and summaries are about
+/// any bytes; classification has its own tests in `tests/classify.rs`.
+pub fn utf8_reader() -> Reader {
+    Reader::new().detection(rangeread::Detection::AssumeUtf8)
+}
+
 /// The lines of `bytes` as the contract defines them (terminators included).
 pub fn naive_lines(bytes: &[u8]) -> Vec<&[u8]> {
     let mut out = Vec::new();
@@ -135,6 +141,44 @@ pub fn this_builds_features(with_sessions: bool) -> String {
     .map(|(name, _)| *name)
     .collect::<Vec<_>>()
     .join(",")
+}
+
+/// The example binaries `cargo test` builds next to the test executables.
+fn example_binary(name: &str) -> std::path::PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .join("examples")
+        .join(name)
+}
+
+/// Builds (if needed) and returns an example binary of this profile.
+pub fn built_example(name: &str) -> std::path::PathBuf {
+    let mut cargo = std::process::Command::new(env!("CARGO"));
+    cargo
+        .args([
+            "build",
+            "--quiet",
+            "--example",
+            name,
+            "--no-default-features",
+        ])
+        // The features of this test binary: the build `cargo test` made is reused.
+        .args(["--features", &this_builds_features(true)])
+        .current_dir(env!("CARGO_MANIFEST_DIR"));
+    let exe = example_binary(name);
+    if exe
+        .parent()
+        .and_then(|p| p.parent())
+        .is_some_and(|p| p.ends_with("release"))
+    {
+        cargo.arg("--release");
+    }
+    let status = cargo.status().expect("run cargo build");
+    assert!(status.success(), "cargo build --example {name} failed");
+    exe
 }
 
 /// Starts `cmd` so that it ends with this test process: a shell runs it in the background
