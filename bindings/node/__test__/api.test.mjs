@@ -139,6 +139,56 @@ test('paths of every length around 1 KiB, multi-byte characters at the edge, rea
   }
 })
 
+test('read makes the same result as readAsync: every field, on every kind of common file', async () => {
+  const [dir, done] = tempDir('rangeread-node-same-result-')
+  try {
+    const files = {
+      'lf.txt': 'one\ntwo\nthree\n',
+      'crlf.txt': 'one\r\ntwo\r\n',
+      'mixed.txt': 'one\r\ntwo\nthree',
+      'none.txt': 'no line end',
+      'empty.txt': '',
+      'bom.txt': '\uFEFFwith a mark\n',
+      'utf8.txt': 'café ✓ 😀\n'.repeat(40),
+      'big.txt': 'a line of text\n'.repeat(2000),
+      'long.txt': 'x'.repeat(5000) + '\n',
+      'latin1.txt': Buffer.from('caf\xe9 na\xefve\n', 'latin1'),
+      'invalid.txt': Buffer.from([0x61, 0x62, 0xff, 0x0a]),
+      'é and ✓ name.txt': 'named\n',
+    }
+    const selections = [undefined, { lines: '2:3' }, { head: 1 }, { tail: 1 }, { bytes: [1, 5] }, { lines: '50:60' }, { maxLines: 1 }]
+    const readers = [new rr.Reader(), new rr.Reader({ maxLines: 0, maxBytes: 0 }), new rr.Reader({ maxLines: 2 })]
+    for (const [name, body] of Object.entries(files)) {
+      const f = path.join(dir, name)
+      fs.writeFileSync(f, body)
+      for (const reader of readers) {
+        for (const sel of selections) {
+          let sync, rejected
+          try {
+            sync = reader.read(f, sel)
+          } catch (e) {
+            sync = e
+          }
+          const later = await reader.readAsync(f, sel).catch((e) => {
+            rejected = e
+          })
+          const what = `${name} ${JSON.stringify(sel)}`
+          if (sync instanceof Error) {
+            assert.equal(rejected?.code, sync.code, what)
+            continue
+          }
+          assert.ok(sync instanceof rr.ReadResult, what)
+          assert.deepEqual(sync.toJSON(), later.toJSON(), what)
+          assert.equal(sync.render('cat-n'), later.render('cat-n'), what)
+          assert.equal(sync.render('json'), later.render('json'), what)
+        }
+      }
+    }
+  } finally {
+    done()
+  }
+})
+
 test('every selection form', () => {
   const reader = new rr.Reader()
   const lines = (sel) => reader.read(sample, sel).lines

@@ -8,6 +8,12 @@
 //! native function, `readWith`, which takes the reader out of it with one Node-API
 //! call. The arguments are converted, the read runs and its answer is made as the
 //! napi-rs method does (`ReadTask::run`, `given_js`): the same values, the same errors.
+//!
+//! The common result (UTF-8 text under the path as given, nothing cut or left out, the
+//! file's own bytes) is made in JavaScript, by the method: `readWith` returns its text
+//! and writes its numbers into `nums`, a `Float64Array` the two share, and the method
+//! calls `ReadResult`'s constructor with them, as compiled code calls a constructor. Any
+//! other result is made by `result::object` as every other read's is.
 
 use std::ffi::c_void;
 use std::ptr;
@@ -18,17 +24,19 @@ use napi::{sys, Env, JsValue, Status};
 use rangeread_bindings::rangeread::Reader as RustReader;
 use serde_json::Value;
 
-use crate::{given_js, text_call, Give, ReadTask};
+use crate::{given_js, result, text_call, Give, Given, ReadTask};
 
 /// Replaces `Reader.prototype.read` with a JavaScript method over `readWith`. The
 /// reader's handle comes from its napi-rs method `_handle`, taken off the prototype so
 /// that nothing else can call it.
-const READ_METHOD: &str = r#"(function (Reader, readWith) {
+const READ_METHOD: &str = r#"(function (Reader, readWith, ReadResult, token, nums) {
 'use strict'
 const proto = Reader.prototype
 const handleOf = proto._handle
 delete proto._handle
 const handles = new WeakMap()
+const endings = ['lf', 'crlf', 'mixed', 'none']
+const v = (x) => (x === x ? x : null)
 const { read } = {
   read(path, selection) {
     let handle = handles.get(this)
@@ -36,7 +44,13 @@ const { read } = {
       handle = handleOf.call(this)
       handles.set(this, handle)
     }
-    return readWith(handle, path, selection)
+    const r = readWith(handle, path, selection)
+    if (typeof r !== 'string') return r
+    // The common result: its text, and its numbers in nums (result.rs, common).
+    const n = nums
+    return new ReadResult(token, r, path, path, n[0], v(n[1]), 'utf-8', n[2] !== 0, n[3],
+      endings[n[4]], v(n[5]), v(n[6]), n[7], n[8], v(n[9]), v(n[10]), null, n[11], null,
+      n[12] !== 0, n[13], v(n[14]), v(n[15]), null, null)
   },
 }
 Object.defineProperty(proto, 'read', { value: read, writable: true, configurable: true })
@@ -118,6 +132,7 @@ unsafe extern "C" fn read_with(
 ) -> sys::napi_value {
     let mut argc = 3;
     let mut argv = [ptr::null_mut(); 3];
+    let mut nums: *mut c_void = ptr::null_mut();
     // SAFETY: `info` is this call's; `argv` has room for `argc` values (the ones not
     // passed are `undefined`).
     let mut read = || unsafe {
@@ -128,7 +143,7 @@ unsafe extern "C" fn read_with(
                 &mut argc,
                 argv.as_mut_ptr(),
                 ptr::null_mut(),
-                ptr::null_mut(),
+                &mut nums,
             ),
             "reading the arguments",
         )?;
@@ -143,7 +158,6 @@ unsafe extern "C" fn read_with(
         let reader = Arc::from_raw(data);
         let path = path_arg(env, argv[1])?;
         let selection = Option::<Value>::from_napi_value(env, argv[2])?;
-        let env = Env::from_raw(env);
         let task = ReadTask::new(
             &reader,
             None,
@@ -151,7 +165,21 @@ unsafe extern "C" fn read_with(
             text_call(&reader, selection),
             Give::Json,
         );
-        given_js(&env, task.run()).map(|v| v.raw())
+        let given = task.run();
+        let env = Env::from_raw(env);
+        match given {
+            Ok(Given::Text(mut r, reader)) => {
+                // SAFETY: `nums` is the memory of the array `install` shared with the
+                // method, `NUMS` numbers, which this thread's JavaScript reads only
+                // after this call returns.
+                let nums = &mut *nums.cast::<[f64; result::NUMS]>();
+                match result::common(&env, &mut r, task.path(), nums, &reader)? {
+                    Some(text) => Ok(text),
+                    None => result::object(&env, *r, &reader).map(|v| v.raw()),
+                }
+            }
+            other => given_js(&env, other).map(|v| v.raw()),
+        }
     };
     read().unwrap_or_else(|e| {
         // SAFETY: `env` is this call's environment.
@@ -164,6 +192,7 @@ unsafe extern "C" fn read_with(
 pub(crate) fn install(env: &Env, exports: &Object<'_>) -> napi::Result<()> {
     let raw = env.raw();
     let reader: Unknown<'_> = exports.get_named_property("Reader")?;
+    let (class, token) = result::class_and_token(env)?;
     let source = env.create_string(READ_METHOD)?;
     let (mut factory, mut native, mut global, mut done) = (
         ptr::null_mut(),
@@ -171,13 +200,30 @@ pub(crate) fn install(env: &Env, exports: &Object<'_>) -> napi::Result<()> {
         ptr::null_mut(),
         ptr::null_mut(),
     );
+    let (mut buffer, mut data, mut nums) = (ptr::null_mut(), ptr::null_mut(), ptr::null_mut());
     let name = "readWith";
     // SAFETY: every value is of `raw`; the script is this binding's own and evaluates
-    // to the function called here.
+    // to the function called here. The array's memory lives as long as the array, which
+    // the method (and so `readWith`, whose data it is) keeps.
     unsafe {
         ok(
             sys::napi_run_script(raw, source.raw(), &mut factory),
             "compiling",
+        )?;
+        ok(
+            sys::napi_create_arraybuffer(raw, result::NUMS * 8, &mut data, &mut buffer),
+            "making the numbers' memory",
+        )?;
+        ok(
+            sys::napi_create_typedarray(
+                raw,
+                sys::TypedarrayType::float64_array,
+                result::NUMS,
+                buffer,
+                0,
+                &mut nums,
+            ),
+            "making the numbers' array",
         )?;
         ok(
             sys::napi_create_function(
@@ -185,15 +231,15 @@ pub(crate) fn install(env: &Env, exports: &Object<'_>) -> napi::Result<()> {
                 name.as_ptr().cast(),
                 name.len() as isize,
                 Some(read_with),
-                ptr::null_mut(),
+                data,
                 &mut native,
             ),
             "making readWith",
         )?;
         ok(sys::napi_get_global(raw, &mut global), "getting the global")?;
-        let args = [reader.raw(), native];
+        let args = [reader.raw(), native, class, token, nums];
         ok(
-            sys::napi_call_function(raw, global, factory, 2, args.as_ptr(), &mut done),
+            sys::napi_call_function(raw, global, factory, args.len(), args.as_ptr(), &mut done),
             "installing",
         )?;
     }

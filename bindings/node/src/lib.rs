@@ -193,6 +193,11 @@ impl<'t> ScopedTask<'t> for ReadTask {
 }
 
 impl ReadTask {
+    /// The path the read opens, as the caller gave it.
+    fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// A read of `path` by `reader`, or by the reader the call's options made.
     fn new(
         reader: &Arc<RustReader>,

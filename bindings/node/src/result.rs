@@ -122,7 +122,7 @@ fn ok(status: sys::napi_status, what: &str) -> napi::Result<()> {
 
 /// The class and the token of `env`, compiled the first time a thread's environment
 /// asks (an environment made later on the same thread compiles its own).
-fn class_and_token(env: &Env) -> napi::Result<(sys::napi_value, sys::napi_value)> {
+pub(crate) fn class_and_token(env: &Env) -> napi::Result<(sys::napi_value, sys::napi_value)> {
     let raw = env.raw();
     let known = MADE.with(|m| {
         m.borrow()
@@ -240,6 +240,79 @@ fn confidence(c: f32) -> f64 {
         return f64::from(c);
     }
     c.to_string().parse().unwrap_or(f64::from(c))
+}
+
+/// How many numbers [`common`] writes.
+pub(crate) const NUMS: usize = 16;
+
+/// The common result as `fast.rs`'s method makes it: `inner`'s text as a string, its
+/// numbers written into `nums` (`NaN` for `null`), its text's buffer handed back to
+/// `reader`. That is a result of UTF-8 text read under `path` as given (no U+FFFD in it,
+/// which a lone surrogate of the JavaScript string became), with no byte range asked,
+/// nothing cut or left out, and its text the file's own bytes. `None` for any other:
+/// `inner` is left whole for [`object`].
+pub(crate) fn common(
+    env: &Env,
+    inner: &mut RustResult,
+    path: &std::path::Path,
+    nums: &mut [f64; NUMS],
+    reader: &rangeread::Reader,
+) -> napi::Result<Option<sys::napi_value>> {
+    let common = inner.encoding == "utf-8"
+        && inner.resolved_path == inner.path
+        && path.as_os_str() == std::ffi::OsStr::new(&inner.path)
+        && !inner.path.contains('\u{FFFD}')
+        && inner.requested.bytes.is_none()
+        && inner.truncated.is_none()
+        && inner.cut_lines.is_empty()
+        && inner.omitted.is_none()
+        && inner.invalid_utf8.is_none();
+    if !common {
+        return Ok(None);
+    }
+    let text = std::mem::take(&mut inner.content);
+    if !inner.raw_bytes().is_empty() {
+        // The text is not the file's bytes (invalid UTF-8 replaced): kept whole.
+        inner.content = text;
+        return Ok(None);
+    }
+    let content = js_string(env, &text)?.raw();
+    reader.recycle(text);
+    let or_nan = |n: Option<u64>| n.map_or(f64::NAN, |n| n as f64);
+    let signed = |n: Option<i64>| n.map_or(f64::NAN, |n| n as f64);
+    let a = inner.adjustments;
+    let (seconds, nanos) = match inner.modified_ns() {
+        Some(ns) => ((ns / 1_000_000_000) as f64, (ns % 1_000_000_000) as f64),
+        None => (f64::NAN, f64::NAN),
+    };
+    *nums = [
+        inner.file_size as f64,
+        or_nan(inner.total_lines),
+        f64::from(u8::from(inner.bom)),
+        confidence(inner.encoding_confidence),
+        match inner.line_ending {
+            rangeread::LineEnding::Lf => 0.0,
+            rangeread::LineEnding::Crlf => 1.0,
+            rangeread::LineEnding::Mixed => 2.0,
+            rangeread::LineEnding::None => 3.0,
+        },
+        or_nan(inner.lines.map(|l| l.start)),
+        or_nan(inner.lines.map(|l| l.end)),
+        inner.bytes.start as f64,
+        inner.bytes.end as f64,
+        signed(inner.requested.lines.map(|l| l.start)),
+        signed(inner.requested.lines.and_then(|l| l.end)),
+        f64::from(
+            u8::from(a.start_adjusted)
+                | u8::from(a.end_adjusted) << 1
+                | u8::from(a.end_clamped) << 2,
+        ),
+        f64::from(u8::from(inner.is_partial)),
+        inner.percent_of_file,
+        seconds,
+        nanos,
+    ];
+    Ok(Some(content))
 }
 
 /// `inner` as a JavaScript `ReadResult`, its text's buffer handed back to `reader` for
