@@ -2,7 +2,7 @@
 """A whole small file through each binding against the language's own read, side by side
 in one run: the numbers docs/performance.md records for issue 44.
 
-    python3 scripts/bench_bindings_whole.py [--runs 5] [--rounds 9] [--calls 50]
+    python3 scripts/bench_bindings_whole.py [--runs 5] [--rounds 9] [--calls 1000]
         [--python target/bindings-venv-python/bin/python] [--node node]
 
 Runs `node benches/node/whole.mjs ROUNDS CALLS --json` (rangeread's
@@ -51,7 +51,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--rounds", type=int, default=9)
-    ap.add_argument("--calls", type=int, default=50)
+    # Rounds of 50 or 200 calls of a 4 KiB read mostly time the collector's pauses (one
+    # ranged 0.38-3.36x between rounds); 1,000 calls a round give steady ratios.
+    ap.add_argument("--calls", type=int, default=1000)
     ap.add_argument("--python", default=os.path.join(REPO, "target", "bindings-venv-python", "bin", "python"))
     ap.add_argument("--node", default="node")
     a = ap.parse_args()

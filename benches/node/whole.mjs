@@ -51,6 +51,21 @@ const reader = new rr.Reader({ maxLines: 0, maxBytes: 0 })
 const ours = (p) => reader.read(p).content
 const node = (p) => fs.readFileSync(p, 'utf8')
 
+/** Alternates the two ways ROUNDS times, `timeOf(f, r, k)` timing a round's calls (us a
+ * call), and reports the medians. */
+function measure(name, timeOf) {
+  const t = { ours: [], node: [] }
+  for (let r = 0; r < rounds; r++) {
+    const order = r % 2 === 0 ? [['ours', ours], ['node', node]] : [['node', node], ['ours', ours]]
+    for (const [k, f] of order) t[k].push(timeOf(f, r, k))
+  }
+  const [mo, mn] = [median(t.ours), median(t.node)]
+  const ratios = t.ours.map((o, i) => o / t.node[i])
+  const us = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} ms` : `${x.toFixed(1)} us`)
+  say(`| ${name} | ${us(mo)} | ${us(mn)} | ${(mo / mn).toFixed(2)}x (rounds ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}x) |`)
+  report.sizes.push({ name, ours_us: mo, theirs_us: mn, ratio: mo / mn, rounds: ratios })
+}
+
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rangeread-whole-'))
 try {
   say(`load average ${os.loadavg()[0].toFixed(2)}; ${rounds} rounds of ${calls} calls, alternating; medians\n`)
@@ -60,44 +75,24 @@ try {
     const p = path.join(dir, `whole-${size}.txt`)
     fs.writeFileSync(p, text(size))
     if (ours(p) !== node(p)) throw new Error('the two reads differ')
-    const t = { ours: [], node: [] }
-    for (let r = 0; r < rounds; r++) {
-      const order = r % 2 === 0 ? [['ours', ours], ['node', node]] : [['node', node], ['ours', ours]]
-      for (const [k, f] of order) t[k].push(perCall(f, p))
-    }
-    const [mo, mn] = [median(t.ours), median(t.node)]
-    const ratios = t.ours.map((o, i) => o / t.node[i])
-    const us = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} ms` : `${x.toFixed(1)} us`)
-    say(`| ${name} | ${us(mo)} | ${us(mn)} | ${(mo / mn).toFixed(2)}x (rounds ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}x) |`)
-    report.sizes.push({ name, ours_us: mo, theirs_us: mn, ratio: mo / mn, rounds: ratios })
+    measure(name, (f) => perCall(f, p))
   }
-  {
-    // Files neither way read before: each (round, way) its own CALLS files.
-    const name = '4 KiB, each file new'
-    const fresh = new Map()
-    for (let r = 0; r < rounds; r++) {
-      for (const k of ['ours', 'node']) {
-        const list = Array.from({ length: calls }, (_, i) => path.join(dir, `new-${r}-${k}-${i}.txt`))
-        for (const q of list) fs.writeFileSync(q, text(4 << 10).slice(0, -9) + String(q.length).padStart(8, '0') + '\n')
-        fresh.set(`${r}-${k}`, list)
-      }
+  // Files neither way read before: each (round, way) its own CALLS files.
+  const fresh = new Map()
+  for (let r = 0; r < rounds; r++) {
+    for (const k of ['ours', 'node']) {
+      const list = Array.from({ length: calls }, (_, i) => path.join(dir, `new-${r}-${k}-${i}.txt`))
+      for (const q of list) fs.writeFileSync(q, text(4 << 10).slice(0, -9) + String(q.length).padStart(8, '0') + '\n')
+      fresh.set(`${r}-${k}`, list)
     }
-    const t = { ours: [], node: [] }
-    for (let r = 0; r < rounds; r++) {
-      const order = r % 2 === 0 ? [['ours', ours], ['node', node]] : [['node', node], ['ours', ours]]
-      for (const [k, f] of order) {
-        let sink = 0
-        const start = process.hrtime.bigint()
-        for (const q of fresh.get(`${r}-${k}`)) sink += f(q).length
-        t[k].push(Number(process.hrtime.bigint() - start) / 1e3 / calls)
-        if (sink === 0) throw new Error('nothing read')
-      }
-    }
-    const [mo, mn] = [median(t.ours), median(t.node)]
-    const ratios = t.ours.map((o, i) => o / t.node[i])
-    say(`| ${name} | ${mo.toFixed(1)} us | ${mn.toFixed(1)} us | ${(mo / mn).toFixed(2)}x (rounds ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}x) |`)
-    report.sizes.push({ name, ours_us: mo, theirs_us: mn, ratio: mo / mn, rounds: ratios })
   }
+  measure('4 KiB, each file new', (f, r, k) => {
+    let sink = 0
+    const start = process.hrtime.bigint()
+    for (const q of fresh.get(`${r}-${k}`)) sink += f(q).length
+    if (sink === 0) throw new Error('nothing read')
+    return Number(process.hrtime.bigint() - start) / 1e3 / calls
+  })
   say(`\nload average after ${os.loadavg()[0].toFixed(2)}`)
   report.load_after = os.loadavg()[0]
   if (asJson) console.log(JSON.stringify(report))

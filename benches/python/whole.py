@@ -57,6 +57,21 @@ def main():
         with open(p, encoding="utf-8") as f:
             return f.read()
 
+    def measure(name, time_of):
+        """Alternates the two ways ROUNDS times, `time_of(f, r, key)` timing a round's calls
+        (seconds a call), and reports the medians."""
+        t = {"ours": [], "python": []}
+        for r in range(a.rounds):
+            order = [("ours", ours), ("python", python)]
+            for key, f in order if r % 2 == 0 else order[::-1]:
+                t[key].append(time_of(f, r, key))
+        mo, mp = statistics.median(t["ours"]), statistics.median(t["python"])
+        ratios = [o / q for o, q in zip(t["ours"], t["python"])]
+        say(f"| {name} | {mo * 1e6:.1f} us | {mp * 1e6:.1f} us | {mo / mp:.2f}x "
+            f"(rounds {min(ratios):.2f}-{max(ratios):.2f}x) |")
+        report["sizes"].append({"name": name, "ours_us": mo * 1e6, "theirs_us": mp * 1e6,
+                                "ratio": mo / mp, "rounds": ratios})
+
     load = os.getloadavg()[0]
     say(f"load average {load:.2f}; {a.rounds} rounds of {a.calls} calls, alternating; medians\n")
     say("| whole file | rangeread | open().read() | ratio |")
@@ -67,19 +82,8 @@ def main():
             with open(p, "wb") as f:
                 f.write(text(size))
             assert ours(p) == python(p)
-            t = {"ours": [], "python": []}
-            for r in range(a.rounds):
-                order = [("ours", ours), ("python", python)]
-                for key, f in order if r % 2 == 0 else order[::-1]:
-                    t[key].append(per_call(f, p, a.calls))
-            mo, mp = statistics.median(t["ours"]), statistics.median(t["python"])
-            ratios = [o / q for o, q in zip(t["ours"], t["python"])]
-            say(f"| {name} | {mo * 1e6:.1f} us | {mp * 1e6:.1f} us | {mo / mp:.2f}x "
-                f"(rounds {min(ratios):.2f}-{max(ratios):.2f}x) |")
-            report["sizes"].append({"name": name, "ours_us": mo * 1e6, "theirs_us": mp * 1e6,
-                                    "ratio": mo / mp, "rounds": ratios})
+            measure(name, lambda f, r, key: per_call(f, p, a.calls))
         # Files neither way read before: each (round, way) its own CALLS files.
-        name = "4 KiB, each file new"
         fresh = {}
         for r in range(a.rounds):
             for key in ("ours", "python"):
@@ -87,20 +91,14 @@ def main():
                 for q in fresh[r, key]:
                     with open(q, "wb") as f:
                         f.write(text(4 << 10)[:-9] + b"%08d\n" % len(q))
-        t = {"ours": [], "python": []}
-        for r in range(a.rounds):
-            order = [("ours", ours), ("python", python)]
-            for key, f in order if r % 2 == 0 else order[::-1]:
-                start = time.perf_counter()
-                for q in fresh[r, key]:
-                    f(q)
-                t[key].append((time.perf_counter() - start) / a.calls)
-        mo, mp = statistics.median(t["ours"]), statistics.median(t["python"])
-        ratios = [o / q for o, q in zip(t["ours"], t["python"])]
-        say(f"| {name} | {mo * 1e6:.1f} us | {mp * 1e6:.1f} us | {mo / mp:.2f}x "
-            f"(rounds {min(ratios):.2f}-{max(ratios):.2f}x) |")
-        report["sizes"].append({"name": name, "ours_us": mo * 1e6, "theirs_us": mp * 1e6,
-                                "ratio": mo / mp, "rounds": ratios})
+
+        def each_new(f, r, key):
+            start = time.perf_counter()
+            for q in fresh[r, key]:
+                f(q)
+            return (time.perf_counter() - start) / a.calls
+
+        measure("4 KiB, each file new", each_new)
     say(f"\nload average after {os.getloadavg()[0]:.2f}")
     report["load_after"] = os.getloadavg()[0]
     if a.json:
