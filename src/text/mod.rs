@@ -248,9 +248,14 @@ pub(crate) fn starts_line(text: &str, at: usize) -> bool {
     at == 0 || text.as_bytes().get(at - 1) == Some(&b'\n')
 }
 
+/// The number of line feeds in decoded text (or in any bytes where LF is the byte `0x0A`).
+pub(crate) fn lf_count(bytes: &[u8]) -> u64 {
+    bytecount::count(bytes, b'\n') as u64
+}
+
 /// The number of lines of decoded text (line feeds, plus one for a last line without).
 pub(crate) fn count_lines(text: &str) -> u64 {
-    let n = line_feeds(text.as_bytes()).count() as u64;
+    let n = lf_count(text.as_bytes());
     n + u64::from(!text.is_empty() && !text.ends_with('\n'))
 }
 
@@ -258,6 +263,39 @@ pub(crate) fn count_lines(text: &str) -> u64 {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The count over every length and alignment where the vector code changes course:
+    /// short tails, one and two registers, and past 255 registers (the accumulators' flush).
+    #[test]
+    fn lf_count_is_exact_over_long_inputs_at_every_alignment() {
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let bytes: Vec<u8> = (0..70_000)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                match state % 7 {
+                    0 => b'\n',
+                    1 => 0x8a,
+                    _ => (state >> 8) as u8,
+                }
+            })
+            .collect();
+        let lens = (0..130).chain([
+            255 * 32 - 1,
+            255 * 32,
+            255 * 32 + 33,
+            255 * 64 + 5,
+            65_536 + 7,
+        ]);
+        for len in lens {
+            for at in [0, 1, 7, 31] {
+                let b = &bytes[at..at + len];
+                let naive = b.iter().filter(|&&c| c == b'\n').count() as u64;
+                assert_eq!(lf_count(b), naive, "{len} bytes from {at}");
+            }
+        }
+    }
 
     proptest! {
         #[test]
@@ -300,6 +338,13 @@ mod tests {
         #[test]
         fn crlf_to_lf_drops_only_the_cr_of_a_crlf(s in "[a\\r\\né]{0,40}") {
             prop_assert_eq!(crlf_to_lf(s.clone()), s.replace("\r\n", "\n"));
+        }
+
+        #[test]
+        fn lf_count_agrees_with_a_naive_count(b in proptest::collection::vec(
+            prop_oneof![Just(b'\n'), Just(0x8a_u8), Just(b'\r'), any::<u8>()], 0..600)) {
+            let naive = b.iter().filter(|&&c| c == b'\n').count() as u64;
+            prop_assert_eq!(lf_count(&b), naive);
         }
 
         #[test]

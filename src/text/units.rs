@@ -220,7 +220,7 @@ impl Units {
         if self.is_wide() {
             self.lf_ends(base, bytes).count() as u64
         } else {
-            memchr_iter(b'\n', bytes).count() as u64
+            crate::text::lf_count(bytes)
         }
     }
 
