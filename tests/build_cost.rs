@@ -81,16 +81,16 @@ fn the_stated_crate_counts_are_within_ten_percent_of_cargo_tree() {
     let readme = "README.md";
     check(
         readme,
-        "46 crates without default features",
-        46,
+        "47 crates without default features",
+        47,
         none,
         &mut f,
     );
-    check(readme, "47 with them", 47, default, &mut f);
+    check(readme, "48 with them", 48, default, &mut f);
     check(
         readme,
-        "61 for `cargo build --example read`",
-        61,
+        "62 for `cargo build --example read`",
+        62,
         example,
         &mut f,
     );
@@ -107,11 +107,12 @@ fn the_stated_crate_counts_are_within_ten_percent_of_cargo_tree() {
     }
     // At most 60, and one more justified: the project rules (`ignore`, which reads
     // `.gitignore` files as git does, with `walkdir`, `same-file` and three `crossbeam`
-    // crates) took the build from 55 to 61. A new crate beyond that needs its reason here
-    // and in docs/performance.md's table.
+    // crates) took the build from 55 to 61; `bytecount` (no dependencies of its own) counts
+    // line feeds 2.5x as fast as memchr's count, 62. A new crate beyond that needs its
+    // reason here and in docs/performance.md's table.
     assert!(
-        example <= 61,
-        "cargo build --example read compiles {example} crates (at most 61: see the comment)"
+        example <= 62,
+        "cargo build --example read compiles {example} crates (at most 62: see the comment)"
     );
 
     let base = server("");
