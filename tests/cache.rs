@@ -184,6 +184,46 @@ fn memory_stays_within_the_budget_by_evicting_the_least_recently_used() {
     assert!(cache.stats().hits >= 1);
 }
 
+/// The entry evicted is the one used least recently, not the one stored first: a file
+/// read again stays while one read once goes.
+#[test]
+fn eviction_takes_the_entry_used_least_recently() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(format!("{name}.txt"));
+    for name in ["a", "b", "c", "d", "e"] {
+        std::fs::write(path(name), numbered(1, 100)).unwrap();
+    }
+    // The cost of one entry, to size a budget of four.
+    let probe = Arc::new(IndexCache::new(1 << 20));
+    let tail = LineSelection::tail(1);
+    Reader::new()
+        .cache(probe.clone())
+        .read(path("a"), tail)
+        .unwrap();
+    let one = probe.memory_bytes();
+    let cache = Arc::new(IndexCache::new(one * 4 + one / 2));
+    let reader = Reader::new().cache(cache.clone());
+    for name in ["a", "b", "c", "d", "a", "e"] {
+        reader.read(path(name), tail).unwrap();
+    }
+    assert_eq!(cache.len(), 4);
+    assert_eq!(cache.stats().evicted, 1);
+    let hits = cache.stats().hits;
+    reader.read(path("a"), tail).unwrap();
+    assert_eq!(
+        cache.stats().hits,
+        hits + 1,
+        "a, read again before e, was evicted"
+    );
+    let misses = cache.stats().misses;
+    reader.read(path("b"), tail).unwrap();
+    assert_eq!(
+        cache.stats().misses,
+        misses + 1,
+        "b, used least recently, was kept"
+    );
+}
+
 #[test]
 fn fingerprints_tell_unchanged_reads_from_changed_ones() {
     let (_d, path) = setup(100);

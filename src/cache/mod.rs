@@ -39,7 +39,7 @@
 //! with the same size is not noticed; on Linux 6.13+ (multigrain timestamps) that cannot
 //! happen once a stat has observed the first change.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
@@ -90,6 +90,9 @@ pub struct IndexCache {
 struct Inner {
     entries: HashMap<(u64, u64), Entry>,
     by_path: HashMap<PathBuf, (u64, u64)>,
+    /// Every entry's key by its `last_used` tick, oldest first: eviction takes the first,
+    /// without visiting the others (a host reading many new files evicts on each).
+    recency: BTreeSet<(u64, (u64, u64))>,
     tick: u64,
     bytes: usize,
     stats: CacheStats,
@@ -310,6 +313,7 @@ impl IndexCache {
         let mut inner = self.lock();
         inner.entries.clear();
         inner.by_path.clear();
+        inner.recency.clear();
         inner.bytes = 0;
     }
 
@@ -391,7 +395,12 @@ impl IndexCache {
         if entry.is_after(stamp) {
             return Lookup::Newer;
         }
-        entry.last_used = tick;
+        let used = std::mem::replace(&mut entry.last_used, tick);
+        inner.recency.remove(&(used, key));
+        inner.recency.insert((tick, key));
+        let Some(entry) = inner.entries.get_mut(&key) else {
+            return Lookup::Missing;
+        };
         if entry.is_at(stamp) {
             return Lookup::Hit;
         }
@@ -623,6 +632,7 @@ impl IndexCache {
         }
         inner.bytes += entry.cost();
         inner.by_path.insert(entry.path.clone(), key);
+        inner.recency.insert((entry.last_used, key));
         inner.entries.insert(key, entry);
         self.evict(inner);
     }
@@ -634,10 +644,14 @@ impl IndexCache {
         let Some(e) = inner.entries.get_mut(&key) else {
             return;
         };
-        let before = e.cost();
+        let (before, used) = (e.cost(), e.last_used);
         change(e);
-        let after = e.cost();
+        let (after, now) = (e.cost(), e.last_used);
         inner.bytes = inner.bytes - before + after;
+        if now != used {
+            inner.recency.remove(&(used, key));
+            inner.recency.insert((now, key));
+        }
         if after > self.budget {
             inner.remove(key);
             return;
@@ -648,17 +662,13 @@ impl IndexCache {
     /// Evicts the least recently used entries while the cache is over its budget.
     fn evict(&self, inner: &mut Inner) {
         while inner.bytes > self.budget {
-            let Some(oldest) = inner
-                .entries
-                .iter()
-                .min_by_key(|(_, e)| e.last_used)
-                .map(|(k, _)| *k)
-            else {
+            let Some(&(_, oldest)) = inner.recency.first() else {
                 break;
             };
             inner.remove(oldest);
             inner.stats.evicted += 1;
         }
+        debug_assert_eq!(inner.recency.len(), inner.entries.len());
     }
 }
 
@@ -681,6 +691,7 @@ impl Inner {
     fn take(&mut self, key: (u64, u64)) -> Option<Entry> {
         let e = self.entries.remove(&key)?;
         self.bytes -= e.cost();
+        self.recency.remove(&(e.last_used, key));
         if self.by_path.get(&e.path) == Some(&key) {
             self.by_path.remove(&e.path);
         }
