@@ -177,6 +177,9 @@ impl IndexCache {
     /// The first bytes of `src` (its classification sample) when the cache keeps them:
     /// loaded from the index directory with its index, or kept by [`IndexCache::keep_sample`].
     pub(crate) fn sample(&self, src: &Source) -> Option<Arc<[u8]>> {
+        // Only an index directory gives samples (`keep_sample`, `checkout`): without one
+        // there is none to look up.
+        self.disk.as_ref()?;
         self.attachment::<Arc<[u8]>>(src, sample_slot(), false)
             .map(|(s, _)| s)
     }

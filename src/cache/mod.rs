@@ -90,8 +90,10 @@ pub struct IndexCache {
 struct Inner {
     entries: HashMap<(u64, u64), Entry>,
     by_path: HashMap<PathBuf, (u64, u64)>,
-    /// Every entry's key by its `last_used` tick, oldest first: eviction takes the first,
-    /// without visiting the others (a host reading many new files evicts on each).
+    /// Every entry's key once, under its `queued` tick (at most its `last_used`), oldest
+    /// first: eviction looks at the first instead of visiting every entry (a host reading
+    /// many new files evicts on each), and a use only sets `last_used`; an entry found
+    /// used since it was queued is queued again under that use then.
     recency: BTreeSet<(u64, (u64, u64))>,
     tick: u64,
     bytes: usize,
@@ -107,6 +109,8 @@ struct Entry {
     changed: Option<(i64, i64)>,
     sample: Vec<u8>,
     last_used: u64,
+    /// The tick the entry is queued under in `Inner::recency`.
+    queued: u64,
     path: PathBuf,
     /// Whether `path` names a local file (not a source a host brought, whose identity is
     /// a URL or a name of its own): only those can be checked by [`IndexCache::prune`].
@@ -131,6 +135,7 @@ impl Entry {
             changed: stamp.changed_at(),
             sample,
             last_used: tick,
+            queued: tick,
             path: src.identity_path().to_path_buf(),
             local: !src.is_custom(),
             attached: Vec::new(),
@@ -395,12 +400,7 @@ impl IndexCache {
         if entry.is_after(stamp) {
             return Lookup::Newer;
         }
-        let used = std::mem::replace(&mut entry.last_used, tick);
-        inner.recency.remove(&(used, key));
-        inner.recency.insert((tick, key));
-        let Some(entry) = inner.entries.get_mut(&key) else {
-            return Lookup::Missing;
-        };
+        entry.last_used = tick;
         if entry.is_at(stamp) {
             return Lookup::Hit;
         }
@@ -626,13 +626,14 @@ impl IndexCache {
     }
 
     /// Inserts `entry` (not in the map) and evicts beyond the budget.
-    fn insert(&self, inner: &mut Inner, key: (u64, u64), entry: Entry) {
+    fn insert(&self, inner: &mut Inner, key: (u64, u64), mut entry: Entry) {
         if entry.cost() > self.budget {
             return;
         }
         inner.bytes += entry.cost();
         inner.by_path.insert(entry.path.clone(), key);
-        inner.recency.insert((entry.last_used, key));
+        entry.queued = entry.last_used;
+        inner.recency.insert((entry.queued, key));
         inner.entries.insert(key, entry);
         self.evict(inner);
     }
@@ -644,14 +645,10 @@ impl IndexCache {
         let Some(e) = inner.entries.get_mut(&key) else {
             return;
         };
-        let (before, used) = (e.cost(), e.last_used);
+        let before = e.cost();
         change(e);
-        let (after, now) = (e.cost(), e.last_used);
+        let after = e.cost();
         inner.bytes = inner.bytes - before + after;
-        if now != used {
-            inner.recency.remove(&(used, key));
-            inner.recency.insert((now, key));
-        }
         if after > self.budget {
             inner.remove(key);
             return;
@@ -662,9 +659,19 @@ impl IndexCache {
     /// Evicts the least recently used entries while the cache is over its budget.
     fn evict(&self, inner: &mut Inner) {
         while inner.bytes > self.budget {
-            let Some(&(_, oldest)) = inner.recency.first() else {
+            let Some((queued, oldest)) = inner.recency.pop_first() else {
                 break;
             };
+            match inner.entries.get_mut(&oldest) {
+                Some(e) if e.last_used != queued => {
+                    // Used since it was queued: queued again under that use.
+                    e.queued = e.last_used;
+                    inner.recency.insert((e.queued, oldest));
+                    continue;
+                }
+                Some(_) => {}
+                None => continue,
+            }
             inner.remove(oldest);
             inner.stats.evicted += 1;
         }
@@ -691,7 +698,7 @@ impl Inner {
     fn take(&mut self, key: (u64, u64)) -> Option<Entry> {
         let e = self.entries.remove(&key)?;
         self.bytes -= e.cost();
-        self.recency.remove(&(e.last_used, key));
+        self.recency.remove(&(e.queued, key));
         if self.by_path.get(&e.path) == Some(&key) {
             self.by_path.remove(&e.path);
         }
