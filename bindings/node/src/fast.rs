@@ -35,7 +35,7 @@ const proto = Reader.prototype
 const handleOf = proto._handle
 delete proto._handle
 const handles = new WeakMap()
-const endings = ['lf', 'crlf', 'mixed', 'none']
+const endings = ENDINGS
 const v = (x) => (x === x ? x : null)
 const { read } = {
   read(path, selection) {
@@ -193,7 +193,10 @@ pub(crate) fn install(env: &Env, exports: &Object<'_>) -> napi::Result<()> {
     let raw = env.raw();
     let reader: Unknown<'_> = exports.get_named_property("Reader")?;
     let (class, token) = result::class_and_token(env)?;
-    let source = env.create_string(READ_METHOD)?;
+    // The line endings' names from the list `result::common` indexes.
+    let endings = serde_json::to_string(&result::ENDINGS)
+        .map_err(|e| napi::Error::new(Status::GenericFailure, format!("Reader.read: {e}")))?;
+    let source = env.create_string(READ_METHOD.replacen("ENDINGS", &endings, 1))?;
     let (mut factory, mut native, mut global, mut done) = (
         ptr::null_mut(),
         ptr::null_mut(),

@@ -245,6 +245,39 @@ fn confidence(c: f32) -> f64 {
 /// How many numbers [`common`] writes.
 pub(crate) const NUMS: usize = 16;
 
+/// The line endings' names as results give them, in the order of the index [`common`]
+/// writes (`fast.rs`'s method takes its list from here).
+pub(crate) const ENDINGS: [&str; 4] = ["lf", "crlf", "mixed", "none"];
+
+/// What [`common`] and [`object`] derive from a result alike: its line ending as an
+/// index into [`ENDINGS`], its adjustments as bits (start adjusted 1, end adjusted 2, end
+/// clamped 4, as the class's getter reads them), and its modification time as whole
+/// seconds and the nanoseconds past them (nanoseconds since 1970 are past 2^53: two
+/// exact numbers, which the getter joins into decimal digits when asked).
+struct Derived {
+    ending: usize,
+    adjusted: u8,
+    modified: Option<(u64, u64)>,
+}
+
+fn derived(inner: &RustResult) -> Derived {
+    let a = inner.adjustments;
+    Derived {
+        ending: match inner.line_ending {
+            rangeread::LineEnding::Lf => 0,
+            rangeread::LineEnding::Crlf => 1,
+            rangeread::LineEnding::Mixed => 2,
+            rangeread::LineEnding::None => 3,
+        },
+        adjusted: u8::from(a.start_adjusted)
+            | u8::from(a.end_adjusted) << 1
+            | u8::from(a.end_clamped) << 2,
+        modified: inner
+            .modified_ns()
+            .map(|ns| (ns / 1_000_000_000, ns % 1_000_000_000)),
+    }
+}
+
 /// The common result as `fast.rs`'s method makes it: `inner`'s text as a string, its
 /// numbers written into `nums` (`NaN` for `null`), its text's buffer handed back to
 /// `reader`. That is a result of UTF-8 text read under `path` as given (no U+FFFD in it,
@@ -280,9 +313,9 @@ pub(crate) fn common(
     reader.recycle(text);
     let or_nan = |n: Option<u64>| n.map_or(f64::NAN, |n| n as f64);
     let signed = |n: Option<i64>| n.map_or(f64::NAN, |n| n as f64);
-    let a = inner.adjustments;
-    let (seconds, nanos) = match inner.modified_ns() {
-        Some(ns) => ((ns / 1_000_000_000) as f64, (ns % 1_000_000_000) as f64),
+    let d = derived(inner);
+    let (seconds, nanos) = match d.modified {
+        Some((s, n)) => (s as f64, n as f64),
         None => (f64::NAN, f64::NAN),
     };
     *nums = [
@@ -290,23 +323,14 @@ pub(crate) fn common(
         or_nan(inner.total_lines),
         f64::from(u8::from(inner.bom)),
         confidence(inner.encoding_confidence),
-        match inner.line_ending {
-            rangeread::LineEnding::Lf => 0.0,
-            rangeread::LineEnding::Crlf => 1.0,
-            rangeread::LineEnding::Mixed => 2.0,
-            rangeread::LineEnding::None => 3.0,
-        },
+        d.ending as f64,
         or_nan(inner.lines.map(|l| l.start)),
         or_nan(inner.lines.map(|l| l.end)),
         inner.bytes.start as f64,
         inner.bytes.end as f64,
         signed(inner.requested.lines.map(|l| l.start)),
         signed(inner.requested.lines.and_then(|l| l.end)),
-        f64::from(
-            u8::from(a.start_adjusted)
-                | u8::from(a.end_adjusted) << 1
-                | u8::from(a.end_clamped) << 2,
-        ),
+        f64::from(d.adjusted),
         f64::from(u8::from(inner.is_partial)),
         inner.percent_of_file,
         seconds,
@@ -351,21 +375,12 @@ pub(crate) fn object<'e>(
     } else {
         js_string(env, &inner.resolved_path)?.raw()
     };
-    let ending = match inner.line_ending {
-        rangeread::LineEnding::Lf => "lf",
-        rangeread::LineEnding::Crlf => "crlf",
-        rangeread::LineEnding::Mixed => "mixed",
-        rangeread::LineEnding::None => "none",
-    };
+    let d = derived(&inner);
     let asked = inner.requested;
     let asked_bytes = match asked.bytes {
         Some(b) => env.to_js_value(&[b.start, b.end])?.raw(),
         None => null()?,
     };
-    let a = inner.adjustments;
-    let adjusted = u32::from(a.start_adjusted)
-        | u32::from(a.end_adjusted) << 1
-        | u32::from(a.end_clamped) << 2;
     let more = if inner.truncated.is_some()
         || !inner.cut_lines.is_empty()
         || inner.omitted.is_some()
@@ -381,10 +396,8 @@ pub(crate) fn object<'e>(
     } else {
         null()?
     };
-    // Nanoseconds since 1970 are past 2^53: two exact numbers, seconds and the rest,
-    // which the getter joins into decimal digits when asked.
-    let (seconds, nanos) = match inner.modified_ns() {
-        Some(ns) => (num(ns / 1_000_000_000)?, num(ns % 1_000_000_000)?),
+    let (seconds, nanos) = match d.modified {
+        Some((s, n)) => (num(s)?, num(n)?),
         None => (null()?, null()?),
     };
     let (hash, exact) = match kept {
@@ -405,7 +418,7 @@ pub(crate) fn object<'e>(
         js_string(env, &inner.encoding)?.raw(),
         flag(inner.bom)?,
         unsafe { f64::to_napi_value(raw, confidence(inner.encoding_confidence)) }?,
-        js_string(env, ending)?.raw(),
+        js_string(env, ENDINGS[d.ending])?.raw(),
         opt(inner.lines.map(|l| l.start))?,
         opt(inner.lines.map(|l| l.end))?,
         num(inner.bytes.start)?,
@@ -413,7 +426,7 @@ pub(crate) fn object<'e>(
         signed(asked.lines.map(|l| l.start))?,
         signed(asked.lines.and_then(|l| l.end))?,
         asked_bytes,
-        unsafe { u32::to_napi_value(raw, adjusted) }?,
+        unsafe { u32::to_napi_value(raw, u32::from(d.adjusted)) }?,
         more,
         flag(inner.is_partial)?,
         unsafe { f64::to_napi_value(raw, inner.percent_of_file) }?,
