@@ -114,6 +114,19 @@ impl Document {
         self.resolved_path = resolved_path.into();
     }
 
+    /// This document's opened file under `reader`'s configuration (its budgets, rules,
+    /// cache and buffers), with its paths, classified afresh under those rules: what
+    /// `reader` would have opened, without opening it again. Only for a source that does
+    /// not depend on the byte budget it was opened under (not streamed).
+    pub(crate) fn reconfigured(mut self, reader: &crate::read::Reader) -> Document {
+        debug_assert!(!self.src.is_streamed() && !self.src.is_custom());
+        let src = std::mem::replace(&mut self.src, Source::from_bytes(Vec::new(), ""));
+        let mut doc = reader.document(src);
+        doc.path = std::mem::take(&mut self.path);
+        doc.resolved_path = std::mem::take(&mut self.resolved_path);
+        doc
+    }
+
     /// The reader's cache, when it has one.
     pub(crate) fn cache(&self) -> Option<&IndexCache> {
         self.cache.as_deref()
@@ -339,6 +352,16 @@ impl Document {
     pub(crate) fn read_one(mut self, selection: Selection) -> Result<ReadResult> {
         self.one_read = true;
         self.read(selection)
+    }
+
+    /// [`Document::read`] of a document opened a moment ago for a call that may read it
+    /// again: its first read as [`Document::read_one`] makes it, later ones checked as
+    /// usual.
+    pub(crate) fn read_first(&mut self, selection: Selection) -> Result<ReadResult> {
+        self.one_read = true;
+        let result = self.read(selection);
+        self.one_read = false;
+        result
     }
 
     fn read_once(&mut self, selection: Selection) -> Result<ReadResult> {

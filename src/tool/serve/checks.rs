@@ -40,11 +40,9 @@ pub(crate) fn before_read(ctx: &Ctx, path: &str, plan: &Plan) -> Result<()> {
     if d.caps.file_size_any_read.is_none() && range.is_none() && plan.range_given.is_none() {
         return Ok(());
     }
-    let reader = ctx.reader();
-    let opened = match ctx.workspace {
-        Some(ws) => reader.open_in(ws, ctx.path),
-        None => reader.open(ctx.path),
-    };
+    // The file the call opened already, if a step before opened it; the read after these
+    // checks reads it from the same open.
+    let opened = ctx.document(&ctx.reader());
     let mut doc = match opened {
         Ok(doc) => doc,
         // A directory has no size or lines: the read answers for it (its listing, or
@@ -90,6 +88,7 @@ pub(crate) fn before_read(ctx: &Ctx, path: &str, plan: &Plan) -> Result<()> {
         return Err(param(name, refusal.clone()));
     }
     let Some(checks) = range else {
+        ctx.keep(doc);
         return Ok(());
     };
     let Selection::Lines(LineSelection::Range {
@@ -97,6 +96,7 @@ pub(crate) fn before_read(ctx: &Ctx, path: &str, plan: &Plan) -> Result<()> {
         end,
     }) = plan.selection
     else {
+        ctx.keep(doc);
         return Ok(());
     };
     let total = doc.total_lines().map_err(|e| binary_error(d, e, path))?;
@@ -156,6 +156,7 @@ pub(crate) fn before_read(ctx: &Ctx, path: &str, plan: &Plan) -> Result<()> {
         };
         return refuse(&checks.order, end, Some(cause));
     }
+    ctx.keep(doc);
     Ok(())
 }
 

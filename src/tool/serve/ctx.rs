@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use crate::config::{OutlineDetail, Totals};
+use crate::document::Document;
 use crate::error::{Error, Result};
 use crate::read::Reader;
 use crate::result::{ReadResult, Truncation, TruncationReason};
@@ -24,6 +25,9 @@ pub(crate) struct Ctx<'a> {
     pub path: &'a str,
     /// The byte budget of this call, when the dialect's caps set one.
     pub max_bytes: Option<u64>,
+    /// The file as a step of this call opened it (the check for a document, the checks
+    /// before the read, the read), for the steps after it: a call opens its file once.
+    pub opened: std::cell::RefCell<Option<Document>>,
 }
 
 impl Ctx<'_> {
@@ -58,8 +62,47 @@ impl Ctx<'_> {
         chars == self.dialect.limits.max_line_chars
     }
 
+    /// Keeps `doc`, opened by a step of this call, for the steps after it. Not kept: a
+    /// source that depends on the byte budget it was opened under (streamed), and one
+    /// that is not the file's own bytes any more (the view of universal newlines a
+    /// classification puts over it) or a host's (an object's).
+    pub(crate) fn keep(&self, doc: Document) {
+        let src = doc.source();
+        if !src.is_streamed() && !src.is_custom() {
+            *self.opened.borrow_mut() = Some(doc);
+        }
+    }
+
+    /// The file this call opened, under `reader`'s configuration, else opened now with
+    /// `reader`; give it back with [`Ctx::keep`] for the steps after.
+    pub(crate) fn document(&self, reader: &Reader) -> Result<Document> {
+        let kept = self.opened.borrow_mut().take();
+        match kept {
+            Some(doc) => Ok(doc.reconfigured(reader)),
+            None => match self.workspace {
+                Some(ws) => reader.open_in(ws, self.path),
+                None => reader.open(self.path),
+            },
+        }
+    }
+
+    /// The file's size and absolute path, as [`files::stat`](super::files::stat) gives
+    /// them: from the file this call opened in its workspace, if a step opened it.
+    pub(crate) fn stat(&self) -> Result<(u64, std::path::PathBuf)> {
+        if self.workspace.is_some() {
+            if let Some(doc) = self.opened.borrow().as_ref() {
+                let (_, resolved) = doc.paths();
+                return Ok((doc.source().len(), resolved.into()));
+            }
+        }
+        super::files::stat(self.workspace, self.path)
+    }
+
     /// The size of the file, without reading it.
     pub(crate) fn file_size(&self) -> Result<u64> {
+        if let Some(doc) = self.opened.borrow().as_ref() {
+            return Ok(doc.source().len());
+        }
         let reader = &self.base;
         let doc = match self.workspace {
             Some(ws) => reader.open_in(ws, self.path)?,
@@ -69,6 +112,19 @@ impl Ctx<'_> {
     }
 
     pub(crate) fn read_with(&self, reader: &Reader, sel: Selection) -> Result<ReadResult> {
+        // The file this call opened already, read once; changed since, it is opened
+        // again below, as a read that finds its file changed reopens it.
+        let kept = self.opened.borrow_mut().take();
+        if let Some(doc) = kept {
+            let mut doc = doc.reconfigured(reader);
+            match doc.read_first(sel) {
+                Err(Error::Changed { .. }) => {}
+                other => {
+                    self.keep(doc);
+                    return other.map_err(|e| binary_error(self.dialect, e, self.path));
+                }
+            }
+        }
         match self.workspace {
             Some(ws) => reader.read_in(ws, Path::new(self.path), sel),
             None => reader.read(self.path, sel),

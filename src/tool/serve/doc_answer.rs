@@ -29,9 +29,12 @@ pub(crate) fn read(ctx: &Ctx, request: &Request, plan: &Plan) -> Result<Option<D
     }
     // A document's kind comes from its content, whatever the dialect's text decoding
     // and binary rules (a text read applies those).
+    // Its line ends as the file has them: no document reader reads them otherwise, and
+    // the text read after this one reads the same open under its own rules.
     let reader = ctx
         .reader()
-        .detection_rules(crate::config::Judge::default());
+        .detection_rules(crate::config::Judge::default())
+        .line_endings(crate::config::LineEndings::Keep);
     let opened = match ctx.workspace {
         Some(ws) => reader.open_in(ws, ctx.path),
         None => reader.open(ctx.path),
@@ -90,6 +93,7 @@ pub(crate) fn read(ctx: &Ctx, request: &Request, plan: &Plan) -> Result<Option<D
         }
     }
     let Ok(kind) = kind_of(&class, Path::new(&path), doc.source().len()) else {
+        ctx.keep(doc);
         return Ok(None);
     };
     let wanted = match kind {
@@ -99,6 +103,8 @@ pub(crate) fn read(ctx: &Ctx, request: &Request, plan: &Plan) -> Result<Option<D
         DocumentKind::Notebook => docs.notebooks.is_some(),
     };
     if !wanted {
+        // A text read: it reads the file opened here.
+        ctx.keep(doc);
         return Ok(None);
     }
     let pdf_form = docs.pdf.as_ref().filter(|_| kind == DocumentKind::Pdf);

@@ -8,16 +8,18 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, Result};
 use crate::tool::dialect::template::fill;
 use crate::tool::dialect::{Dialect, FileRules};
+use crate::tool::serve::ctx::Ctx;
 use crate::workspace::Workspace;
 
 /// What the rules answer before any line is read: a text that replaces the content,
 /// a refusal (`Err`), or nothing (`None`: read the file).
-pub(crate) fn before(d: &Dialect, ws: Option<&Workspace>, path: &str) -> Result<Option<String>> {
+pub(crate) fn before(ctx: &Ctx) -> Result<Option<String>> {
+    let (d, ws, path) = (ctx.dialect, ctx.workspace, ctx.path);
     let f = &d.files;
     if f.large.is_empty() && f.binary_extensions.is_empty() {
         return Ok(None);
     }
-    let (size, resolved) = stat(ws, path)?;
+    let (size, resolved) = ctx.stat()?;
     let ext = resolved
         .extension()
         .map(|e| e.to_string_lossy().to_ascii_lowercase());

@@ -10,6 +10,8 @@ pub(crate) mod files;
 pub(crate) mod notices;
 pub(crate) mod refuse;
 pub(crate) mod roots;
+#[cfg(test)]
+mod tests;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -286,6 +288,7 @@ impl DialectTool {
             workspace: workspace.as_ref(),
             path: &path,
             max_bytes: crate::tool::serve::caps::max_bytes(d, &request),
+            opened: std::cell::RefCell::new(None),
         };
         let given = request.path.clone();
         match (&self.scope, &workspace) {
@@ -327,7 +330,7 @@ impl DialectTool {
         checks::before_read(ctx, &request.path, &plan)?;
         // What the file's name, size or kind answers instead of its lines.
         let instead = |text, record| Ok(Answer::note(plan.clone(), text, record));
-        if let Some(text) = files::before(d, ctx.workspace, ctx.path)? {
+        if let Some(text) = files::before(ctx)? {
             return instead(text, AnswerRecord::of(AnswerKind::Note));
         }
         let (result, requested) = match ctx.read(&plan) {
@@ -456,7 +459,7 @@ impl DialectTool {
         };
         if d.lines.split_lines && start <= split_total {
             // The empty last line itself: no line of the file's text, at its end.
-            let size = files::stat(ctx.workspace, ctx.path)?.0;
+            let size = ctx.stat()?.0;
             let record = AnswerRecord {
                 bytes: Some(ByteSpan {
                     start: size,

@@ -96,14 +96,11 @@ fn utf16be(ctx: &Ctx) -> Result<Option<String>> {
     let Some(note) = &ctx.dialect.output.utf16be_note else {
         return Ok(None);
     };
-    let reader = ctx.reader();
-    let doc = match ctx.workspace {
-        Some(ws) => reader.open_in(ws, ctx.path)?,
-        None => reader.open(ctx.path)?,
-    };
+    let doc = ctx.document(&ctx.reader())?;
     let mut head = Vec::new();
     let n = doc.source().len().min(2) as usize;
     doc.source().read_append(0, n, &mut head)?;
+    ctx.keep(doc);
     Ok((head == b"\xFE\xFF").then(|| note.clone()))
 }
 
