@@ -114,17 +114,14 @@ impl Document {
         self.resolved_path = resolved_path.into();
     }
 
-    /// This document's opened file under `reader`'s configuration (its budgets, rules,
-    /// cache and buffers), with its paths, classified afresh under those rules: what
-    /// `reader` would have opened, without opening it again. Only for a source that does
-    /// not depend on the byte budget it was opened under (not streamed).
-    pub(crate) fn reconfigured(mut self, reader: &crate::read::Reader) -> Document {
-        debug_assert!(!self.src.is_streamed() && !self.src.is_custom());
+    /// The opened source and the paths reported (as the caller spelled it, as
+    /// resolved), for [`Reader::adopt`](crate::Reader): what is read goes to another
+    /// document.
+    pub(crate) fn into_parts(mut self) -> (Source, String, String) {
         let src = std::mem::replace(&mut self.src, Source::from_bytes(Vec::new(), ""));
-        let mut doc = reader.document(src);
-        doc.path = std::mem::take(&mut self.path);
-        doc.resolved_path = std::mem::take(&mut self.resolved_path);
-        doc
+        let path = std::mem::take(&mut self.path);
+        let resolved = std::mem::take(&mut self.resolved_path);
+        (src, path, resolved)
     }
 
     /// The reader's cache, when it has one.

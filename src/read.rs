@@ -602,6 +602,19 @@ impl Reader {
         Document::new(src, self.config, self.cache.clone(), self.buffers.clone())
     }
 
+    /// `doc`'s opened file under this reader's configuration (its budgets, rules, cache
+    /// and buffers), with its paths, classified afresh under these rules: what this
+    /// reader would have opened, without opening it again. Only for a source that does
+    /// not depend on the byte budget it was opened under (not streamed) and is the file's
+    /// own bytes (no view over them).
+    pub(crate) fn adopt(&self, doc: Document) -> Document {
+        let (src, path, resolved) = doc.into_parts();
+        debug_assert!(!src.is_streamed() && !src.is_custom());
+        let mut doc = self.document(src);
+        doc.set_paths(path, resolved);
+        doc
+    }
+
     /// Opens `path` and reads `selection` from it. If the file changes during the read,
     /// it is reopened and read again (see [`Reader::retries`]).
     ///

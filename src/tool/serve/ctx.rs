@@ -1,7 +1,7 @@
 //! One call's reading context: where the path resolved, the dialect, the reader and
 //! this call's byte budget; the reads every step of a call makes through it.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::config::{OutlineDetail, Totals};
 use crate::document::Document;
@@ -78,7 +78,7 @@ impl Ctx<'_> {
     pub(crate) fn document(&self, reader: &Reader) -> Result<Document> {
         let kept = self.opened.borrow_mut().take();
         match kept {
-            Some(doc) => Ok(doc.reconfigured(reader)),
+            Some(doc) => Ok(reader.adopt(doc)),
             None => match self.workspace {
                 Some(ws) => reader.open_in(ws, self.path),
                 None => reader.open(self.path),
@@ -86,16 +86,16 @@ impl Ctx<'_> {
         }
     }
 
-    /// The file's size and absolute path, as [`files::stat`](super::files::stat) gives
-    /// them: from the file this call opened in its workspace, if a step opened it.
-    pub(crate) fn stat(&self) -> Result<(u64, std::path::PathBuf)> {
+    /// The file's size and absolute path: from the file this call opened in its
+    /// workspace, if a step opened it, else from a handle opened now ([`stat`]).
+    pub(crate) fn stat(&self) -> Result<(u64, PathBuf)> {
         if self.workspace.is_some() {
             if let Some(doc) = self.opened.borrow().as_ref() {
                 let (_, resolved) = doc.paths();
                 return Ok((doc.source().len(), resolved.into()));
             }
         }
-        super::files::stat(self.workspace, self.path)
+        stat(self.workspace, self.path)
     }
 
     /// The size of the file, without reading it.
@@ -116,7 +116,7 @@ impl Ctx<'_> {
         // again below, as a read that finds its file changed reopens it.
         let kept = self.opened.borrow_mut().take();
         if let Some(doc) = kept {
-            let mut doc = doc.reconfigured(reader);
+            let mut doc = reader.adopt(doc);
             match doc.read_first(sel) {
                 Err(Error::Changed { .. }) => {}
                 other => {
@@ -265,4 +265,25 @@ pub(crate) fn binary_error(d: &Dialect, e: Error, path: &str) -> Error {
         },
         (e, _) => e,
     }
+}
+
+/// The file's size and absolute path, from a handle opened as a read opens it (the
+/// same errors: not found, a directory, outside, protected).
+fn stat(ws: Option<&Workspace>, path: &str) -> Result<(u64, PathBuf)> {
+    let (file, resolved) = match ws {
+        Some(ws) => {
+            let o = ws.open(path)?;
+            (o.file, o.resolved_path)
+        }
+        None => {
+            let p = Path::new(path);
+            let m = std::fs::metadata(p).map_err(|e| Error::io(p, e))?;
+            if m.is_dir() {
+                return Err(Error::IsDirectory { path: p.into() });
+            }
+            return Ok((m.len(), p.to_path_buf()));
+        }
+    };
+    let size = file.metadata().map_err(|e| Error::io(&resolved, e))?.len();
+    Ok((size, resolved))
 }

@@ -70,27 +70,6 @@ fn binary(f: &FileRules, shown: &str, mime: &str) -> Option<String> {
     Some(fill(t, &[("path", &shown), ("mime", &mime)]))
 }
 
-/// The file's size and absolute path, from a handle opened as a read opens it (the
-/// same errors: not found, a directory, outside, protected).
-pub(crate) fn stat(ws: Option<&Workspace>, path: &str) -> Result<(u64, PathBuf)> {
-    let (file, resolved) = match ws {
-        Some(ws) => {
-            let o = ws.open(path)?;
-            (o.file, o.resolved_path)
-        }
-        None => {
-            let p = Path::new(path);
-            let m = std::fs::metadata(p).map_err(|e| Error::io(p, e))?;
-            if m.is_dir() {
-                return Err(Error::IsDirectory { path: p.into() });
-            }
-            return Ok((m.len(), p.to_path_buf()));
-        }
-    };
-    let size = file.metadata().map_err(|e| Error::io(&resolved, e))?.len();
-    Ok((size, resolved))
-}
-
 /// The path an answer names: relative to the root, `/`-separated; as asked outside a
 /// workspace.
 fn shown(ws: Option<&Workspace>, resolved: &Path, asked: &str) -> String {
