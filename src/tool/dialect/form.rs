@@ -110,9 +110,14 @@ pub struct Output {
     /// U+FFFD).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub invalid_utf8_note: Option<String>,
-    /// After the lines, when the first 8 KiB of the text hold a NUL byte.
+    /// After the lines, when the first bytes of a file read as UTF-8 hold a NUL byte
+    /// ([`Output::nul_note_bytes`] of them).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nul_note: Option<String>,
+    /// How many bytes at the start of the file (a byte order mark counted) the NUL note
+    /// looks at; 8 KiB by default. Claude Code looks at 8,000.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nul_note_bytes: Option<u64>,
     /// After the lines of a file that starts `FE FF` (a UTF-16BE byte order mark), in
     /// place of the other notes: a tool that does not read that mark says so.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -220,6 +225,7 @@ impl Default for Output {
             range_asked: false,
             invalid_utf8_note: None,
             nul_note: None,
+            nul_note_bytes: None,
             utf16be_note: None,
             notes_whole_file_under: None,
             line_byte_cut: ByteCut::Floor,
