@@ -79,10 +79,15 @@ impl Ctx<'_> {
         let kept = self.opened.borrow_mut().take();
         match kept {
             Some(doc) => Ok(reader.adopt(doc)),
-            None => match self.workspace {
-                Some(ws) => reader.open_in(ws, self.path),
-                None => reader.open(self.path),
-            },
+            None => self.open(reader),
+        }
+    }
+
+    /// The file opened now with `reader`, in the call's workspace if it has one.
+    fn open(&self, reader: &Reader) -> Result<Document> {
+        match self.workspace {
+            Some(ws) => reader.open_in(ws, self.path),
+            None => reader.open(self.path),
         }
     }
 
@@ -103,12 +108,10 @@ impl Ctx<'_> {
         if let Some(doc) = self.opened.borrow().as_ref() {
             return Ok(doc.source().len());
         }
-        let reader = &self.base;
-        let doc = match self.workspace {
-            Some(ws) => reader.open_in(ws, self.path)?,
-            None => reader.open(self.path)?,
-        };
-        Ok(doc.source().len())
+        let doc = self.document(self.base)?;
+        let size = doc.source().len();
+        self.keep(doc);
+        Ok(size)
     }
 
     pub(crate) fn read_with(&self, reader: &Reader, sel: Selection) -> Result<ReadResult> {
@@ -125,11 +128,21 @@ impl Ctx<'_> {
                 }
             }
         }
-        match self.workspace {
-            Some(ws) => reader.read_in(ws, Path::new(self.path), sel),
-            None => reader.read(self.path, sel),
-        }
-        .map_err(|e| binary_error(self.dialect, e, self.path))
+        // Opened here, as a one-shot read opens it (the selection checked first, opened
+        // again while the file changes under the read), and kept for the steps after:
+        // the read after a tail's look at the last byte, the line a refusal quotes, a note.
+        sel.validate()
+            .map_err(|e| binary_error(self.dialect, e, self.path))?;
+        reader
+            .retrying(|| {
+                let mut doc = self.document(reader)?;
+                let result = doc.read_first(sel);
+                if !matches!(result, Err(Error::Changed { .. })) {
+                    self.keep(doc);
+                }
+                result
+            })
+            .map_err(|e| binary_error(self.dialect, e, self.path))
     }
 
     /// Reads what the plan selects under the dialect's caps; with the lines asked for
@@ -214,11 +227,15 @@ impl Ctx<'_> {
     /// The file's outline, listing what `detail` asks for.
     pub(crate) fn outline(&self, detail: OutlineDetail) -> Result<crate::result::Outline> {
         let reader = self.base.clone().outline_detail(detail);
-        let mut doc = match self.workspace {
-            Some(ws) => reader.open_in(ws, self.path)?,
-            None => reader.open(self.path)?,
-        };
-        doc.outline()
+        let mut doc = self.document(&reader)?;
+        match doc.outline() {
+            // Changed since a step opened it: the outline of the file as it is now.
+            Err(Error::Changed { .. }) => self.open(&reader)?.outline(),
+            other => {
+                self.keep(doc);
+                other
+            }
+        }
     }
 
     /// Line `n` as the tool shows it (cut at the line budget), whatever its size.

@@ -265,9 +265,12 @@ impl DialectTool {
     pub(crate) fn call(&self, args: Args, place: &mut Place) -> Result<Answer> {
         let d = &self.dialect;
         let request = decode(d, args)?;
-        if d.paths.before_selection {
-            self.place(&request)?;
-        }
+        // Placed once: a path placed before the selection is decoded is read there.
+        let placed = if d.paths.before_selection {
+            Some(self.place(&request)?)
+        } else {
+            None
+        };
         let plan = plan(d, &request)?;
         if let Some(message) = &d.paths.require_absolute {
             if !Path::new(&request.path).is_absolute() {
@@ -280,7 +283,10 @@ impl DialectTool {
             }
         }
         crate::tool::decode::paths::refuse_by_name(d, &request.path)?;
-        let (workspace, path) = self.place(&request)?;
+        let (workspace, path) = match placed {
+            Some(placed) => placed,
+            None => self.place(&request)?,
+        };
         *place = Place::new(workspace.as_ref(), &path).tail(plan.way == Way::Tail);
         let ctx = Ctx {
             dialect: &self.dialect,

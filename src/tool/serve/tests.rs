@@ -56,3 +56,55 @@ fn a_tool_call_opens_its_file_once() {
         );
     }
 }
+
+/// The calls one ranged call makes on a small text file in a workspace, whatever the way
+/// the dialect ranges it (a head, a tail, an offset and a limit, a line range): one open,
+/// one stat on that handle and one read of the whole file, as a whole read of the
+/// library makes (`source::tests`). A tail of a tool that splits on `\n` looks at the
+/// file's last byte first (whether a final line feed ends it) and reads from that open.
+#[test]
+fn a_ranged_tool_call_is_one_open_one_stat_and_one_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "fn main() {\n    println!(\"hi\");\n}\n".repeat(40);
+    std::fs::write(dir.path().join("a.rs"), &body).unwrap();
+    let abs = dir.path().join("a.rs").display().to_string();
+    let ws = Workspace::new(dir.path()).unwrap();
+    for (preset, args) in [
+        ("read_file", json!({"path": "a.rs"})),
+        ("read_file", json!({"path": "a.rs", "head": 10})),
+        ("read_file", json!({"path": "a.rs", "tail": 10})),
+        (
+            "read_file",
+            json!({"path": "a.rs", "start_line": 5, "end_line": 14}),
+        ),
+        (
+            "claude-code",
+            json!({"file_path": abs, "offset": 5, "limit": 10}),
+        ),
+        (
+            "gemini",
+            json!({"file_path": abs, "start_line": 5, "end_line": 14}),
+        ),
+        (
+            "mcp-filesystem/read_text_file",
+            json!({"path": abs, "head": 10}),
+        ),
+        (
+            "mcp-filesystem/read_text_file",
+            json!({"path": abs, "tail": 10}),
+        ),
+        (
+            "mcp-filesystem/read_text_file",
+            json!({"path": abs, "tail": 200}),
+        ),
+    ] {
+        let d = Dialect::preset(preset).unwrap();
+        let tool = DialectTool::new(d).workspace(ws.clone());
+        let (calls, text) = counted(&tool, args.clone());
+        assert!(text.contains("println!"), "{preset} {args}: {text}");
+        assert_eq!(
+            calls, 3,
+            "{preset} {args}: one call made {calls} file-system calls (an open, a stat, a read)"
+        );
+    }
+}
