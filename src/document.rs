@@ -345,16 +345,9 @@ impl Document {
         result
     }
 
-    /// [`Document::read`] of a document opened for this one read.
-    pub(crate) fn read_one(mut self, selection: Selection) -> Result<ReadResult> {
-        self.one_read = true;
-        self.read(selection)
-    }
-
-    /// [`Document::read`] of a document opened a moment ago for a call that may read it
-    /// again: its first read as [`Document::read_one`] makes it, later ones checked as
-    /// usual.
-    pub(crate) fn read_first(&mut self, selection: Selection) -> Result<ReadResult> {
+    /// [`Document::read`] of a document opened a moment ago for this read (a later read
+    /// of it is checked as usual).
+    pub(crate) fn read_one(&mut self, selection: Selection) -> Result<ReadResult> {
         self.one_read = true;
         let result = self.read(selection);
         self.one_read = false;

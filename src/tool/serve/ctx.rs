@@ -120,7 +120,7 @@ impl Ctx<'_> {
         let kept = self.opened.borrow_mut().take();
         if let Some(doc) = kept {
             let mut doc = reader.adopt(doc);
-            match doc.read_first(sel) {
+            match doc.read_one(sel) {
                 Err(Error::Changed { .. }) => {}
                 other => {
                     self.keep(doc);
@@ -136,7 +136,7 @@ impl Ctx<'_> {
         reader
             .retrying(|| {
                 let mut doc = self.document(reader)?;
-                let result = doc.read_first(sel);
+                let result = doc.read_one(sel);
                 if !matches!(result, Err(Error::Changed { .. })) {
                     self.keep(doc);
                 }

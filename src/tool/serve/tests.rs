@@ -16,16 +16,23 @@ fn counted(tool: &DialectTool, args: Value) -> (u64, String) {
     (fs_calls() - before, r.text)
 }
 
-/// A small text file read through a workspace: one call opens it once, as a read of the
-/// library does, whether or not the dialect reads documents (which looks at the file's
-/// kind first, then reads the text from the same open).
-#[test]
-fn a_tool_call_opens_its_file_once() {
+/// A workspace holding `a.rs`, 40 lines of Rust: the directory, the text, its absolute
+/// path.
+fn fixture() -> (tempfile::TempDir, String, String, Workspace) {
     let dir = tempfile::tempdir().unwrap();
     let body = "fn main() {\n    println!(\"hi\");\n}\n".repeat(40);
     std::fs::write(dir.path().join("a.rs"), &body).unwrap();
     let abs = dir.path().join("a.rs").display().to_string();
     let ws = Workspace::new(dir.path()).unwrap();
+    (dir, body, abs, ws)
+}
+
+/// A small text file read through a workspace: one call opens it once, as a read of the
+/// library does, whether or not the dialect reads documents (which looks at the file's
+/// kind first, then reads the text from the same open).
+#[test]
+fn a_tool_call_opens_its_file_once() {
+    let (dir, body, abs, ws) = fixture();
     for (preset, args) in [
         ("read_file", json!({"path": "a.rs"})),
         ("claude-code", json!({"file_path": abs})),
@@ -64,11 +71,7 @@ fn a_tool_call_opens_its_file_once() {
 /// file's last byte first (whether a final line feed ends it) and reads from that open.
 #[test]
 fn a_ranged_tool_call_is_one_open_one_stat_and_one_read() {
-    let dir = tempfile::tempdir().unwrap();
-    let body = "fn main() {\n    println!(\"hi\");\n}\n".repeat(40);
-    std::fs::write(dir.path().join("a.rs"), &body).unwrap();
-    let abs = dir.path().join("a.rs").display().to_string();
-    let ws = Workspace::new(dir.path()).unwrap();
+    let (_dir, _, abs, ws) = fixture();
     for (preset, args) in [
         ("read_file", json!({"path": "a.rs"})),
         ("read_file", json!({"path": "a.rs", "head": 10})),
