@@ -816,3 +816,63 @@ fn a_pdf_whose_objects_lie_past_4_gib_reads_them_where_they_are() {
     assert_eq!(r.page_count, 1);
     assert_eq!(r.pages[0].text.trim(), "Read past four GiB");
 }
+
+#[test]
+fn a_page_that_sets_text_in_a_font_its_resources_lack_reads_with_a_stand_in() {
+    // The page selects /F1 and defines no font at all (no /Resources): poppler, pdf.js
+    // and pdfminer read its text with a default font; pdf-extract alone would panic.
+    let page = |resources: &str| {
+        pdf(&[
+            b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_vec(),
+            format!("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R {resources} >>")
+                .into_bytes(),
+            stream("", b"BT /F1 24 Tf 72 720 Td (Hello PDF) Tj ET BT /F2 12 Tf 72 600 Td (second) Tj ET"),
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>".to_vec(),
+        ])
+    };
+    for (resources, what) in [
+        ("", "no resources"),
+        (
+            "/Resources << /ProcSet [/PDF /Text] >>",
+            "resources without /Font",
+        ),
+        (
+            "/Resources << /Font << /F1 5 0 R >> >>",
+            "/F2 missing from /Font",
+        ),
+        (
+            "/Resources << /Font << /F1 5 0 R /F2 9 0 R >> >>",
+            "/F2 a dangling reference",
+        ),
+    ] {
+        for loading in [PdfLoading::WholeFile, PdfLoading::OnDemand] {
+            let src = Source::from_bytes(page(resources), "nofont.pdf");
+            let mut opts = options();
+            opts.loading = loading;
+            let r = rpdf::read(&src, PageSelection::All, &opts)
+                .unwrap_or_else(|e| panic!("{what}, {loading:?}: {e}"));
+            assert_eq!(
+                r.pages[0].text, "Hello PDF\n\nsecond\n",
+                "{what}, {loading:?}"
+            );
+            assert!(!r.pages[0].no_text, "{what}");
+        }
+    }
+    // Inherited resources that define the font are used as they are.
+    let doc = pdf(&[
+        b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 /Resources << /Font << /F1 5 0 R >> >> >>"
+            .to_vec(),
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>".to_vec(),
+        stream("", b"BT /F1 12 Tf 72 700 Td (inherited) Tj ET"),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>".to_vec(),
+    ]);
+    let r = rpdf::read(
+        &Source::from_bytes(doc, "inherited.pdf"),
+        PageSelection::All,
+        &options(),
+    )
+    .unwrap();
+    assert_eq!(r.pages[0].text, "inherited\n");
+}

@@ -9,6 +9,7 @@ use pdf_extract::{MediaBox, OutputDev, OutputError, PlainTextOutput, Transform};
 
 use super::bounds::{self, Budget, Over};
 use super::charge;
+use super::fonts;
 use super::learned::{self, Facts, Overview};
 use super::outline;
 use super::store::Store;
@@ -205,6 +206,8 @@ fn parse(
                     return Err(invalid(src, &format!("its page {n} cannot be found")));
                 };
                 let content = charge::page(doc, id, &mut budget).map_err(|o| over(o, &what))?;
+                fonts::stand_in(doc, id, &content);
+                let doc: &Document = doc;
                 let text = page_text(doc, number, &budget).map_err(|e| match e {
                     PageError::Over(o) => over(o, &what),
                     PageError::Failed(m) => {
@@ -406,16 +409,17 @@ impl Opened<'_> {
         (!s.is_empty()).then_some(s)
     }
 
-    /// Page `n` made ready for the text extractor: the document to read it from, its
-    /// id, and the number the document knows it by.
+    /// Page `n` made ready for the text extractor: the document to read it from (to be
+    /// given stand-ins for fonts the page lacks, [`fonts`]), its id, and the number the
+    /// document knows it by.
     fn prepare(
         &mut self,
         n: u64,
         budget: &mut Budget,
-    ) -> Result<Option<(&Document, ObjectId, u32)>, Fail> {
+    ) -> Result<Option<(&mut Document, ObjectId, u32)>, Fail> {
         match self {
             Opened::Whole { doc, pages, .. } => {
-                Ok(pages.get(&(n as u32)).map(|&id| (&**doc, id, n as u32)))
+                Ok(pages.get(&(n as u32)).map(|&id| (&mut **doc, id, n as u32)))
             }
             Opened::Lazy { store, .. } => {
                 let Some(id) = store.page(n, budget)? else {
@@ -423,7 +427,7 @@ impl Opened<'_> {
                 };
                 store.load_page(id, budget)?;
                 store.show(id);
-                Ok(Some((&store.doc, id, 1)))
+                Ok(Some((&mut store.doc, id, 1)))
             }
             Opened::Known { .. } => Ok(None),
         }

@@ -128,13 +128,17 @@ def tar():
 
 
 def pdf():
-    # A real PDF: binary comment line (as the PDF spec recommends) and a compressed stream.
+    # A real PDF: binary comment line (as the PDF spec recommends), a compressed stream,
+    # and the font its text is set in (until 2026-11-29 the page named /F1 without
+    # defining it: pdfminer then laid each glyph out as a line of its own).
     stream = zlib.compress(b"BT /F1 24 Tf 72 720 Td (Hello PDF) Tj ET")
     objs = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R"
+        b" /Resources << /Font << /F1 5 0 R >> >> >>",
         b"<< /Length %d /Filter /FlateDecode >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
     ]
     out = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n"
     offsets = []
