@@ -66,6 +66,7 @@ mod bounds;
 mod charge;
 #[cfg(feature = "pdf")]
 mod extract;
+#[cfg(feature = "pdf")]
 mod fonts;
 #[cfg(feature = "pdf")]
 mod learned;
