@@ -152,6 +152,25 @@ pub enum NulBytes {
     InRead,
 }
 
+/// Which tables decode a legacy encoding ([`Reader::codec_tables`](crate::Reader::codec_tables)).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CodecTables {
+    /// The WHATWG Encoding Standard's, as browsers, Node's `TextDecoder` and encoding_rs
+    /// decode. The default.
+    #[default]
+    Whatwg,
+    /// Python's codecs' where they differ (a Python agent decodes with them): EUC-JP's
+    /// `0xA1C1` is U+301C WAVE DASH, not U+FF5E (and Shift_JIS's `0x8160`, unless a code
+    /// only cp932 has is read with it); GBK text of GB2312's codes alone is Python's
+    /// `gb2312` (`0xA1AA` U+2015, not U+2014) and other GBK text its `gb18030`; Big5's
+    /// ETEN extensions are Python's `big5` kana, not circled numbers. 296 codes in all,
+    /// each swapped for one character, as the codec charset-normalizer names most often
+    /// for such text decodes it; every other code, and every single-byte encoding,
+    /// decodes as [`CodecTables::Whatwg`].
+    Python,
+}
+
 /// Whether control bytes make a file binary ([`Reader::control_bytes`](crate::Reader::control_bytes)).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -268,6 +287,7 @@ pub enum OutlineDetail {
 pub(crate) struct Config {
     pub budget: Budget,
     pub utf8: Utf8Policy,
+    pub tables: CodecTables,
     pub judge: Judge,
     pub line_endings: LineEndings,
     pub totals: Totals,
@@ -300,6 +320,7 @@ pub(crate) struct Explicit {
     pub control_bytes: bool,
     pub invalid_utf8_binary: bool,
     pub utf8: bool,
+    pub tables: bool,
     pub totals: bool,
     pub line_endings: bool,
 }
@@ -331,6 +352,7 @@ impl Default for Config {
         Config {
             budget: Budget::default(),
             utf8: Utf8Policy::Lossy,
+            tables: CodecTables::Whatwg,
             judge: Judge::default(),
             line_endings: LineEndings::Keep,
             totals: Totals::Auto,

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::config::CodecTables;
 use crate::error::{Error, Result};
 use crate::result::InvalidUtf8;
 use crate::text::Encoding;
@@ -96,6 +97,7 @@ pub(crate) fn decode(
     bytes: Vec<u8>,
     encoding: Encoding,
     policy: Utf8Policy,
+    tables: CodecTables,
     file_offset: impl Fn(u64) -> u64,
 ) -> Result<Decoded> {
     let mut bad = Invalid::new(encoding, policy, &file_offset);
@@ -146,7 +148,7 @@ pub(crate) fn decode(
             }
             text
         }
-        Encoding::Legacy(l) => legacy(&bytes, l, &mut bad)?,
+        Encoding::Legacy(l) => legacy(&bytes, l, tables, &mut bad)?,
     };
     Ok(Decoded {
         text,
@@ -201,26 +203,52 @@ impl<'a, F: Fn(u64) -> u64> Invalid<'a, F> {
 fn legacy<F: Fn(u64) -> u64>(
     bytes: &[u8],
     enc: crate::text::LegacyEncoding,
+    tables: CodecTables,
     bad: &mut Invalid<'_, F>,
 ) -> Result<String> {
-    use encoding_rs::DecoderResult;
     let mut decoder = enc.encoding_rs().new_decoder_without_bom_handling();
     let cap = decoder
         .max_utf8_buffer_length_without_replacement(bytes.len())
         .unwrap_or(bytes.len().saturating_mul(3));
     let mut text = String::with_capacity(cap);
-    let mut pos = 0usize;
+    let swaps = match tables {
+        CodecTables::Whatwg => Vec::new(),
+        CodecTables::Python => crate::text::codecs::swaps(enc, bytes),
+    };
+    // Between Python's codes, encoding_rs decodes; each of them is Python's character.
+    let mut from = 0;
+    for s in swaps {
+        piece(&mut decoder, bytes, from..s.at, false, &mut text, bad)?;
+        text.push(s.ch);
+        from = s.at + s.len;
+    }
+    piece(&mut decoder, bytes, from..bytes.len(), true, &mut text, bad)?;
+    Ok(text)
+}
+
+/// Decodes `bytes[range]` (whole characters) onto `text`, invalid sequences counted at
+/// their offset in `bytes`.
+fn piece<F: Fn(u64) -> u64>(
+    decoder: &mut encoding_rs::Decoder,
+    bytes: &[u8],
+    range: std::ops::Range<usize>,
+    last: bool,
+    text: &mut String,
+    bad: &mut Invalid<'_, F>,
+) -> Result<()> {
+    use encoding_rs::DecoderResult;
+    let mut pos = range.start;
     loop {
         let (res, read) =
-            decoder.decode_to_string_without_replacement(&bytes[pos..], &mut text, true);
+            decoder.decode_to_string_without_replacement(&bytes[pos..range.end], text, last);
         pos += read;
         match res {
-            DecoderResult::InputEmpty => return Ok(text),
-            DecoderResult::OutputFull => text.reserve(bytes.len() - pos + 16),
+            DecoderResult::InputEmpty => return Ok(()),
+            DecoderResult::OutputFull => text.reserve(range.end - pos + 16),
             DecoderResult::Malformed(len, extra) => {
                 let at = pos - extra as usize - len as usize;
                 text.reserve(3);
-                bad.hit(at as u64, &mut text)?;
+                bad.hit(at as u64, text)?;
             }
         }
     }

@@ -283,8 +283,8 @@ pub use classify::{
     SUSPICIOUS_SAMPLE,
 };
 pub use config::{
-    ControlBytes, Detection, EncodingPolicy, LineEndings, NulBytes, OutlineDetail, PastEnd, Totals,
-    DEFAULT_LANDMARK_WINDOW, DEFAULT_MAX_LANDMARKS, DEFAULT_OUTLINE_MAX_BYTES,
+    CodecTables, ControlBytes, Detection, EncodingPolicy, LineEndings, NulBytes, OutlineDetail,
+    PastEnd, Totals, DEFAULT_LANDMARK_WINDOW, DEFAULT_MAX_LANDMARKS, DEFAULT_OUTLINE_MAX_BYTES,
 };
 pub use decode::Utf8Policy;
 pub use document::Document;

@@ -11,6 +11,7 @@
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 
+use crate::config::CodecTables;
 use crate::decode::{decode, Utf8Policy};
 use crate::error::Result;
 use crate::source::Source;
@@ -340,9 +341,15 @@ fn head_text(encoding: Encoding, raw: &[u8], cap: usize) -> Cow<'_, [u8]> {
     if encoding == Encoding::Utf8 {
         return Cow::Borrowed(&raw[..raw.len().min(cap)]);
     }
-    let text = decode(raw.to_vec(), encoding, Utf8Policy::Lossy, |x| x)
-        .map(|d| d.text)
-        .unwrap_or_default();
+    let text = decode(
+        raw.to_vec(),
+        encoding,
+        Utf8Policy::Lossy,
+        CodecTables::Whatwg,
+        |x| x,
+    )
+    .map(|d| d.text)
+    .unwrap_or_default();
     let mut cut = text.len().min(cap);
     while !text.is_char_boundary(cut) {
         cut -= 1;

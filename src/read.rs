@@ -8,8 +8,8 @@ use crate::budget::{Limit, LineUnit};
 use crate::cache::IndexCache;
 use crate::classify::Classification;
 use crate::config::{
-    Config, ControlBytes, Detection, EncodingPolicy, LineEndings, NulBytes, OutlineDetail, PastEnd,
-    Totals,
+    CodecTables, Config, ControlBytes, Detection, EncodingPolicy, LineEndings, NulBytes,
+    OutlineDetail, PastEnd, Totals,
 };
 use crate::decode::Utf8Policy;
 use crate::document::Document;
@@ -74,6 +74,33 @@ impl Reader {
     pub fn utf8_policy(mut self, policy: Utf8Policy) -> Reader {
         self.config.utf8 = policy;
         self.config.set.utf8 = true;
+        self
+    }
+
+    /// By default, legacy encodings decode by the WHATWG Encoding Standard's tables, as
+    /// browsers and Node do ([`CodecTables::Whatwg`]); [`CodecTables::Python`] decodes
+    /// the codes where Python's codecs differ as Python does (EUC-JP's `0xA1C1` is
+    /// `〜` U+301C, not `～` U+FF5E), for a host that replaces a Python tool.
+    ///
+    /// # Example
+    ///
+    /// ```
+    /// use rangeread::{CodecTables, EncodingPolicy, LineSelection, Reader, Source};
+    ///
+    /// // "〜公開中" in EUC-JP.
+    /// let euc = b"\xa1\xc1\xb8\xf8\xb3\xab\xc3\xe6\n".to_vec();
+    /// let read = |tables| {
+    ///     let src = Source::from_bytes(euc.clone(), "notice.txt");
+    ///     let reader = Reader::new().encoding(EncodingPolicy::from_name("euc-jp").unwrap());
+    ///     reader.codec_tables(tables).document(src).read(LineSelection::from(1..))
+    /// };
+    /// assert_eq!(read(CodecTables::Whatwg)?.content, "～公開中\n");
+    /// assert_eq!(read(CodecTables::Python)?.content, "〜公開中\n");
+    /// # Ok::<(), rangeread::Error>(())
+    /// ```
+    pub fn codec_tables(mut self, tables: CodecTables) -> Reader {
+        self.config.tables = tables;
+        self.config.set.tables = true;
         self
     }
 
@@ -549,6 +576,9 @@ impl Reader {
         }
         if !set.utf8 {
             self.config.utf8 = b.utf8;
+        }
+        if !set.tables {
+            self.config.tables = b.tables;
         }
         if !set.totals {
             self.config.totals = b.totals;

@@ -214,3 +214,63 @@ fn a_pdf_is_converted_whole_whatever_the_range_and_a_page_of_drawings_shows_noth
     std::fs::write(&text, "one\n").unwrap();
     assert!(view(&t, &text, Some(json!([5, 2]))).starts_with("error: "));
 }
+
+#[test]
+fn pdf_pages_are_framed_as_pdfminer_lays_them_out() {
+    // openhands-aci 0.3.3's answers: a page's text, a blank line after it when it has
+    // text, a form feed before each later page; a page of drawings adds only its form
+    // feed.
+    let dir = tempfile::tempdir().unwrap();
+    let page = |text: &str| {
+        documents::stream(
+            "",
+            format!("BT /F1 12 Tf 72 700 Td ({text}) Tj ET").as_bytes(),
+        )
+    };
+    let pdf = |contents: Vec<Vec<u8>>| {
+        let n = contents.len();
+        let kids: Vec<String> = (0..n).map(|i| format!("{} 0 R", 3 + i)).collect();
+        let mut objects = vec![
+            b"<< /Type /Catalog /Pages 2 0 R >>".to_vec(),
+            format!("<< /Type /Pages /Kids [{}] /Count {n} >>", kids.join(" ")).into_bytes(),
+        ];
+        for i in 0..n {
+            objects.push(
+                format!(
+                    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents {} 0 R \
+                     /Resources << /Font << /F1 {} 0 R >> >> >>",
+                    3 + n + i,
+                    3 + 2 * n
+                )
+                .into_bytes(),
+            );
+        }
+        objects.extend(contents);
+        objects.push(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_vec());
+        documents::pdf(&objects)
+    };
+    let t = tool();
+    for (name, contents, body) in [
+        ("one.pdf", vec![page("Hello PDF")], "Hello PDF\n\n"),
+        (
+            "three.pdf",
+            vec![
+                page("First"),
+                documents::stream("", b"0 0 m 9 9 l S"),
+                page("Third"),
+            ],
+            "First\n\n\x0c\x0cThird\n\n",
+        ),
+    ] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, pdf(contents)).unwrap();
+        assert_eq!(
+            view(&t, &path, None),
+            format!(
+                "Here's the content of the file {} displayed in Markdown format:\n{body}\n",
+                path.display()
+            ),
+            "{name}"
+        );
+    }
+}

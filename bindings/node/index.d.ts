@@ -55,6 +55,8 @@ export interface CallOptions extends ClassifyOptions {
   lineUnit?: 'chars' | 'utf16' | 'bytes'
   /** Refuse invalid UTF-8 (code `'invalid_utf8'`) instead of replacing it. */
   strictUtf8?: boolean
+  /** Whose tables decode a legacy encoding: the WHATWG standard's, as `TextDecoder` (default), or Python's codecs' where they differ (EUC-JP's `0xA1C1` is U+301C, not U+FF5E): a host replacing a Python tool. */
+  codecTables?: 'whatwg' | 'python'
   /** `'lf'`: each CR LF is an LF in `content` (offsets stay file offsets); default `'keep'`. */
   lineEndings?: 'keep' | 'lf' | 'universal'
   totals?: 'auto' | 'if_known' | 'always'

@@ -101,7 +101,13 @@ impl Document {
         // The page's bytes move into the text (no copy when they are valid UTF-8).
         let content = std::mem::take(&mut page.content);
         let map = |c: u64| page.file_offset(c);
-        let mut decoded = decode(content, text.encoding, self.config.utf8, map)?;
+        let mut decoded = decode(
+            content,
+            text.encoding,
+            self.config.utf8,
+            self.config.tables,
+            map,
+        )?;
         if self.config.judge.nul_bytes == NulBytes::InRead
             && memchr::memchr(0, decoded.text.as_bytes()).is_some()
         {

@@ -370,6 +370,17 @@ impl PdfRead {
     /// not likely scanned) instead of [`NO_TEXT`]: an empty string writes nothing, as
     /// a converter that shows a textless page as nothing does.
     pub fn render_pages_with(&self, marker: impl Fn(u64) -> String, no_text: &str) -> String {
+        self.render_pages_framed(marker, no_text, "")
+    }
+
+    /// As [`PdfRead::render_pages_with`], with `after_text` after the text of each page
+    /// that has text.
+    pub(crate) fn render_pages_framed(
+        &self,
+        marker: impl Fn(u64) -> String,
+        no_text: &str,
+        after_text: &str,
+    ) -> String {
         let mut s = String::new();
         for p in &self.pages {
             s += &marker(p.page);
@@ -379,6 +390,9 @@ impl PdfRead {
                 s += no_text;
             }
             s += &p.text;
+            if !p.text.is_empty() {
+                s += after_text;
+            }
             if p.cut {
                 s += &format!(
                     "[... page cut at {} of its {} bytes of text]\n",

@@ -20,6 +20,7 @@
 //! `encoding_rs`; decoding lives in `decode`,
 //! walking lines of a source in `lines`.
 
+pub(crate) mod codecs;
 mod encoding;
 mod measure;
 mod units;

@@ -16,6 +16,7 @@ the answers kept for one corpus are never taken for another's).
 """
 
 import argparse
+import hashlib
 import json
 import os
 import subprocess
@@ -95,7 +96,7 @@ def run(cmd, log):
         raise SystemExit(f"differential: {' '.join(cmd[:3])} ... failed ({r.returncode}):\n{tail}")
 
 
-def reusable(out, cl, spec):
+def reusable(out, cl, spec, root):
     """An earlier run's agent answers to calls with the same id and arguments (a run
     cut short, or one with more calls, keeps what it got), from the same installed agent:
     a changed version or pinned dependency (`with`) asks every call again."""
@@ -105,11 +106,35 @@ def reusable(out, cl, spec):
     pins = os.path.join(out, "agent.pins.json")
     if not os.path.exists(pins) or json.load(open(pins)) != agent_pins(spec):
         return {}
+    # A corpus file whose bytes changed (a generator fixed) is asked again.
+    files = os.path.join(out, "agent.files.json")
+    if not os.path.exists(files):
+        return {}
+    was, now = json.load(open(files)), file_hashes(root, cl)
     before = {c["id"]: c for c in json.load(open(prev))}
     got = load(res)
     return {c["id"]: got[c["id"]] for c in cl
             if c["id"] in got and before.get(c["id"], {}).get("args") == c["args"]
-            and before[c["id"]].get("tool") == c.get("tool")}
+            and before[c["id"]].get("tool") == c.get("tool")
+            and was.get(c.get("file")) == now.get(c.get("file"))}
+
+
+def file_hashes(root, cl):
+    """Each corpus file's SHA-256 (a directory or missing path: its kind)."""
+    out = {}
+    for name in {c.get("file") for c in cl}:
+        if name is None:
+            continue
+        p = os.path.join(root, name)
+        if os.path.isfile(p):
+            h = hashlib.sha256()
+            with open(p, "rb") as f:
+                for chunk in iter(lambda: f.read(1 << 20), b""):
+                    h.update(chunk)
+            out[name] = h.hexdigest()
+        else:
+            out[name] = "dir" if os.path.isdir(p) else "missing"
+    return out
 
 
 def agent_pins(spec):
@@ -173,7 +198,7 @@ def main():
             res = os.path.join(out, f"{side}.jsonl")
             todo, kept = cl, {}
             if side == "agent" and args.reuse_agents:
-                kept = reusable(out, cl, spec)
+                kept = reusable(out, cl, spec, root)
                 todo = [c for c in cl if c["id"] not in kept]
             if todo:
                 part = os.path.join(out, f"{side}.todo.json")
@@ -194,6 +219,8 @@ def main():
             if side == "agent":
                 with open(os.path.join(out, "agent.pins.json"), "w") as f:
                     json.dump(agent_pins(spec), f)
+                with open(os.path.join(out, "agent.files.json"), "w") as f:
+                    json.dump(file_hashes(root, cl), f)
             sides[side] = load(res)
         same, diffs, differs = 0, [], {}
         answers = []
@@ -227,8 +254,16 @@ def main():
             "note": spec.get("note"), "identical": same, "calls": len(cl), "seconds": round(time.time() - t0, 1),
             "causes": dict(Counter(d["cause"] for d in diffs).most_common()), "differences": diffs,
         }
+        # A call the agent crashes on shows the model nothing to compare with (the issue
+        # that asked for this suite counted them apart): the share of the calls it
+        # answers is printed beside the share of all.
+        crashed = sum(1 for _, a, _, _ in answers if a.get("crash"))
+        report["agents"][agent]["agent_crashes"] = crashed
+        answered = (f"; of the {len(cl) - crashed} calls the agent answers, {same} "
+                    f"({100 * same / max(1, len(cl) - crashed):.1f}%); {crashed} crash in the agent"
+                    if crashed else "")
         print(f"{agent} {spec['version']}: identical {same}/{len(cl)} "
-              f"(preset {spec['preset_name']}; {time.time() - t0:.0f} s)", flush=True)
+              f"(preset {spec['preset_name']}; {time.time() - t0:.0f} s{answered})", flush=True)
         for c, n in Counter(d["cause"] for d in diffs).most_common():
             print(f"    {n:5d}  {c}")
     for agent, (pkg, why) in NOT_RUN.items():
@@ -276,7 +311,10 @@ def write_markdown(report, path):
     for agent, r in report["not_run"].items():
         lines.append(f"| {agent} | {r['package']} | — | not run: {r['why']} | |")
     for agent, r in report["agents"].items():
-        lines += ["", f"## {agent} {r['version']}: identical {r['identical']}/{r['calls']}", ""]
+        crashed = r.get("agent_crashes", 0)
+        apart = (f"; {r['identical']}/{r['calls'] - crashed} of the calls the agent answers, "
+                 f"{crashed} crash in it" if crashed else "")
+        lines += ["", f"## {agent} {r['version']}: identical {r['identical']}/{r['calls']}{apart}", ""]
         if r.get("note"):
             lines += [r["note"], ""]
         by = defaultdict(lambda: defaultdict(list))

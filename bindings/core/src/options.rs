@@ -12,9 +12,9 @@ use rangeread::images::{Crop, ImagePolicy, ImageRequest};
 use rangeread::notebook::CellSelection;
 use rangeread::pdf::PageSelection;
 use rangeread::{
-    ByteSelection, ControlBytes, Detection, DocumentRequest, EncodingPolicy, IndexCache,
-    LineEndings, LineSelection, LineUnit, NulBytes, OutlineDetail, Reader, Selection, Snap,
-    SpecialFiles, Totals, Utf8Policy,
+    ByteSelection, CodecTables, ControlBytes, Detection, DocumentRequest, EncodingPolicy,
+    IndexCache, LineEndings, LineSelection, LineUnit, NulBytes, OutlineDetail, Reader, Selection,
+    Snap, SpecialFiles, Totals, Utf8Policy,
 };
 use serde_json::{Map, Value};
 
@@ -193,6 +193,7 @@ const POLICY_OPTIONS: &[&str] = &[
     "encoding",
     "nul_bytes",
     "control_bytes",
+    "codec_tables",
     "invalid_utf8_binary",
     "line_endings",
     "totals",
@@ -208,6 +209,7 @@ const READER_OPTIONS: &[&str] = &[
     "encoding",
     "nul_bytes",
     "control_bytes",
+    "codec_tables",
     "invalid_utf8_binary",
     "line_endings",
     "totals",
@@ -263,6 +265,9 @@ fn policies(o: &mut Opts, r: Reader) -> Result<Reader, BindError> {
     if let Some((spelled, c)) = o.string("control_bytes")? {
         r = r.control_bytes(choice::<ControlBytes>(&spelled, &c)?);
     }
+    if let Some((spelled, t)) = o.string("codec_tables")? {
+        r = r.codec_tables(choice::<CodecTables>(&spelled, &t)?);
+    }
     if let Some((spelled, v)) = o.take("invalid_utf8_binary") {
         let share = v.as_f64().filter(|f| (0.0..=1.0).contains(f)).ok_or_else(|| {
             BindError::option(
@@ -286,7 +291,8 @@ fn policies(o: &mut Opts, r: Reader) -> Result<Reader, BindError> {
 /// `nul_means_binary`, `assume_utf8`, `byte_order_mark`, `utf16le_mark`, `magic_only`), `encoding`
 /// (`detect`, `no_legacy`, `utf8_first`, or a label such as `windows-1252`), `nul_bytes` (`in_sample`,
 /// `in_read`), `control_bytes` (`share`, `tolerated`, `in_head`, `sample_shares`,
-/// `suspicious_share`), `invalid_utf8_binary` (a share,
+/// `suspicious_share`), `codec_tables` (`whatwg`, `python`: whose tables decode a legacy
+/// encoding), `invalid_utf8_binary` (a share,
 /// 0 to 1), `line_endings` (`keep`, `lf`, `universal`), `totals` (`auto`, `if_known`, `always`),
 /// `summaries`, `max_landmarks`, `landmark_window`, `max_scan_bytes`, `threads`,
 /// `retries`, `members` (outlines list a type's fields and variants), `special_files`
@@ -384,6 +390,7 @@ const READ_OPTIONS: &[&str] = &[
     "encoding",
     "nul_bytes",
     "control_bytes",
+    "codec_tables",
     "invalid_utf8_binary",
     "line_endings",
     "totals",
@@ -413,6 +420,7 @@ const DOCUMENT_OPTIONS: &[&str] = &[
     "encoding",
     "nul_bytes",
     "control_bytes",
+    "codec_tables",
     "invalid_utf8_binary",
     "line_endings",
     "totals",

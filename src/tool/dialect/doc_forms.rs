@@ -81,6 +81,14 @@ pub struct PdfForm {
     /// Before each page (`{page}`); by default `--- page N ---` and a line feed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub page: Option<String>,
+    /// Before each page but the first, ahead of `page` (openhands-aci's converter,
+    /// pdfminer's: a form feed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub between: Option<String>,
+    /// After the text of each page that has text (pdfminer's: the blank line after a
+    /// page's last paragraph).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text_end: Option<String>,
     /// After the pages.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub footer: Option<String>,

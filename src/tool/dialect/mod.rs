@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::budget::LineUnit;
-use crate::config::{ControlBytes, Detection, EncodingPolicy, LineEndings, NulBytes};
+use crate::config::{CodecTables, ControlBytes, Detection, EncodingPolicy, LineEndings, NulBytes};
 use crate::decode::Utf8Policy;
 
 /// A read tool's behaviour, as data. See the [`tool`](crate::tool) module.
@@ -230,6 +230,10 @@ pub struct Decoding {
     /// `keep` or `lf` (each CR LF an LF in the content the tool renders; [`LineEndings`]).
     #[serde(skip_serializing_if = "is_default")]
     pub line_endings: LineEndings,
+    /// `whatwg` or `python`: whose tables decode a legacy encoding ([`CodecTables`]; a
+    /// Python agent's are Python's codecs').
+    #[serde(skip_serializing_if = "is_default")]
+    pub tables: CodecTables,
 }
 
 fn is_default<T: Default + PartialEq>(v: &T) -> bool {

@@ -187,10 +187,16 @@ fn pdf_text(d: &Dialect, p: &PdfRead, shown: &str) -> String {
         None => s += &p.render_overview(),
     }
     let no_text = form.no_text.as_deref().unwrap_or(crate::pdf::NO_TEXT);
-    s += &match &form.page {
-        Some(t) => p.render_pages_with(|n| fill(t, &[("page", &n)]), no_text),
-        None => p.render_pages_with(|n| format!("--- page {n} ---\n"), no_text),
+    let first = p.pages.first().map(|x| x.page);
+    let marker = |n: u64| {
+        let between = form.between.as_deref().filter(|_| Some(n) != first);
+        let page = match &form.page {
+            Some(t) => fill(t, &[("page", &n)]),
+            None => format!("--- page {n} ---\n"),
+        };
+        format!("{}{page}", between.unwrap_or(""))
     };
+    s += &p.render_pages_framed(marker, no_text, form.text_end.as_deref().unwrap_or(""));
     if let Some(f) = &form.footer {
         s += f;
     }

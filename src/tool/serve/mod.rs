@@ -115,6 +115,7 @@ impl DialectTool {
             .invalid_utf8_binary(c.invalid_utf8_binary.or(dialect.files.binary_invalid_utf8))
             .line_endings(c.line_endings)
             .utf8_policy(c.utf8)
+            .codec_tables(c.tables)
             .totals(totals);
         DialectTool {
             dialect: Arc::new(dialect),

@@ -17,6 +17,7 @@ _Detection = Literal["auto", "nul_means_binary", "assume_utf8", "byte_order_mark
 _NulBytes = Literal["in_sample", "in_read"]
 _ControlBytes = Literal["share", "tolerated", "in_head", "sample_shares", "suspicious_share"]
 _LineEndings = Literal["keep", "lf", "universal"]
+_CodecTables = Literal["whatwg", "python"]
 _Totals = Literal["auto", "if_known", "always"]
 
 __version__: str
@@ -177,6 +178,7 @@ class Reader:
         nul_bytes: _NulBytes = ...,
         control_bytes: _ControlBytes = ...,
         invalid_utf8_binary: float = ...,
+        codec_tables: _CodecTables = ...,
         line_endings: _LineEndings = ...,
         totals: _Totals = ...,
         summaries: bool = ...,
@@ -217,6 +219,7 @@ class Reader:
         nul_bytes: _NulBytes = ...,
         control_bytes: _ControlBytes = ...,
         invalid_utf8_binary: float = ...,
+        codec_tables: _CodecTables = ...,
         line_endings: _LineEndings = ...,
         totals: _Totals = ...,
     ) -> ReadResult: ...
@@ -248,6 +251,7 @@ class Reader:
         nul_bytes: _NulBytes = ...,
         control_bytes: _ControlBytes = ...,
         invalid_utf8_binary: float = ...,
+        codec_tables: _CodecTables = ...,
         line_endings: _LineEndings = ...,
         totals: _Totals = ...,
     ) -> ReadResult: ...
@@ -288,6 +292,7 @@ class Reader:
         nul_bytes: _NulBytes = ...,
         control_bytes: _ControlBytes = ...,
         invalid_utf8_binary: float = ...,
+        codec_tables: _CodecTables = ...,
         line_endings: _LineEndings = ...,
         totals: _Totals = ...,
     ) -> DocumentResult: ...
@@ -316,6 +321,7 @@ class Reader:
         nul_bytes: _NulBytes = ...,
         control_bytes: _ControlBytes = ...,
         invalid_utf8_binary: float = ...,
+        codec_tables: _CodecTables = ...,
         line_endings: _LineEndings = ...,
         totals: _Totals = ...,
     ) -> DocumentResult: ...
