@@ -199,10 +199,11 @@ pub enum ControlBytes {
     /// text). A confident guess is what chardet 5.2.0 names over 0.9 and can be stated:
     /// a byte order mark's encoding (UTF-8, UTF-16, UTF-32), or UTF-8 with at least four
     /// 2- or 3-byte characters and no 4-byte one and no ESC, SO or SI (its UTF-8 prober
-    /// refuses those). chardet's legacy guesses are not modelled: an `0xFF` byte without
-    /// a mark or a NUL is text here (binaryornot refuses it unless chardet is sure of a
-    /// legacy encoding, as of windows-1251's `я`), and a sample under 5% ASCII that is not
-    /// UTF-8 is binary. Valid UTF-8 of emoji or CJK without ASCII is binary when byte
+    /// refuses those). An `0xFF` byte without a mark is binary too unless the sample is
+    /// Cyrillic (windows-1251's `я`, KOI8-R's `Ъ`): of the legacy encodings with a
+    /// character at `0xFF`, chardet is that sure only of the Cyrillic ones (its Latin-1
+    /// prober scales its confidence by 0.73). Its other legacy guesses are not modelled:
+    /// a sample under 5% ASCII that is not UTF-8 is binary. Valid UTF-8 of emoji or CJK without ASCII is binary when byte
     /// 1,024 falls inside a character or an emoji is in it, as to binaryornot.
     SampleShares,
     /// The first [`SUSPICIOUS_SAMPLE`](crate::SUSPICIOUS_SAMPLE) bytes (512) decide, as

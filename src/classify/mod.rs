@@ -246,8 +246,9 @@ pub(crate) fn judge(sample: &[u8], j: &Judge) -> Classification {
         {
             binary(OCTET_STREAM, BinaryReason::Nul)
         }
-        Classification::Text(_)
-            if j.control_bytes == ControlBytes::SampleShares && shares::binary(sample) =>
+        Classification::Text(t)
+            if j.control_bytes == ControlBytes::SampleShares
+                && shares::binary(sample, t.encoding) =>
         {
             binary(OCTET_STREAM, BinaryReason::ControlBytes)
         }

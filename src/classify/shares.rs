@@ -8,8 +8,9 @@ use super::{bom, Encoding, UCS4_2143_BOM, UCS4_3412_BOM};
 /// binaryornot's chunk.
 pub const SHARES_SAMPLE: usize = 1024;
 
-/// Whether the first [`SHARES_SAMPLE`] bytes of `sample` are binary under the rule.
-pub(crate) fn binary(sample: &[u8]) -> bool {
+/// Whether the first [`SHARES_SAMPLE`] bytes of `sample` are binary under the rule;
+/// `found` is the encoding classification found for the sample.
+pub(crate) fn binary(sample: &[u8], found: Encoding) -> bool {
     let s = &sample[..sample.len().min(SHARES_SAMPLE)];
     if s.is_empty() {
         return false;
@@ -25,9 +26,29 @@ pub(crate) fn binary(sample: &[u8]) -> bool {
     if likely || s.contains(&0) {
         return !decodes_confidently(s);
     }
-    // An FF byte without NUL: unless a byte order mark names the encoding, chardet's
-    // legacy guess decides (windows-1251's `я` is FF), which is not modelled: text.
-    s.contains(&0xFF) && has_mark(s) && !decodes_confidently(s)
+    // An FF byte without NUL is binary unless chardet is over 0.9 sure of an encoding
+    // the sample decodes in: a byte order mark's, UTF-8 (never, with an FF byte), or a
+    // legacy guess. Of the legacy encodings in which FF is a character, chardet 5.2.0 is
+    // that sure only of the Cyrillic ones, whose language models it has (windows-1251's
+    // `я` is FF): its Latin-1 prober scales its confidence by 0.73, its Turkish model
+    // never sees `ÿ` in Turkish, and FF is no character of the East Asian encodings,
+    // Greek's, Hebrew's or Thai's. So a sample the classification found Cyrillic is text.
+    if !s.contains(&0xFF) {
+        return false;
+    }
+    if has_mark(s) {
+        return !decodes_confidently(s);
+    }
+    !cyrillic(found)
+}
+
+/// Whether `e` is a Cyrillic legacy encoding (one chardet 5.2.0 has a model of).
+fn cyrillic(e: Encoding) -> bool {
+    let Encoding::Legacy(l) = e else { return false };
+    matches!(
+        l.name(),
+        "windows-1251" | "koi8-r" | "koi8-u" | "iso-8859-5" | "ibm866" | "x-mac-cyrillic"
+    )
 }
 
 /// Whether the sample starts with a byte order mark chardet 5.2.0 answers at once: one
