@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::fsopen::SpecialFiles;
 
 use crate::budget::{Budget, Limit};
-use crate::decode::Utf8Policy;
+use crate::decode::{CodecTables, Utf8Policy};
 use crate::index::DEFAULT_BLOCK_SIZE;
 use crate::text::Encoding;
 
@@ -150,25 +150,6 @@ pub enum NulBytes {
     /// [`Error::Binary`](crate::Error::Binary), and [`Reader::classify_file`](crate::Reader::classify_file) looks at the whole
     /// file. What agentwerk does (it checks the whole file it reads).
     InRead,
-}
-
-/// Which tables decode a legacy encoding ([`Reader::codec_tables`](crate::Reader::codec_tables)).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CodecTables {
-    /// The WHATWG Encoding Standard's, as browsers, Node's `TextDecoder` and encoding_rs
-    /// decode. The default.
-    #[default]
-    Whatwg,
-    /// Python's codecs' where they differ (a Python agent decodes with them): EUC-JP's
-    /// `0xA1C1` is U+301C WAVE DASH, not U+FF5E (and Shift_JIS's `0x8160`, unless a code
-    /// only cp932 has is read with it); GBK text of GB2312's codes alone is Python's
-    /// `gb2312` (`0xA1AA` U+2015, not U+2014) and other GBK text its `gb18030`; Big5's
-    /// ETEN extensions are Python's `big5` kana, not circled numbers. 296 codes in all,
-    /// each swapped for one character, as the codec charset-normalizer names most often
-    /// for such text decodes it; every other code, and every single-byte encoding,
-    /// decodes as [`CodecTables::Whatwg`].
-    Python,
 }
 
 /// Whether control bytes make a file binary ([`Reader::control_bytes`](crate::Reader::control_bytes)).

@@ -283,10 +283,10 @@ pub use classify::{
     SUSPICIOUS_SAMPLE,
 };
 pub use config::{
-    CodecTables, ControlBytes, Detection, EncodingPolicy, LineEndings, NulBytes, OutlineDetail,
-    PastEnd, Totals, DEFAULT_LANDMARK_WINDOW, DEFAULT_MAX_LANDMARKS, DEFAULT_OUTLINE_MAX_BYTES,
+    ControlBytes, Detection, EncodingPolicy, LineEndings, NulBytes, OutlineDetail, PastEnd, Totals,
+    DEFAULT_LANDMARK_WINDOW, DEFAULT_MAX_LANDMARKS, DEFAULT_OUTLINE_MAX_BYTES,
 };
-pub use decode::Utf8Policy;
+pub use decode::{CodecTables, Utf8Policy};
 pub use document::Document;
 pub use documents::{DocumentKind, DocumentRead, DocumentRequest};
 pub use error::{Error, ErrorKind, FileKind, Result};

@@ -11,8 +11,7 @@
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 
-use crate::config::CodecTables;
-use crate::decode::{decode, Utf8Policy};
+use crate::decode::{decode, CodecTables, Utf8Policy};
 use crate::error::Result;
 use crate::source::Source;
 use crate::text::{Encoding, Layout, Units};

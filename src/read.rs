@@ -8,10 +8,10 @@ use crate::budget::{Limit, LineUnit};
 use crate::cache::IndexCache;
 use crate::classify::Classification;
 use crate::config::{
-    CodecTables, Config, ControlBytes, Detection, EncodingPolicy, LineEndings, NulBytes,
-    OutlineDetail, PastEnd, Totals,
+    Config, ControlBytes, Detection, EncodingPolicy, LineEndings, NulBytes, OutlineDetail, PastEnd,
+    Totals,
 };
-use crate::decode::Utf8Policy;
+use crate::decode::{CodecTables, Utf8Policy};
 use crate::document::Document;
 use crate::error::{Error, Result};
 use crate::fsopen::SpecialFiles;

@@ -20,7 +20,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::budget::LineUnit;
-use crate::config::{CodecTables, ControlBytes, Detection, EncodingPolicy, LineEndings, NulBytes};
+use crate::config::{ControlBytes, Detection, EncodingPolicy, LineEndings, NulBytes};
+use crate::decode::CodecTables;
 use crate::decode::Utf8Policy;
 
 /// A read tool's behaviour, as data. See the [`tool`](crate::tool) module.
