@@ -155,6 +155,7 @@ fn only_gb2312(bytes: &[u8]) -> bool {
 mod tests {
     use super::*;
     use crate::text::Encoding;
+    use proptest::prop_assert_eq;
 
     fn legacy(label: &str) -> LegacyEncoding {
         match Encoding::for_label(label) {
@@ -213,6 +214,70 @@ mod tests {
         // A code of cp932's own: cp932, which decodes as WHATWG does.
         assert!(swaps(legacy("shift_jis"), &[0x81, 0x60, 0x87, 0x40]).is_empty());
         assert!(swaps(legacy("windows-1252"), &[0xA1, 0xC1]).is_empty());
+    }
+
+    /// The characters of `tokens` (whole codes of `label`) decoded one by one, each table
+    /// code as Python's character: what a decode with Python's tables must give.
+    fn one_by_one(label: &str, tokens: &[Vec<u8>], table: &[(u32, char)]) -> String {
+        let enc = encoding_rs::Encoding::for_label(label.as_bytes()).unwrap();
+        tokens
+            .iter()
+            .map(|t| {
+                let code = t.iter().fold(0u32, |c, &b| (c << 8) | u32::from(b));
+                match table.binary_search_by_key(&code, |&(c, _)| c) {
+                    Ok(i) if t.len() > 1 => table[i].1.to_string(),
+                    _ => enc.decode_without_bom_handling(t).0.into_owned(),
+                }
+            })
+            .collect()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn text_of_whole_codes_decodes_as_its_codes_one_by_one(
+            picks in proptest::collection::vec((0usize..4, 0usize..1000, 0u8..=255, 0u8..=255), 0..60),
+            which in 0usize..4,
+        ) {
+            use crate::decode::{decode, CodecTables, Utf8Policy};
+            let (label, table) = [
+                ("euc-jp", tables::EUC_JP),
+                ("shift_jis", tables::SHIFT_JIS),
+                ("gbk", tables::GB18030),
+                ("big5", tables::BIG5),
+            ][which];
+            let enc = encoding_rs::Encoding::for_label(label.as_bytes()).unwrap();
+            // Tokens: ASCII, a code of the table, or a two-byte code WHATWG decodes to one
+            // character (others are skipped).
+            let mut tokens: Vec<Vec<u8>> = Vec::new();
+            for (kind, i, a, b) in picks {
+                let t = match kind {
+                    0 => vec![a & 0x7F],
+                    1 => {
+                        let code = table[i % table.len()].0;
+                        let n = if code > 0xFFFFFF { 4 } else if code > 0xFFFF { 3 } else { 2 };
+                        code.to_be_bytes()[4 - n..].to_vec()
+                    }
+                    _ => vec![a | 0x80, b],
+                };
+                let (d, bad) = enc.decode_without_bom_handling(&t);
+                if !bad && d.chars().count() == 1 {
+                    tokens.push(t);
+                }
+            }
+            let bytes: Vec<u8> = tokens.concat();
+            let got = decode(bytes, Encoding::Legacy(legacy(label)), Utf8Policy::Strict, CodecTables::Python, |o| o)
+                .unwrap()
+                .text;
+            // GBK text of GB2312's codes alone takes gb2312's table, not gb18030's; Shift_JIS
+            // text with a code of cp932's own is cp932, which swaps nothing.
+            let all = tokens.concat();
+            let table = match label {
+                "gbk" if only_gb2312(&all) => tables::GB2312,
+                "shift_jis" if cp932_only(&all) => &[],
+                _ => table,
+            };
+            prop_assert_eq!(got, one_by_one(label, &tokens, table));
+        }
     }
 
     #[test]
