@@ -1,6 +1,6 @@
 """codec_tables="python": every code of each legacy encoding Python's codec decodes reads
 as that codec decodes it, checked against the Python these tests run under (the tables in
-src/text/codecs/tables.rs were found the same way, by scripts/python_codec_tables.py)."""
+src/text/codecs/tables.rs were found the same way, by scripts/python_codecs.py --write)."""
 
 import pytest
 

@@ -1,8 +1,8 @@
 //! The codes Python's codecs decode otherwise than the WHATWG tables encoding_rs has,
-//! found by decoding every code of each encoding both ways (`scripts/python_codec_tables.py`
-//! makes this file; `bindings/python/tests/test_codecs.py` checks every code against the
-//! Python it runs under). Sorted by code: a code of two bytes is `0xHHLL`, of three
-//! `0xHHMMLL`, of four `0xHHMMLLKK`.
+//! found by decoding every code of each encoding both ways (`scripts/python_codecs.py
+//! --write` makes this file; `bindings/python/tests/test_codecs.py` checks every code
+//! against the Python it runs under). Sorted by code: a code of two bytes is `0xHHLL`,
+//! of three `0xHHMMLL`, of four `0xHHMMLLKK`.
 
 /// EUC-JP as Python's `euc_jp` decodes it (JIS X 0208's own mapping: `〜` WAVE DASH where the
 /// WHATWG table has FULLWIDTH TILDE, and so on).
