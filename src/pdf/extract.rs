@@ -206,9 +206,16 @@ fn parse(
                     return Err(invalid(src, &format!("its page {n} cannot be found")));
                 };
                 let content = charge::page(doc, id, &mut budget).map_err(|o| over(o, &what))?;
-                fonts::stand_in(doc, id, &content);
+                // A page that fails is tried once more with stand-ins for fonts its
+                // resources lack (the content is parsed for its fonts only then).
+                let mut text = page_text(doc, number, &budget);
+                if matches!(text, Err(PageError::Failed(_)))
+                    && fonts::stand_in(doc, id, &content) > 0
+                {
+                    text = page_text(doc, number, &budget);
+                }
                 let doc: &Document = doc;
-                let text = page_text(doc, number, &budget).map_err(|e| match e {
+                let text = text.map_err(|e| match e {
                     PageError::Over(o) => over(o, &what),
                     PageError::Failed(m) => {
                         invalid(src, &format!("page {n} could not be read: {m}"))
@@ -409,9 +416,9 @@ impl Opened<'_> {
         (!s.is_empty()).then_some(s)
     }
 
-    /// Page `n` made ready for the text extractor: the document to read it from (to be
-    /// given stand-ins for fonts the page lacks, [`fonts`]), its id, and the number the
-    /// document knows it by.
+    /// Page `n` made ready for the text extractor: the document to read it from (given
+    /// stand-ins for fonts the page lacks when its text fails, [`fonts`]), its id, and the
+    /// number the document knows it by.
     fn prepare(
         &mut self,
         n: u64,

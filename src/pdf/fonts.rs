@@ -3,11 +3,12 @@
 //! A page whose content selects a font (`/F1 12 Tf`) that its resources do not name (no
 //! `/Font` dictionary, or no `/F1` in it) is malformed, yet poppler, pdf.js and pdfminer
 //! all read its text with a default font. pdf-extract panics on it instead, and the page
-//! could not be read at all. So before pdf-extract lays such a page out, each font name
-//! its content selects and its resources lack is given a stand-in: Helvetica, one of the
-//! 14 standard fonts every reader has the metrics of, in the page's own copy of its
-//! resources. Text in a simple encoding then reads as the font's codes in the standard
-//! encoding, as it does in those readers; the file itself is not changed.
+//! could not be read at all. So when a page's text fails, each font name its content
+//! selects and its resources lack is given a stand-in: Helvetica, one of the 14 standard
+//! fonts every reader has the metrics of, in the page's own copy of its resources; and
+//! the page is laid out once more. Text in a simple encoding then reads as the font's
+//! codes in the standard encoding, as it does in those readers; the file itself is not
+//! changed. A page that reads is never parsed for its fonts.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
