@@ -30,18 +30,27 @@ fn numbered(n: usize) -> String {
 #[test]
 fn rmf_tail_counts_the_empty_line_after_a_final_newline() {
     // 0.4.5 finds the start of the last N lines at the Nth line feed from the end: after
-    // a final `\n`, the empty line after it is one of the N.
+    // a final `\n`, the empty line after it is one of the N. But it counts the line
+    // feeds first, and a file with no more lines than N is read from its start: a tail
+    // as long as the file is the whole file (the release's answers, over stdio).
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("t.txt"), "a\nb\nc\n").unwrap();
     fs::write(dir.path().join("u.txt"), "a\nb\nc").unwrap();
+    fs::write(dir.path().join("one.txt"), "x\n").unwrap();
+    fs::write(dir.path().join("crlf.txt"), "a\r\n\r\nb\r\n\r\nc\r\n").unwrap();
     let t = tool("rust-mcp-filesystem/tail_file", dir.path());
     for (path, n, want) in [
         ("t.txt", 1, ""),
         ("t.txt", 2, "c\n"),
-        ("t.txt", 3, "b\nc\n"),
+        ("t.txt", 3, "a\nb\nc\n"),
         ("t.txt", 4, "a\nb\nc\n"),
         ("t.txt", 0, ""),
+        ("u.txt", 1, "c"),
         ("u.txt", 2, "b\nc"),
+        ("u.txt", 3, "a\nb\nc"),
+        ("one.txt", 1, "x\n"),
+        ("crlf.txt", 4, "b\r\n\r\nc\r\n"),
+        ("crlf.txt", 5, "a\r\n\r\nb\r\n\r\nc\r\n"),
     ] {
         let r = call(&t, json!({"path": path, "lines": n}));
         assert_eq!(

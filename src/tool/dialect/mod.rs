@@ -440,6 +440,11 @@ pub struct LineRules {
     /// Gemini CLI's header counts it; the MCP filesystem server's `tail: 2` of
     /// `a\nb\n` is `b\n`, the empty line one of the two).
     pub split_lines: bool,
+    /// With `split_lines`: a tail of at least as many lines as the file has is the whole
+    /// file, not the file less its first line (rust-mcp-filesystem 0.4.5 counts the
+    /// line feeds first, and reads from the start when they are no more than asked for).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub tail_counts_line_feeds: bool,
     /// `start_line`/`end_line` out of order are read, not refused, as Zed reads them: a
     /// start of 0 is line 1, an end before the start (0 included) reads the start line
     /// alone (0s reach the range when the parameters keep them: `"zero": "keep"`). By
@@ -493,6 +498,7 @@ impl Default for LineRules {
             past_end: PastEndAnswer::Error,
             refuse_unranged_over: None,
             split_lines: false,
+            tail_counts_line_feeds: false,
             lenient_range: false,
             swap_reversed: false,
             split_whole: false,

@@ -212,16 +212,30 @@ impl Ctx<'_> {
 
     /// The last `n` lines as a text split on `\n` has them (the dialect's
     /// [`split_lines`](crate::tool::LineRules::split_lines)): after a final line feed
-    /// the empty line after it is one of the `n`, so `n - 1` of the file's lines.
+    /// the empty line after it is one of the `n`, so `n - 1` of the file's lines; all of
+    /// them when the file has no more than `n` and the dialect
+    /// [counts line feeds first](crate::tool::LineRules::tail_counts_line_feeds).
     fn split_tail(&self, selection: Selection) -> Result<Selection> {
-        match selection {
-            Selection::Lines(LineSelection::Tail(n))
-                if n > 0 && self.dialect.lines.split_lines && self.ends_with_lf()? =>
-            {
-                Ok(LineSelection::Tail(n - 1).into())
-            }
-            other => Ok(other),
+        let rules = &self.dialect.lines;
+        let Selection::Lines(LineSelection::Tail(n)) = selection else {
+            return Ok(selection);
+        };
+        if n == 0 || !rules.split_lines {
+            return Ok(selection);
         }
+        let (ends_with_lf, whole) = if rules.tail_counts_line_feeds {
+            let reader = self.base.clone().totals(Totals::IfKnown);
+            let r = self.read_with(&reader, selection.clone())?;
+            let from_start = r.bytes.start == 0 || (r.bom && r.bytes.start <= 4);
+            (r.content.ends_with('\n'), from_start)
+        } else {
+            (self.ends_with_lf()?, false)
+        };
+        Ok(if ends_with_lf && !whole {
+            LineSelection::Tail(n - 1).into()
+        } else {
+            selection
+        })
     }
 
     /// The file's outline, listing what `detail` asks for.
