@@ -166,8 +166,7 @@ impl Ctx<'_> {
         }
         let widen = d.lines.widen_to.filter(|_| lines_way);
         let (Some(min), Some((start, end))) = (widen, bounds(&plan.selection)) else {
-            let selection = self.split_tail(plan.selection)?;
-            return self.read_with(&reader, selection).map(|r| (r, None));
+            return self.split_tail(&reader, plan.selection).map(|r| (r, None));
         };
         let cap = d.lines.ranged_max.unwrap_or(u64::MAX).max(1);
         let end = end.unwrap_or_else(|| start.saturating_add(cap.min(u64::MAX - 1) - 1));
@@ -210,32 +209,34 @@ impl Ctx<'_> {
         Ok((r, Some((start, end))))
     }
 
-    /// The last `n` lines as a text split on `\n` has them (the dialect's
-    /// [`split_lines`](crate::tool::LineRules::split_lines)): after a final line feed
-    /// the empty line after it is one of the `n`, so `n - 1` of the file's lines; all of
-    /// them when the file has no more than `n` and the dialect
-    /// [counts line feeds first](crate::tool::LineRules::tail_counts_line_feeds).
-    fn split_tail(&self, selection: Selection) -> Result<Selection> {
+    /// Reads `selection`; a tail as the last `n` lines of a text split on `\n` (the
+    /// dialect's [`split_lines`](crate::tool::LineRules::split_lines)): after a final
+    /// line feed the empty line after it is one of the `n`, so `n - 1` of the file's
+    /// lines; all of them when the file has no more than `n` and the dialect
+    /// [counts line feeds first](crate::tool::LineRules::tail_counts_line_feeds) (the
+    /// `n` lines read to find out are then the answer).
+    fn split_tail(&self, reader: &Reader, selection: Selection) -> Result<ReadResult> {
         let rules = &self.dialect.lines;
-        let Selection::Lines(LineSelection::Tail(n)) = selection else {
-            return Ok(selection);
+        let n = match selection {
+            Selection::Lines(LineSelection::Tail(n)) if n > 0 && rules.split_lines => n,
+            _ => return self.read_with(reader, selection),
         };
-        if n == 0 || !rules.split_lines {
-            return Ok(selection);
+        if rules.tail_counts_line_feeds {
+            let r = self.read_with(reader, selection)?;
+            let whole = r.bytes.start == 0 || (r.bom && r.bytes.start <= 4);
+            // A budget may have stopped the read before the file's last byte.
+            let ends_with_lf = if r.bytes.end == r.file_size {
+                r.content.ends_with('\n')
+            } else {
+                self.ends_with_lf()?
+            };
+            if whole || !ends_with_lf {
+                return Ok(r);
+            }
+        } else if !self.ends_with_lf()? {
+            return self.read_with(reader, selection);
         }
-        let (ends_with_lf, whole) = if rules.tail_counts_line_feeds {
-            let reader = self.base.clone().totals(Totals::IfKnown);
-            let r = self.read_with(&reader, selection.clone())?;
-            let from_start = r.bytes.start == 0 || (r.bom && r.bytes.start <= 4);
-            (r.content.ends_with('\n'), from_start)
-        } else {
-            (self.ends_with_lf()?, false)
-        };
-        Ok(if ends_with_lf && !whole {
-            LineSelection::Tail(n - 1).into()
-        } else {
-            selection
-        })
+        self.read_with(reader, LineSelection::Tail(n - 1).into())
     }
 
     /// The file's outline, listing what `detail` asks for.
