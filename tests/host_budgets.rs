@@ -51,6 +51,12 @@ fn continue_at(d: &Dialect, line: Option<u64>, byte: u64, total: Option<u64>) ->
     if let Some(n) = by_role(Role::LineRange) {
         return Some(json!({ n: [line, -1] }));
     }
+    // A tail that counts line feeds first (rust-mcp-filesystem's) reads the whole file
+    // for a count as large as it, and one line less than asked below that: no count
+    // starts it at line 2. Its answer names the peer tool to continue with.
+    if d.lines.tail_counts_line_feeds {
+        return None;
+    }
     if let (Some(n), Some(total)) = (by_role(Role::Tail), total) {
         // A tool that splits on `\n` counts the empty line after the final line feed (the
         // file here ends with one), in `tail` as in the total its answer says.
